@@ -1,0 +1,60 @@
+//===- BlkBase.td - the blk dialect, its enums and type constraints -------===//
+#ifndef BLOCKJIT_DIALECT_BLKBASE_TD
+#define BLOCKJIT_DIALECT_BLKBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+
+def Blk_Dialect : Dialect {
+  let name = "blk";
+  let cppNamespace = "::blockjit::blk";
+  let summary = "Block-level, target-neutral kernel IR";
+  let description = [{
+    One program instance of a blk kernel works on whole blocks of elements:
+    ranked tensors with static, power-of-two shapes. Pointers into global
+    memory are `!blk.ptr<T>`; a block of addresses is a tensor of them.
+    Elementwise arithmetic on blocks uses `arith` and `math`, loops `scf.for`.
+    How a block is spread over threads is decided later, per target.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def Blk_ReduceKind : I32EnumAttr<"ReduceKind", "how a reduction combines elements", [
+    I32EnumAttrCase<"Max", 0, "max">,
+    I32EnumAttrCase<"Min", 1, "min">,
+    I32EnumAttrCase<"Sum", 2, "sum">]> {
+  let cppNamespace = "::blockjit::blk";
+  let genSpecializedAttr = 0;
+}
+def Blk_ReduceKindAttr : EnumAttr<Blk_Dialect, Blk_ReduceKind, "reduce_kind">;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Blk_PtrType : TypeDef<Blk_Dialect, "Ptr", [MemRefElementTypeInterface]> {
+  let mnemonic = "ptr";
+  let summary = "pointer to elements of one type in global memory";
+  let parameters = (ins "::mlir::Type":$pointeeType);
+  let assemblyFormat = "`<` $pointeeType `>`";
+  let genVerifyDecl = 1;
+  let builders = [
+    TypeBuilderWithInferredContext<(ins "::mlir::Type":$pointeeType), [{
+      return $_get(pointeeType.getContext(), pointeeType);
+    }]>
+  ];
+}
+
+def Blk_PtrTensor : RankedTensorOf<[Blk_PtrType]>;
+def Blk_PtrLike : AnyTypeOf<[Blk_PtrType, Blk_PtrTensor], "pointer or tensor of pointers">;
+def Blk_IntLike : AnyTypeOf<[AnySignlessInteger, RankedTensorOf<[AnySignlessInteger]>],
+                            "integer or tensor of integers">;
+def Blk_MaskLike : AnyTypeOf<[I1, RankedTensorOf<[I1]>], "i1 or tensor of i1">;
+def Blk_Block : RankedTensorOf<[AnyType]>;
+
+#endif // BLOCKJIT_DIALECT_BLKBASE_TD

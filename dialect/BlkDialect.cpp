@@ -1,0 +1,69 @@
+//===- BlkDialect.cpp - dialect registration, types and shape helpers ----===//
+#include "dialect/BlkDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace blockjit::blk;
+
+#include "dialect/BlkDialect.cpp.inc"
+#include "dialect/BlkEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialect/BlkAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialect/BlkTypes.cpp.inc"
+
+void BlkDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialect/BlkTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialect/BlkAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialect/BlkOps.cpp.inc"
+      >();
+}
+
+Operation *BlkDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                           Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              Type pointeeType) {
+  if (isa<IntegerType, FloatType>(pointeeType))
+    return success();
+  return emitError() << "!blk.ptr points to integer or float elements, not "
+                     << pointeeType;
+}
+
+namespace blockjit::blk {
+
+llvm::ArrayRef<int64_t> shapeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getShape();
+  return {};
+}
+
+Type withShapeOf(Type like, Type elementType) {
+  if (auto tensor = dyn_cast<RankedTensorType>(like))
+    return RankedTensorType::get(tensor.getShape(), elementType,
+                                 tensor.getEncoding());
+  return elementType;
+}
+
+Type elementTypeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getElementType();
+  return type;
+}
+
+} // namespace blockjit::blk

@@ -1,0 +1,39 @@
+//===- BlkDialect.h - the blk dialect: types, enums and ops -----*- C++ -*-===//
+#ifndef BLOCKJIT_DIALECT_BLKDIALECT_H
+#define BLOCKJIT_DIALECT_BLKDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "dialect/BlkDialect.h.inc"
+#include "dialect/BlkEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialect/BlkAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialect/BlkTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialect/BlkOps.h.inc"
+
+namespace blockjit::blk {
+
+/// The shape of a block, or {} for a scalar.
+llvm::ArrayRef<int64_t> shapeOf(mlir::Type type);
+
+/// `elementType` with the shape of `like`: a tensor if `like` is one, else
+/// `elementType` itself (a scalar).
+mlir::Type withShapeOf(mlir::Type like, mlir::Type elementType);
+
+/// The element type of a block, or the type itself for a scalar.
+mlir::Type elementTypeOf(mlir::Type type);
+
+} // namespace blockjit::blk
+
+#endif // BLOCKJIT_DIALECT_BLKDIALECT_H

@@ -1,0 +1,296 @@
+//===- BlkOps.cpp - builders, verifiers and assembly of blk ops ----------===//
+//
+// Every verifier says what was expected, so that a bad kernel is fixable from
+// the message alone.
+//
+//===----------------------------------------------------------------------===//
+#include "dialect/BlkDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace blockjit::blk;
+
+namespace {
+
+std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string text = "[";
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return text;
+}
+
+LogicalResult verifyGridAxis(Operation *op, int32_t axis) {
+  if (axis < 0 || axis > 2)
+    return op->emitOpError() << "axis must be 0, 1 or 2, got " << axis;
+  return success();
+}
+
+/// Checks that `mask` (if any) is i1 with the shape of the pointers `ptrType`.
+LogicalResult verifyMask(Operation *op, Type ptrType, Value mask) {
+  if (!mask)
+    return success();
+  Type expected = withShapeOf(ptrType, IntegerType::get(op->getContext(), 1));
+  if (mask.getType() != expected)
+    return op->emitOpError() << "mask type " << mask.getType() << " must be "
+                             << expected << " (i1 with the pointers' shape)";
+  return success();
+}
+
+/// The type loaded from or stored through pointers of type `ptrType`.
+Type pointeeTypeOf(Type ptrType) {
+  auto ptr = cast<PtrType>(elementTypeOf(ptrType));
+  return withShapeOf(ptrType, ptr.getPointeeType());
+}
+
+} // namespace
+
+#define GET_OP_CLASSES
+#include "dialect/BlkOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// program_id, num_programs, make_range
+//===----------------------------------------------------------------------===//
+
+LogicalResult ProgramIdOp::verify() { return verifyGridAxis(*this, getAxis()); }
+LogicalResult NumProgramsOp::verify() {
+  return verifyGridAxis(*this, getAxis());
+}
+
+void MakeRangeOp::build(OpBuilder &builder, OperationState &state,
+                        int32_t start, int32_t end) {
+  auto type = RankedTensorType::get({int64_t(end) - start}, builder.getI32Type());
+  build(builder, state, type, start, end);
+}
+
+LogicalResult MakeRangeOp::verify() {
+  int64_t start = getStart(), end = getEnd();
+  if (end <= start)
+    return emitOpError() << "end (" << end << ") must be greater than start ("
+                         << start << ")";
+  int64_t length = end - start;
+  if (!llvm::isPowerOf2_64(length))
+    return emitOpError() << "range length end - start = " << length
+                         << " must be a power of two";
+  auto expected =
+      RankedTensorType::get({length}, IntegerType::get(getContext(), 32));
+  if (getType() != expected)
+    return emitOpError() << "result type must be " << expected << ", got "
+                         << getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// splat, broadcast, expand_dims
+//===----------------------------------------------------------------------===//
+
+LogicalResult SplatOp::verify() {
+  if (isa<ShapedType>(getSrc().getType()))
+    return emitOpError() << "splats a scalar, got " << getSrc().getType();
+  if (!getType().hasStaticShape())
+    return emitOpError() << "result must have a static shape, got "
+                         << getType();
+  if (getType().getElementType() != getSrc().getType())
+    return emitOpError() << "result element type "
+                         << getType().getElementType()
+                         << " must match the splatted value's type "
+                         << getSrc().getType();
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  RankedTensorType src = getSrc().getType(), result = getType();
+  if (src.getElementType() != result.getElementType())
+    return emitOpError() << "result element type " << result.getElementType()
+                         << " must match the source's "
+                         << src.getElementType();
+  if (src.getRank() != result.getRank())
+    return emitOpError() << "broadcast keeps the rank: source has rank "
+                         << src.getRank() << ", result has rank "
+                         << result.getRank()
+                         << " (insert dimensions with blk.expand_dims first)";
+  for (auto [dim, sizes] :
+       llvm::enumerate(llvm::zip(src.getShape(), result.getShape()))) {
+    auto [from, to] = sizes;
+    if (from != to && from != 1)
+      return emitOpError() << "dimension " << dim << " of size " << from
+                           << " cannot be broadcast to " << to
+                           << " (only size-1 dimensions stretch)";
+  }
+  return success();
+}
+
+void ExpandDimsOp::build(OpBuilder &builder, OperationState &state, Value src,
+                         int32_t axis) {
+  auto srcType = cast<RankedTensorType>(src.getType());
+  SmallVector<int64_t> shape(srcType.getShape());
+  shape.insert(shape.begin() + axis, 1);
+  build(builder, state,
+        RankedTensorType::get(shape, srcType.getElementType(),
+                              srcType.getEncoding()),
+        src, axis);
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  RankedTensorType src = getSrc().getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis > src.getRank())
+    return emitOpError() << "axis " << axis << " out of range for a rank-"
+                         << src.getRank() << " source (expected 0.."
+                         << src.getRank() << ")";
+  SmallVector<int64_t> shape(src.getShape());
+  shape.insert(shape.begin() + axis, 1);
+  auto expected = RankedTensorType::get(shape, src.getElementType());
+  if (getType().getShape() != ArrayRef(shape) ||
+      getType().getElementType() != src.getElementType())
+    return emitOpError() << "result type must be " << expected << ", got "
+                         << getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// addptr, load, store
+//===----------------------------------------------------------------------===//
+
+LogicalResult AddPtrOp::verify() {
+  Type ptr = getPtr().getType(), offset = getOffset().getType();
+  if (isa<RankedTensorType>(ptr) != isa<RankedTensorType>(offset) ||
+      shapeOf(ptr) != shapeOf(offset))
+    return emitOpError() << "offset shape " << shapeString(shapeOf(offset))
+                         << " must match the pointer shape "
+                         << shapeString(shapeOf(ptr))
+                         << " (splat or broadcast one of them first)";
+  return success();
+}
+
+void LoadOp::build(OpBuilder &builder, OperationState &state, Value ptr,
+                   Value mask, Value other) {
+  build(builder, state, pointeeTypeOf(ptr.getType()), ptr, mask, other);
+}
+
+LogicalResult LoadOp::verify() {
+  Type ptrType = getPtr().getType();
+  Type loaded = pointeeTypeOf(ptrType);
+  if (getType() != loaded)
+    return emitOpError() << "result type " << getType() << " must be "
+                         << loaded << " (the pointee type with the pointers' "
+                         << "shape)";
+  if (failed(verifyMask(*this, ptrType, getMask())))
+    return failure();
+  if (getOther() && !getMask())
+    return emitOpError() << "'other' is only meaningful with a mask";
+  if (getOther() && getOther().getType() != loaded)
+    return emitOpError() << "'other' type " << getOther().getType()
+                         << " must be the loaded type " << loaded;
+  return success();
+}
+
+ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand, 3> operands;
+  Type ptrType;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseOperandList(operands) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(ptrType))
+    return failure();
+  if (operands.empty() || operands.size() > 3)
+    return parser.emitError(loc, "expected pointers, then optionally a mask "
+                                 "and an 'other' value");
+  if (!isa<PtrType>(elementTypeOf(ptrType)))
+    return parser.emitError(loc, "expected a !blk.ptr or a tensor of them, got ")
+           << ptrType;
+  Type types[] = {ptrType, withShapeOf(ptrType, parser.getBuilder().getI1Type()),
+                  pointeeTypeOf(ptrType)};
+  for (auto [operand, type] : llvm::zip(operands, types))
+    if (parser.resolveOperand(operand, type, result.operands))
+      return failure();
+  auto &props = result.getOrAddProperties<LoadOp::Properties>();
+  props.operandSegmentSizes = {1, operands.size() > 1, operands.size() > 2};
+  result.addTypes(types[2]);
+  return success();
+}
+
+void LoadOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << getOperation()->getOperands();
+  printer.printOptionalAttrDict((*this)->getAttrs(),
+                                {getOperandSegmentSizesAttrName()});
+  printer << " : " << getPtr().getType();
+}
+
+LogicalResult StoreOp::verify() {
+  Type ptrType = getPtr().getType();
+  Type stored = pointeeTypeOf(ptrType);
+  if (getValue().getType() != stored)
+    return emitOpError() << "value type " << getValue().getType()
+                         << " must be " << stored
+                         << " (the pointee type with the pointers' shape)";
+  return verifyMask(*this, ptrType, getMask());
+}
+
+ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand, 3> operands;
+  Type ptrType;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseOperandList(operands) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(ptrType))
+    return failure();
+  if (operands.size() < 2 || operands.size() > 3)
+    return parser.emitError(loc, "expected pointers, a value and optionally "
+                                 "a mask");
+  if (!isa<PtrType>(elementTypeOf(ptrType)))
+    return parser.emitError(loc, "expected a !blk.ptr or a tensor of them, got ")
+           << ptrType;
+  Type types[] = {ptrType, pointeeTypeOf(ptrType),
+                  withShapeOf(ptrType, parser.getBuilder().getI1Type())};
+  for (auto [operand, type] : llvm::zip(operands, types))
+    if (parser.resolveOperand(operand, type, result.operands))
+      return failure();
+  return success();
+}
+
+void StoreOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << getOperation()->getOperands();
+  printer.printOptionalAttrDict((*this)->getAttrs());
+  printer << " : " << getPtr().getType();
+}
+
+//===----------------------------------------------------------------------===//
+// reduce
+//===----------------------------------------------------------------------===//
+
+Type ReduceOp::inferResultType(RankedTensorType src, int64_t axis) {
+  if (axis < 0 || axis >= src.getRank())
+    return {};
+  if (src.getRank() == 1)
+    return src.getElementType();
+  SmallVector<int64_t> shape(src.getShape());
+  shape.erase(shape.begin() + axis);
+  return RankedTensorType::get(shape, src.getElementType());
+}
+
+void ReduceOp::build(OpBuilder &builder, OperationState &state,
+                     ReduceKind kind, Value src, int32_t axis) {
+  Type type = inferResultType(cast<RankedTensorType>(src.getType()), axis);
+  build(builder, state, type, kind, src, axis);
+}
+
+LogicalResult ReduceOp::verify() {
+  RankedTensorType src = getSrc().getType();
+  if (!isa<IntegerType, FloatType>(src.getElementType()))
+    return emitOpError() << "reduces integer or float blocks, got " << src;
+  Type expected = inferResultType(src, getAxis());
+  if (!expected)
+    return emitOpError() << "axis " << getAxis() << " out of range for a rank-"
+                         << src.getRank() << " operand (expected 0.."
+                         << src.getRank() - 1 << ")";
+  if (getType() != expected)
+    return emitOpError() << "result type " << getType() << " must be "
+                         << expected << " (the operand reduced along axis "
+                         << getAxis() << ")";
+  return success();
+}

@@ -1,0 +1,142 @@
+//===- BlkOps.td - operations of the blk dialect -------------------------===//
+#ifndef BLOCKJIT_DIALECT_BLKOPS_TD
+#define BLOCKJIT_DIALECT_BLKOPS_TD
+
+include "dialect/BlkBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class Blk_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Blk_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Program geometry
+//===----------------------------------------------------------------------===//
+
+class Blk_GridQueryOp<string mnemonic, string what> : Blk_Op<mnemonic, [Pure]> {
+  let summary = what # " along a grid axis (0, 1 or 2)";
+  let arguments = (ins I32Attr:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "int32_t":$axis), [{
+    build($_builder, $_state, $_builder.getI32Type(), axis);
+  }]>];
+}
+
+def Blk_ProgramIdOp : Blk_GridQueryOp<"program_id", "index of this program">;
+def Blk_NumProgramsOp : Blk_GridQueryOp<"num_programs", "number of programs">;
+
+def Blk_MakeRangeOp : Blk_Op<"make_range", [Pure]> {
+  let summary = "the block [start, start+1, ..., end-1] of i32";
+  let description = [{
+    `end - start` is the block's length and must be a power of two.
+    Example: `%r = blk.make_range 0 to 128 : tensor<128xi32>`
+  }];
+  let arguments = (ins I32Attr:$start, I32Attr:$end);
+  let results = (outs RankedTensorOf<[I32]>:$result);
+  let assemblyFormat = "$start `to` $end attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "int32_t":$start, "int32_t":$end)>];
+}
+
+//===----------------------------------------------------------------------===//
+// Shape changes
+//===----------------------------------------------------------------------===//
+
+def Blk_SplatOp : Blk_Op<"splat", [Pure]> {
+  let summary = "a block with every element equal to one scalar";
+  let arguments = (ins AnyType:$src);
+  let results = (outs Blk_Block:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Blk_BroadcastOp : Blk_Op<"broadcast", [Pure]> {
+  let summary = "stretch size-1 dimensions of a block to a larger shape";
+  let arguments = (ins Blk_Block:$src);
+  let results = (outs Blk_Block:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Blk_ExpandDimsOp : Blk_Op<"expand_dims", [Pure]> {
+  let summary = "insert a size-1 dimension at `axis` (x[:, None] in Triton)";
+  let arguments = (ins Blk_Block:$src, I32Attr:$axis);
+  let results = (outs Blk_Block:$result);
+  let assemblyFormat = "$src `axis` `=` $axis attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$src, "int32_t":$axis)>];
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def Blk_AddPtrOp : Blk_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "advance pointers by element offsets";
+  let description = [{
+    `result[i] = ptr[i] + offset[i] * sizeof(pointee)`; a scalar pointer takes a
+    scalar offset, a block of pointers a block of offsets of the same shape.
+  }];
+  let arguments = (ins Blk_PtrLike:$ptr, Blk_IntLike:$offset);
+  let results = (outs Blk_PtrLike:$result);
+  let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Blk_LoadOp : Blk_Op<"load", [AttrSizedOperandSegments,
+                                 MemoryEffects<[MemRead]>]> {
+  let summary = "load from global memory, optionally masked";
+  let description = [{
+    Lanes whose mask bit is false do not touch memory and yield `other`
+    (undefined when `other` is absent). The mask has the pointers' shape with
+    i1 elements; `other` and the result have it with the pointee type.
+    Example: `%x = blk.load %ptrs, %mask, %ninf : tensor<128x!blk.ptr<f32>>`
+  }];
+  let arguments = (ins Blk_PtrLike:$ptr, Optional<Blk_MaskLike>:$mask,
+                       Optional<AnyType>:$other);
+  let results = (outs AnyType:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$ptr,
+      CArg<"::mlir::Value", "{}">:$mask, CArg<"::mlir::Value", "{}">:$other)>];
+}
+
+def Blk_StoreOp : Blk_Op<"store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "store to global memory, optionally masked";
+  let description = [{
+    Lanes whose mask bit is false do not touch memory.
+    Example: `blk.store %ptrs, %value, %mask : tensor<128x!blk.ptr<f32>>`
+  }];
+  let arguments = (ins Blk_PtrLike:$ptr, AnyType:$value, Optional<Blk_MaskLike>:$mask);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+def Blk_ReduceOp : Blk_Op<"reduce", [Pure]> {
+  let summary = "reduce a block along one axis with max, min or sum";
+  let description = [{
+    The result drops dimension `axis`; reducing a 1-D block gives a scalar.
+    Example: `%m = blk.reduce max %x axis = 0 : tensor<128xf32> -> f32`
+  }];
+  let arguments = (ins Blk_ReduceKindAttr:$kind, Blk_Block:$src, I32Attr:$axis);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "`` $kind $src `axis` `=` $axis attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "ReduceKind":$kind, "::mlir::Value":$src, "int32_t":$axis)>];
+  let extraClassDeclaration = [{
+    /// The type of reducing `src` along `axis`, or null if `axis` is out of range.
+    static ::mlir::Type inferResultType(::mlir::RankedTensorType src, int64_t axis);
+  }];
+}
+
+#endif // BLOCKJIT_DIALECT_BLKOPS_TD

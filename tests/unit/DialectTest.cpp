@@ -1,0 +1,88 @@
+//===- DialectTest.cpp - the blk dialect through its C++ API -------------===//
+#include "compiler/Registration.h"
+#include "dialect/BlkDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace blockjit;
+
+namespace {
+
+class DialectTest : public ::testing::Test {
+protected:
+  DialectTest() {
+    DialectRegistry registry;
+    registerDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+  MLIRContext context;
+  OpBuilder builder{&context};
+  Location loc = builder.getUnknownLoc();
+};
+
+TEST_F(DialectTest, BuildersDeriveResultTypes) {
+  auto module = ModuleOp::create(loc);
+  builder.setInsertionPointToEnd(module.getBody());
+  auto ptrType = blk::PtrType::get(builder.getF32Type());
+  auto func = func::FuncOp::create(builder, loc, "k",
+                                   builder.getFunctionType({ptrType}, {}));
+  builder.setInsertionPointToEnd(func.addEntryBlock());
+
+  auto range = blk::MakeRangeOp::create(builder, loc, 0, 128);
+  EXPECT_EQ(range.getType(),
+            RankedTensorType::get({128}, builder.getI32Type()));
+  auto ptrs = blk::SplatOp::create(
+      builder, loc, RankedTensorType::get({128}, ptrType),
+      func.getArgument(0));
+  auto addr = blk::AddPtrOp::create(builder, loc, ptrs.getType(), ptrs, range);
+  auto load = blk::LoadOp::create(builder, loc, addr);
+  EXPECT_EQ(load.getType(),
+            RankedTensorType::get({128}, builder.getF32Type()));
+  auto max = blk::ReduceOp::create(builder, loc, blk::ReduceKind::Max, load, 0);
+  EXPECT_EQ(max.getType(), builder.getF32Type());
+  auto expanded = blk::ExpandDimsOp::create(builder, loc, load, 1);
+  EXPECT_EQ(expanded.getType(),
+            RankedTensorType::get({128, 1}, builder.getF32Type()));
+  func::ReturnOp::create(builder, loc);
+  EXPECT_TRUE(succeeded(verify(module)));
+  module->destroy();
+}
+
+TEST_F(DialectTest, VerifierExplainsBadRange) {
+  auto module = ModuleOp::create(loc);
+  builder.setInsertionPointToEnd(module.getBody());
+  blk::MakeRangeOp::create(builder, loc, 0, 100);
+  std::string message;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    message = diag.str();
+    return success();
+  });
+  EXPECT_TRUE(failed(verify(module)));
+  EXPECT_NE(message.find("must be a power of two"), std::string::npos)
+      << message;
+  module->destroy();
+}
+
+TEST_F(DialectTest, PtrTypeRejectsNonScalarPointee) {
+  std::string message;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    message = diag.str();
+    return success();
+  });
+  auto bad = blk::PtrType::getChecked(
+      [&] { return emitError(loc); }, &context,
+      RankedTensorType::get({4}, builder.getF32Type()));
+  EXPECT_FALSE(bad);
+  EXPECT_NE(message.find("integer or float"), std::string::npos) << message;
+}
+
+} // namespace
