@@ -79,7 +79,7 @@ TEST_F(DialectTest, PtrTypeRejectsNonScalarPointee) {
     return success();
   });
   auto bad = blk::PtrType::getChecked(
-      [&] { return emitError(loc); }, &context,
+      [&] { return emitError(loc); },
       RankedTensorType::get({4}, builder.getF32Type()));
   EXPECT_FALSE(bad);
   EXPECT_NE(message.find("integer or float"), std::string::npos) << message;

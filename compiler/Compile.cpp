@@ -1,0 +1,33 @@
+//===- Compile.cpp - from a traced module to a loadable artifact ---------===//
+#include "compiler/Compile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+namespace blockjit {
+
+llvm::Expected<CompiledArtifact> compileModule(mlir::ModuleOp module,
+                                               const PipelineOptions &options,
+                                               const DumpHook &dump,
+                                               llvm::StringRef lastStage) {
+  CompiledArtifact artifact;
+  artifact.backend = options.backend;
+  for (auto func : module.getOps<mlir::func::FuncOp>())
+    artifact.entryName = func.getName().str();
+  if (llvm::Error error = runMLIRStages(module, options, dump, lastStage))
+    return std::move(error);
+  bool mlirOnly = false;
+  for (const Stage &stage : mlirStages(options.backend))
+    mlirOnly |= lastStage == stage.name;
+  if (mlirOnly)
+    return artifact;
+  llvm::LLVMContext context;
+  auto llvmModule = translateToLLVMIR(module, context, options, dump);
+  if (!llvmModule)
+    return llvmModule.takeError();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "code generation does not exist yet");
+}
+
+} // namespace blockjit

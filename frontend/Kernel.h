@@ -1,0 +1,183 @@
+//===- Kernel.h - kernel definitions and specialization keys ---*- C++ -*-===//
+#ifndef BLOCKJIT_FRONTEND_KERNEL_H
+#define BLOCKJIT_FRONTEND_KERNEL_H
+
+#include "frontend/Tensor.h"
+
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+class ModuleOp;
+template <typename OpTy> class OwningOpRef;
+} // namespace mlir
+
+namespace blockjit {
+
+enum class ParamKind : uint8_t { Pointer, Scalar, Constexpr };
+
+/// One parameter of a kernel's C++ signature.
+struct ParamInfo {
+  ParamKind kind;
+  /// Element type for pointers and scalars; empty for `Ptr<AnyType>`, whose
+  /// type comes from the launch argument.
+  std::optional<DType> dtype;
+  std::string name;
+};
+
+enum class TargetKind : uint8_t { CPU, CUDA };
+
+/// Where a specialization runs: the host, or a CUDA device of an `sm_XX` arch.
+struct Target {
+  TargetKind kind = TargetKind::CPU;
+  int smArch = 0; // e.g. 90 for sm_90; 0 on the CPU
+  bool operator==(const Target &) const = default;
+  std::string str() const;
+};
+
+/// Everything a compiled kernel depends on besides its source: two launches
+/// with equal keys can share one binary. Printable with str().
+struct SpecializationKey {
+  /// Pointee type of each pointer, type of each scalar (in parameter order,
+  /// constexprs skipped).
+  std::vector<DType> argTypes;
+  /// Values of the Constexpr parameters, in parameter order.
+  std::vector<int64_t> constexprs;
+  /// Bit i set: runtime argument i (pointer address or integer value) is
+  /// divisible by 16, so the compiler may use 16-byte vector accesses.
+  uint64_t divisibleBy16 = 0;
+  int numWarps = 4;
+  int numStages = 1;
+  Target target;
+
+  bool operator==(const SpecializationKey &) const = default;
+  size_t hash() const;
+};
+
+class KernelDef;
+
+/// A kernel as written: its name, C++ signature and body. Calling trace()
+/// emits blk IR for one specialization.
+class KernelDef {
+public:
+  using Body = std::function<void(const std::vector<Tensor> &runtimeArgs,
+                                  const std::vector<int64_t> &constexprs)>;
+
+  KernelDef(std::string name, std::vector<ParamInfo> params, Body body)
+      : name_(std::move(name)), params_(std::move(params)),
+        body_(std::move(body)) {}
+
+  const std::string &name() const { return name_; }
+  const std::vector<ParamInfo> &params() const { return params_; }
+  size_t numRuntimeParams() const;
+
+  /// "softmax[f32,f32,i32,i32,i32,i32|BLOCK_SIZE=1024|warps=8,stages=1|
+  /// div16=0,1|cuda:sm_90]"
+  std::string keyString(const SpecializationKey &key) const;
+  /// A file-name-safe form of keyString().
+  std::string keyFileName(const SpecializationKey &key) const;
+
+  /// Checks that `key` fits this kernel's signature.
+  llvm::Error checkKey(const SpecializationKey &key) const;
+
+  /// Traces the body into a new module holding one func.func named after the
+  /// kernel. User mistakes come back as errors naming the kernel and line.
+  llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+  trace(mlir::MLIRContext &context, const SpecializationKey &key) const;
+
+private:
+  std::string name_;
+  std::vector<ParamInfo> params_;
+  Body body_;
+};
+
+namespace detail {
+
+template <typename P> struct ParamTraits;
+template <typename T> struct ParamTraits<Ptr<T>> {
+  static ParamInfo info() {
+    if constexpr (std::is_same_v<T, AnyType>)
+      return {ParamKind::Pointer, std::nullopt, {}};
+    else
+      return {ParamKind::Pointer, dtype_v<T>, {}};
+  }
+};
+template <> struct ParamTraits<Int> {
+  static ParamInfo info() { return {ParamKind::Scalar, DType::I32, {}}; }
+};
+template <> struct ParamTraits<Int64> {
+  static ParamInfo info() { return {ParamKind::Scalar, DType::I64, {}}; }
+};
+template <> struct ParamTraits<Float> {
+  static ParamInfo info() { return {ParamKind::Scalar, DType::F32, {}}; }
+};
+template <> struct ParamTraits<Constexpr> {
+  static ParamInfo info() { return {ParamKind::Constexpr, std::nullopt, {}}; }
+};
+
+/// Builds the I-th C++ argument from the traced runtime values and constexprs.
+template <typename P> struct ArgMaker {
+  static P make(const std::vector<Tensor> &runtime,
+                const std::vector<int64_t> &constexprs, size_t &nextRuntime,
+                size_t &nextConstexpr) {
+    if constexpr (std::is_same_v<P, Constexpr>)
+      return Constexpr(constexprs[nextConstexpr++]);
+    else
+      return P(runtime[nextRuntime++]);
+  }
+};
+
+template <typename... Params, typename F>
+std::shared_ptr<KernelDef> makeKernel(std::string name,
+                                      std::vector<std::string> names, F fn) {
+  std::vector<ParamInfo> params = {
+      ParamTraits<std::remove_cvref_t<Params>>::info()...};
+  for (size_t i = 0; i < params.size(); ++i)
+    params[i].name = i < names.size() ? names[i] : "arg" + std::to_string(i);
+  auto body = [fn](const std::vector<Tensor> &runtime,
+                   const std::vector<int64_t> &constexprs) {
+    size_t r = 0, c = 0;
+    // Braced init: arguments are made left to right.
+    std::tuple<std::remove_cvref_t<Params>...> args{
+        ArgMaker<std::remove_cvref_t<Params>>::make(runtime, constexprs, r,
+                                                    c)...};
+    std::apply(fn, args);
+  };
+  return std::make_shared<KernelDef>(std::move(name), std::move(params),
+                                     std::move(body));
+}
+
+template <typename F> struct CallableTraits
+    : CallableTraits<decltype(&F::operator())> {};
+template <typename... Params> struct CallableTraits<void (*)(Params...)> {
+  template <typename F>
+  static auto make(std::string name, std::vector<std::string> names, F fn) {
+    return makeKernel<Params...>(std::move(name), std::move(names), fn);
+  }
+};
+template <typename C, typename... Params>
+struct CallableTraits<void (C::*)(Params...) const>
+    : CallableTraits<void (*)(Params...)> {};
+
+} // namespace detail
+
+/// Wraps a C++ callable whose parameters are Ptr<T>, Int, Int64, Float and
+/// Constexpr as a JIT kernel. `paramNames` name the parameters in messages.
+template <typename F>
+std::shared_ptr<KernelDef> jit(std::string name, F fn,
+                               std::vector<std::string> paramNames = {}) {
+  using Fn = std::conditional_t<std::is_function_v<F>, F *, F>;
+  return detail::CallableTraits<Fn>::make(std::move(name),
+                                          std::move(paramNames), Fn(fn));
+}
+
+} // namespace blockjit
+
+#endif // BLOCKJIT_FRONTEND_KERNEL_H

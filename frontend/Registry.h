@@ -1,0 +1,46 @@
+//===- Registry.h - kernels that tools can find by name --------*- C++ -*-===//
+#ifndef BLOCKJIT_FRONTEND_REGISTRY_H
+#define BLOCKJIT_FRONTEND_REGISTRY_H
+
+#include "frontend/Kernel.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace blockjit {
+
+/// The knobs a tool (blockjit-dump, benchmarks) sets on a registered kernel.
+struct ExampleConfig {
+  int64_t blockSize = 1024;
+  int numWarps = 4;
+  int numStages = 1;
+  DType dtype = DType::F32;
+  Target target;
+};
+
+struct RegisteredKernel {
+  std::string name;
+  std::string description;
+  std::shared_ptr<KernelDef> kernel;
+  /// The specialization key a tool should use for `config`.
+  std::function<SpecializationKey(const ExampleConfig &)> exampleKey;
+};
+
+/// Adds `kernel` to the process-wide registry (names are unique; a second
+/// registration of a name replaces the first).
+void registerKernel(RegisteredKernel kernel);
+const RegisteredKernel *findKernel(llvm::StringRef name);
+std::vector<const RegisteredKernel *> registeredKernels();
+
+/// Registers a kernel from a static initializer.
+struct KernelRegistration {
+  explicit KernelRegistration(RegisteredKernel kernel) {
+    registerKernel(std::move(kernel));
+  }
+};
+
+} // namespace blockjit
+
+#endif // BLOCKJIT_FRONTEND_REGISTRY_H

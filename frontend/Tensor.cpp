@@ -1,0 +1,791 @@
+//===- Tensor.cpp - tracing DSL operations into blk/arith/math IR --------===//
+#include "frontend/Tensor.h"
+#include "frontend/TraceContext.h"
+
+#include "dialect/BlkDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace blockjit {
+
+//===----------------------------------------------------------------------===//
+// TraceContext
+//===----------------------------------------------------------------------===//
+
+static thread_local TraceContext *currentTrace = nullptr;
+
+TraceContext::TraceContext(OpBuilder &builder, std::string kernelName)
+    : builder_(builder), kernelName_(std::move(kernelName)),
+      previous_(currentTrace) {
+  currentTrace = this;
+}
+
+TraceContext::~TraceContext() { currentTrace = previous_; }
+
+TraceContext *TraceContext::current() { return currentTrace; }
+
+Location TraceContext::location(const SourceLoc &loc) {
+  return FileLineColLoc::get(builder_.getContext(), loc.file_name(),
+                             loc.line(), loc.column());
+}
+
+Tensor TraceContext::fail(const SourceLoc &loc, const llvm::Twine &message) {
+  if (!error_)
+    error_ = llvm::formatv("kernel '{0}': {1}:{2}: {3}", kernelName_,
+                           loc.file_name(), loc.line(), message.str())
+                 .str();
+  return Tensor();
+}
+
+namespace {
+
+/// Every DSL entry point starts here: the trace to emit into, or null (after
+/// telling the user) when called outside of a kernel being traced.
+TraceContext *trace(const SourceLoc &loc) {
+  TraceContext *context = TraceContext::current();
+  if (!context)
+    llvm::errs() << "blockjit: " << loc.file_name() << ":" << loc.line()
+                 << ": DSL operation used outside of a kernel being traced\n";
+  return context;
+}
+
+std::string typeString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string text = "[";
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return text;
+}
+
+Type withShape(ArrayRef<int64_t> shape, Type element) {
+  if (shape.empty())
+    return element;
+  return RankedTensorType::get(shape, element);
+}
+
+bool isFloatType(Type t) { return isa<FloatType>(t); }
+
+/// The wider of two element types under the DSL's promotion rules: floats win
+/// over integers; mixed 16-bit floats promote to f32.
+Type promote(Type a, Type b) {
+  if (a == b)
+    return a;
+  bool fa = isFloatType(a), fb = isFloatType(b);
+  if (fa != fb)
+    return fa ? a : b;
+  unsigned wa = a.getIntOrFloatBitWidth(), wb = b.getIntOrFloatBitWidth();
+  if (fa && wa == wb) // f16 with bf16
+    return Float32Type::get(a.getContext());
+  return wa > wb ? a : b;
+}
+
+Value castValue(OpBuilder &b, Location loc, Value v, Type toElement) {
+  Type from = blk::elementTypeOf(v.getType());
+  if (from == toElement)
+    return v;
+  Type to = blk::withShapeOf(v.getType(), toElement);
+  bool ff = isFloatType(from), ft = isFloatType(toElement);
+  unsigned wf = from.getIntOrFloatBitWidth(),
+           wt = toElement.getIntOrFloatBitWidth();
+  if (!ff && !ft) {
+    if (wf == 1)
+      return arith::ExtUIOp::create(b, loc, to, v);
+    return wt > wf ? Value(arith::ExtSIOp::create(b, loc, to, v))
+                   : Value(arith::TruncIOp::create(b, loc, to, v));
+  }
+  if (!ff && ft)
+    return wf == 1 ? Value(arith::UIToFPOp::create(b, loc, to, v))
+                   : Value(arith::SIToFPOp::create(b, loc, to, v));
+  if (ff && !ft)
+    return arith::FPToSIOp::create(b, loc, to, v);
+  if (wf == wt) { // f16 <-> bf16 goes through f32
+    Value wide = castValue(b, loc, v, Float32Type::get(b.getContext()));
+    return castValue(b, loc, wide, toElement);
+  }
+  return wt > wf ? Value(arith::ExtFOp::create(b, loc, to, v))
+                 : Value(arith::TruncFOp::create(b, loc, to, v));
+}
+
+Value scalarConstant(OpBuilder &b, Location loc, Type element, double real,
+                     std::optional<int64_t> integer) {
+  if (auto f = dyn_cast<FloatType>(element))
+    return arith::ConstantOp::create(
+        b, loc, FloatAttr::get(f, integer ? double(*integer) : real));
+  return arith::ConstantOp::create(
+      b, loc, IntegerAttr::get(element, integer ? *integer : int64_t(real)));
+}
+
+/// `v` stretched to `shape`: splat for scalars, leading size-1 dimensions for
+/// lower ranks, then blk.broadcast. Fails if the shapes are incompatible.
+FailureOr<Value> broadcastTo(OpBuilder &b, Location loc, Value v,
+                             ArrayRef<int64_t> shape) {
+  ArrayRef<int64_t> from = blk::shapeOf(v.getType());
+  if (from == shape && (shape.empty() == !isa<RankedTensorType>(v.getType())))
+    return v;
+  Type element = blk::elementTypeOf(v.getType());
+  if (!isa<RankedTensorType>(v.getType()))
+    return Value(blk::SplatOp::create(b, loc, withShape(shape, element), v));
+  if (from.size() > shape.size())
+    return failure();
+  while (blk::shapeOf(v.getType()).size() < shape.size())
+    v = blk::ExpandDimsOp::create(b, loc, v, 0);
+  from = blk::shapeOf(v.getType());
+  for (auto [f, t] : llvm::zip(from, shape))
+    if (f != t && f != 1)
+      return failure();
+  if (from == shape)
+    return v;
+  return Value(blk::BroadcastOp::create(b, loc, withShape(shape, element), v));
+}
+
+/// The numpy-style broadcast of two shapes, or nothing if incompatible.
+std::optional<std::vector<int64_t>> broadcastShape(ArrayRef<int64_t> a,
+                                                   ArrayRef<int64_t> b) {
+  std::vector<int64_t> result(std::max(a.size(), b.size()), 1);
+  for (size_t i = 0; i < result.size(); ++i) {
+    int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
+    int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
+    if (da != db && da != 1 && db != 1)
+      return std::nullopt;
+    result[result.size() - 1 - i] = std::max(da, db);
+  }
+  return result;
+}
+
+const char *opSymbol(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::Add: return "+";
+  case BinaryOp::Sub: return "-";
+  case BinaryOp::Mul: return "*";
+  case BinaryOp::Div: return "/";
+  case BinaryOp::Rem: return "%";
+  case BinaryOp::And: return "&";
+  case BinaryOp::Or: return "|";
+  case BinaryOp::Xor: return "^";
+  case BinaryOp::Lt: return "<";
+  case BinaryOp::Le: return "<=";
+  case BinaryOp::Gt: return ">";
+  case BinaryOp::Ge: return ">=";
+  case BinaryOp::Eq: return "==";
+  case BinaryOp::Ne: return "!=";
+  case BinaryOp::Max: return "maximum";
+  case BinaryOp::Min: return "minimum";
+  }
+  return "?";
+}
+
+/// Turns an operand into a value of element type `element` (numbers become
+/// constants of that type; tensors are converted).
+Value materialize(OpBuilder &b, Location loc, const Operand &x, Type element) {
+  if (x.tensor)
+    return castValue(b, loc, x.tensor->value(), element);
+  return scalarConstant(b, loc, element, x.real.value_or(0), x.integer);
+}
+
+/// Element type an operand asks for, or null for a C++ number.
+Type operandElementType(const Operand &x) {
+  return x.tensor ? blk::elementTypeOf(x.tensor->type()) : Type();
+}
+
+Value emitArith(OpBuilder &b, Location loc, BinaryOp op, Value l, Value r) {
+  bool isFloat = isFloatType(blk::elementTypeOf(l.getType()));
+  using P = arith::CmpIPredicate;
+  using F = arith::CmpFPredicate;
+  auto cmp = [&](P ip, F fp) -> Value {
+    if (isFloat)
+      return arith::CmpFOp::create(b, loc, fp, l, r);
+    return arith::CmpIOp::create(b, loc, ip, l, r);
+  };
+  switch (op) {
+  case BinaryOp::Add:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, l, r))
+                   : Value(arith::AddIOp::create(b, loc, l, r));
+  case BinaryOp::Sub:
+    return isFloat ? Value(arith::SubFOp::create(b, loc, l, r))
+                   : Value(arith::SubIOp::create(b, loc, l, r));
+  case BinaryOp::Mul:
+    return isFloat ? Value(arith::MulFOp::create(b, loc, l, r))
+                   : Value(arith::MulIOp::create(b, loc, l, r));
+  case BinaryOp::Div:
+    return isFloat ? Value(arith::DivFOp::create(b, loc, l, r))
+                   : Value(arith::DivSIOp::create(b, loc, l, r));
+  case BinaryOp::Rem:
+    return isFloat ? Value(arith::RemFOp::create(b, loc, l, r))
+                   : Value(arith::RemSIOp::create(b, loc, l, r));
+  case BinaryOp::And: return arith::AndIOp::create(b, loc, l, r);
+  case BinaryOp::Or: return arith::OrIOp::create(b, loc, l, r);
+  case BinaryOp::Xor: return arith::XOrIOp::create(b, loc, l, r);
+  case BinaryOp::Lt: return cmp(P::slt, F::OLT);
+  case BinaryOp::Le: return cmp(P::sle, F::OLE);
+  case BinaryOp::Gt: return cmp(P::sgt, F::OGT);
+  case BinaryOp::Ge: return cmp(P::sge, F::OGE);
+  case BinaryOp::Eq: return cmp(P::eq, F::OEQ);
+  case BinaryOp::Ne: return cmp(P::ne, F::UNE);
+  case BinaryOp::Max:
+    return isFloat ? Value(arith::MaximumFOp::create(b, loc, l, r))
+                   : Value(arith::MaxSIOp::create(b, loc, l, r));
+  case BinaryOp::Min:
+    return isFloat ? Value(arith::MinimumFOp::create(b, loc, l, r))
+                   : Value(arith::MinSIOp::create(b, loc, l, r));
+  }
+  return {};
+}
+
+/// pointer +/- integer offsets: blk.addptr after broadcasting both sides.
+Tensor pointerArith(TraceContext &t, BinaryOp op, const Operand &ptrSide,
+                    const Operand &offsetSide, const SourceLoc &where) {
+  OpBuilder &b = t.builder();
+  Location loc = t.location(where);
+  if (op != BinaryOp::Add && op != BinaryOp::Sub)
+    return t.fail(where, llvm::Twine("operator ") + opSymbol(op) +
+                             " is not defined on pointers (only + and - "
+                             "integer offsets)");
+  Type offsetElement = operandElementType(offsetSide);
+  if (offsetSide.real || (offsetElement && !isa<IntegerType>(offsetElement)))
+    return t.fail(where, "pointer offsets must be integers, got " +
+                             (offsetElement ? typeString(offsetElement)
+                                            : std::string("a C++ float")));
+  Value ptr = ptrSide.tensor->value();
+  Value offset = materialize(
+      b, loc, offsetSide,
+      offsetElement ? offsetElement : Type(b.getI32Type()));
+  auto shape = broadcastShape(blk::shapeOf(ptr.getType()),
+                              blk::shapeOf(offset.getType()));
+  if (!shape)
+    return t.fail(where, "cannot add offsets of shape " +
+                             shapeString(blk::shapeOf(offset.getType())) +
+                             " to pointers of shape " +
+                             shapeString(blk::shapeOf(ptr.getType())));
+  ptr = *broadcastTo(b, loc, ptr, *shape);
+  offset = *broadcastTo(b, loc, offset, *shape);
+  if (op == BinaryOp::Sub) {
+    Value zero = scalarConstant(b, loc, blk::elementTypeOf(offset.getType()),
+                                0, int64_t(0));
+    zero = *broadcastTo(b, loc, zero, *shape);
+    offset = arith::SubIOp::create(b, loc, zero, offset);
+  }
+  return Tensor(blk::AddPtrOp::create(b, loc, ptr.getType(), ptr, offset));
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Tensor
+//===----------------------------------------------------------------------===//
+
+Type Tensor::type() const { return value_ ? value_.getType() : Type(); }
+Type Tensor::elementType() const {
+  return value_ ? blk::elementTypeOf(value_.getType()) : Type();
+}
+std::vector<int64_t> Tensor::shape() const {
+  if (!value_)
+    return {};
+  auto shape = blk::shapeOf(value_.getType());
+  return {shape.begin(), shape.end()};
+}
+bool Tensor::isPointer() const {
+  return value_ && isa<blk::PtrType>(elementType());
+}
+
+Tensor Tensor::to(DType type, SourceLoc where) const {
+  return cast(*this, type, where);
+}
+
+Tensor Tensor::expand_dims(int axis, SourceLoc where) const {
+  TraceContext *t = trace(where);
+  if (!t || !valid())
+    return {};
+  int64_t rank = shape().size();
+  if (!isBlock())
+    return t->fail(where, "expand_dims needs a block, got a scalar");
+  if (axis < 0)
+    axis += rank + 1;
+  if (axis < 0 || axis > rank)
+    return t->fail(where, llvm::formatv("expand_dims axis {0} is out of range "
+                                        "for a rank-{1} block (0..{1})",
+                                        axis, rank));
+  return Tensor(blk::ExpandDimsOp::create(t->builder(), t->location(where),
+                                          value_, axis));
+}
+
+Tensor Tensor::broadcast_to(std::vector<int64_t> shape, SourceLoc where) const {
+  TraceContext *t = trace(where);
+  if (!t || !valid())
+    return {};
+  auto result = broadcastTo(t->builder(), t->location(where), value_, shape);
+  if (failed(result))
+    return t->fail(where, "cannot broadcast a block of shape " +
+                              shapeString(this->shape()) + " to " +
+                              shapeString(shape));
+  return Tensor(*result);
+}
+
+//===----------------------------------------------------------------------===//
+// Operators
+//===----------------------------------------------------------------------===//
+
+Tensor binary(BinaryOp op, const Operand &lhs, const Operand &rhs) {
+  const SourceLoc &where = lhs.tensor ? lhs.loc : rhs.loc;
+  TraceContext *t = trace(where);
+  if (!t)
+    return {};
+  if ((lhs.tensor && !lhs.tensor->valid()) ||
+      (rhs.tensor && !rhs.tensor->valid()))
+    return {};
+  if (lhs.tensor && lhs.tensor->isPointer()) {
+    if (rhs.tensor && rhs.tensor->isPointer())
+      return t->fail(where, llvm::Twine("operator ") + opSymbol(op) +
+                                " between two pointers is not supported");
+    return pointerArith(*t, op, lhs, rhs, where);
+  }
+  if (rhs.tensor && rhs.tensor->isPointer()) {
+    if (op != BinaryOp::Add)
+      return t->fail(where, "only pointer + offset and offset + pointer are "
+                            "defined on pointers");
+    return pointerArith(*t, op, rhs, lhs, where);
+  }
+
+  OpBuilder &b = t->builder();
+  Location loc = t->location(where);
+  Type le = operandElementType(lhs), re = operandElementType(rhs);
+  Type element;
+  if (le && re)
+    element = promote(le, re);
+  else {
+    element = le ? le : re;
+    const Operand &number = le ? rhs : lhs;
+    if (number.real && !isFloatType(element))
+      element = b.getF32Type();
+  }
+  bool logical = op == BinaryOp::And || op == BinaryOp::Or ||
+                 op == BinaryOp::Xor;
+  if (logical && isFloatType(element))
+    return t->fail(where, llvm::Twine("operator ") + opSymbol(op) +
+                              " needs integer or i1 operands, got " +
+                              typeString(element));
+  Value l = materialize(b, loc, lhs, element);
+  Value r = materialize(b, loc, rhs, element);
+  auto shape = broadcastShape(blk::shapeOf(l.getType()),
+                              blk::shapeOf(r.getType()));
+  if (!shape)
+    return t->fail(where, llvm::Twine("shape mismatch in '") + opSymbol(op) +
+                              "': " + shapeString(blk::shapeOf(l.getType())) +
+                              " and " +
+                              shapeString(blk::shapeOf(r.getType())) +
+                              " cannot be broadcast together");
+  l = *broadcastTo(b, loc, l, *shape);
+  r = *broadcastTo(b, loc, r, *shape);
+  return Tensor(emitArith(b, loc, op, l, r));
+}
+
+Tensor operator-(TensorOperand x) { return binary(BinaryOp::Sub, 0, x); }
+
+Tensor operator!(TensorOperand x) {
+  TraceContext *t = trace(x.loc);
+  if (!t || !x.tensor->valid())
+    return {};
+  if (!x.tensor->elementType().isInteger(1))
+    return t->fail(x.loc, "operator ! needs an i1 (boolean) tensor, got " +
+                              typeString(x.tensor->type()));
+  return binary(BinaryOp::Xor, x, Operand(int64_t(1), x.loc));
+}
+
+Tensor maximum(TensorOperand a, Operand b) {
+  return binary(BinaryOp::Max, a, b);
+}
+Tensor minimum(TensorOperand a, Operand b) {
+  return binary(BinaryOp::Min, a, b);
+}
+
+//===----------------------------------------------------------------------===//
+// Geometry
+//===----------------------------------------------------------------------===//
+
+template <typename GridOp>
+static Int gridQuery(int axis, const SourceLoc &where, const char *name) {
+  TraceContext *t = trace(where);
+  if (!t)
+    return {};
+  if (axis < 0 || axis > 2)
+    return t->fail(where, llvm::formatv("{0}(axis): axis must be 0, 1 or 2, "
+                                        "got {1}", name, axis));
+  return Int(GridOp::create(t->builder(), t->location(where), axis));
+}
+
+Int program_id(int axis, SourceLoc where) {
+  return gridQuery<blk::ProgramIdOp>(axis, where, "program_id");
+}
+Int num_programs(int axis, SourceLoc where) {
+  return gridQuery<blk::NumProgramsOp>(axis, where, "num_programs");
+}
+
+Tensor arange(int64_t start, int64_t end, SourceLoc where) {
+  TraceContext *t = trace(where);
+  if (!t)
+    return {};
+  if (end <= start)
+    return t->fail(where, llvm::formatv("arange({0}, {1}): end must be greater "
+                                        "than start", start, end));
+  if (!llvm::isPowerOf2_64(end - start))
+    return t->fail(where, llvm::formatv("arange({0}, {1}): the length {2} "
+                                        "must be a power of two (use "
+                                        "next_power_of_2 and a mask)",
+                                        start, end, end - start));
+  if (start < INT32_MIN || end > INT32_MAX)
+    return t->fail(where, "arange bounds must fit in i32");
+  return Tensor(blk::MakeRangeOp::create(t->builder(), t->location(where),
+                                         int32_t(start), int32_t(end)));
+}
+
+Tensor full(std::vector<int64_t> shape, double value, DType type,
+            SourceLoc where) {
+  TraceContext *t = trace(where);
+  if (!t)
+    return {};
+  for (int64_t d : shape)
+    if (d <= 0 || !llvm::isPowerOf2_64(d))
+      return t->fail(where, "full: block dimensions must be powers of two, "
+                            "got " + shapeString(shape));
+  OpBuilder &b = t->builder();
+  Location loc = t->location(where);
+  Type element = toMLIRType(b.getContext(), type);
+  Value scalar = scalarConstant(
+      b, loc, element, value,
+      isFloat(type) ? std::nullopt : std::optional<int64_t>(int64_t(value)));
+  if (shape.empty())
+    return Tensor(scalar);
+  return Tensor(blk::SplatOp::create(b, loc, withShape(shape, element), scalar));
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Checks that `ptrs` are pointers and brings `mask` to their shape.
+FailureOr<Value> prepareMask(TraceContext &t, const Tensor &ptrs,
+                             const Tensor *mask, const SourceLoc &where,
+                             const char *what) {
+  if (!ptrs.isPointer()) {
+    t.fail(where, llvm::Twine(what) + " needs pointers, got " +
+                      typeString(ptrs.type()));
+    return failure();
+  }
+  if (!mask)
+    return Value();
+  if (!mask->elementType().isInteger(1)) {
+    t.fail(where, llvm::Twine(what) + " mask must be i1 (a comparison), got " +
+                      typeString(mask->type()));
+    return failure();
+  }
+  auto result = broadcastTo(t.builder(), t.location(where), mask->value(),
+                            ptrs.shape());
+  if (failed(result)) {
+    t.fail(where, llvm::Twine(what) + " mask of shape " +
+                      shapeString(mask->shape()) +
+                      " does not broadcast to the pointers' shape " +
+                      shapeString(ptrs.shape()));
+    return failure();
+  }
+  return result;
+}
+
+/// Brings a value operand to the pointee type and the pointers' shape.
+FailureOr<Value> prepareValue(TraceContext &t, const Tensor &ptrs,
+                              const Operand &value, const SourceLoc &where,
+                              const char *what) {
+  OpBuilder &b = t.builder();
+  Location loc = t.location(where);
+  Type pointee = cast<blk::PtrType>(ptrs.elementType()).getPointeeType();
+  Value v = materialize(b, loc, value, pointee);
+  auto result = broadcastTo(b, loc, v, ptrs.shape());
+  if (failed(result)) {
+    t.fail(where, llvm::Twine(what) + " of shape " +
+                      shapeString(blk::shapeOf(v.getType())) +
+                      " does not broadcast to the pointers' shape " +
+                      shapeString(ptrs.shape()));
+    return failure();
+  }
+  return result;
+}
+
+Tensor loadImpl(const Tensor &ptrs, const Tensor *mask, const Operand *other,
+                const SourceLoc &where) {
+  TraceContext *t = trace(where);
+  if (!t || !ptrs.valid() || (mask && !mask->valid()) ||
+      (other && other->tensor && !other->tensor->valid()))
+    return {};
+  auto maskValue = prepareMask(*t, ptrs, mask, where, "load");
+  if (failed(maskValue))
+    return {};
+  Value otherValue;
+  if (other) {
+    auto prepared = prepareValue(*t, ptrs, *other, where, "load 'other'");
+    if (failed(prepared))
+      return {};
+    otherValue = *prepared;
+  }
+  return Tensor(blk::LoadOp::create(t->builder(), t->location(where),
+                                    ptrs.value(), *maskValue, otherValue));
+}
+
+void storeImpl(const Tensor &ptrs, const Operand &value, const Tensor *mask,
+               const SourceLoc &where) {
+  TraceContext *t = trace(where);
+  if (!t || !ptrs.valid() || (mask && !mask->valid()) ||
+      (value.tensor && !value.tensor->valid()))
+    return;
+  auto maskValue = prepareMask(*t, ptrs, mask, where, "store");
+  if (failed(maskValue))
+    return;
+  auto stored = prepareValue(*t, ptrs, value, where, "stored value");
+  if (failed(stored))
+    return;
+  blk::StoreOp::create(t->builder(), t->location(where), ptrs.value(),
+                       *stored, *maskValue);
+}
+
+} // namespace
+
+Tensor load(const Tensor &ptrs, SourceLoc where) {
+  return loadImpl(ptrs, nullptr, nullptr, where);
+}
+Tensor load(const Tensor &ptrs, const Tensor &mask, Operand other,
+            SourceLoc where) {
+  return loadImpl(ptrs, &mask, &other, where);
+}
+Tensor load(const Tensor &ptrs, const Tensor &mask, SourceLoc where) {
+  return loadImpl(ptrs, &mask, nullptr, where);
+}
+void store(const Tensor &ptrs, Operand value, SourceLoc where) {
+  storeImpl(ptrs, value, nullptr, where);
+}
+void store(const Tensor &ptrs, Operand value, const Tensor &mask,
+           SourceLoc where) {
+  storeImpl(ptrs, value, &mask, where);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions, maths, casts
+//===----------------------------------------------------------------------===//
+
+static Tensor reduce(blk::ReduceKind kind, const Tensor &x, int axis,
+                     const SourceLoc &where, const char *name) {
+  TraceContext *t = trace(where);
+  if (!t || !x.valid())
+    return {};
+  if (!x.isBlock())
+    return t->fail(where, llvm::Twine(name) + " reduces a block, got a scalar "
+                              "of type " + typeString(x.type()));
+  if (x.isPointer())
+    return t->fail(where, llvm::Twine(name) + " cannot reduce pointers");
+  int64_t rank = x.shape().size();
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank)
+    return t->fail(where, llvm::formatv("{0}: axis {1} is out of range for a "
+                                        "rank-{2} block (0..{3})",
+                                        name, axis, rank, rank - 1));
+  return Tensor(blk::ReduceOp::create(t->builder(), t->location(where), kind,
+                                      x.value(), axis));
+}
+
+Tensor max(const Tensor &x, int axis, SourceLoc where) {
+  return reduce(blk::ReduceKind::Max, x, axis, where, "max");
+}
+Tensor min(const Tensor &x, int axis, SourceLoc where) {
+  return reduce(blk::ReduceKind::Min, x, axis, where, "min");
+}
+Tensor sum(const Tensor &x, int axis, SourceLoc where) {
+  return reduce(blk::ReduceKind::Sum, x, axis, where, "sum");
+}
+
+template <typename MathOp>
+static Tensor unaryFloat(const Tensor &x, const SourceLoc &where,
+                         const char *name) {
+  TraceContext *t = trace(where);
+  if (!t || !x.valid())
+    return {};
+  if (x.isPointer())
+    return t->fail(where, llvm::Twine(name) + " is not defined on pointers");
+  Value v = x.value();
+  // Integers are converted to f32 first, as in Triton.
+  if (!isFloatType(x.elementType()))
+    v = castValue(t->builder(), t->location(where), v,
+                  t->builder().getF32Type());
+  return Tensor(MathOp::create(t->builder(), t->location(where), v));
+}
+
+Tensor exp(const Tensor &x, SourceLoc where) {
+  return unaryFloat<math::ExpOp>(x, where, "exp");
+}
+Tensor exp2(const Tensor &x, SourceLoc where) {
+  return unaryFloat<math::Exp2Op>(x, where, "exp2");
+}
+Tensor log(const Tensor &x, SourceLoc where) {
+  return unaryFloat<math::LogOp>(x, where, "log");
+}
+Tensor sqrt(const Tensor &x, SourceLoc where) {
+  return unaryFloat<math::SqrtOp>(x, where, "sqrt");
+}
+Tensor rsqrt(const Tensor &x, SourceLoc where) {
+  return unaryFloat<math::RsqrtOp>(x, where, "rsqrt");
+}
+
+Tensor abs(const Tensor &x, SourceLoc where) {
+  TraceContext *t = trace(where);
+  if (!t || !x.valid())
+    return {};
+  if (x.isPointer())
+    return t->fail(where, "abs is not defined on pointers");
+  if (isFloatType(x.elementType()))
+    return Tensor(math::AbsFOp::create(t->builder(), t->location(where),
+                                       x.value()));
+  return Tensor(math::AbsIOp::create(t->builder(), t->location(where),
+                                     x.value()));
+}
+
+Tensor where(const Tensor &cond, Operand a, Operand b, SourceLoc where) {
+  TraceContext *t = trace(where);
+  if (!t || !cond.valid() || (a.tensor && !a.tensor->valid()) ||
+      (b.tensor && !b.tensor->valid()))
+    return {};
+  if (!cond.elementType().isInteger(1))
+    return t->fail(where, "where: the condition must be i1 (a comparison), "
+                          "got " + typeString(cond.type()));
+  OpBuilder &builder = t->builder();
+  Location loc = t->location(where);
+  Type ae = operandElementType(a), be = operandElementType(b);
+  Type element = ae && be ? promote(ae, be)
+                 : ae     ? ae
+                 : be     ? be
+                 : (a.real || b.real) ? Type(builder.getF32Type())
+                                      : Type(builder.getI32Type());
+  Value av = materialize(builder, loc, a, element);
+  Value bv = materialize(builder, loc, b, element);
+  auto shape = broadcastShape(cond.shape(), blk::shapeOf(av.getType()));
+  if (shape)
+    shape = broadcastShape(*shape, blk::shapeOf(bv.getType()));
+  if (!shape)
+    return t->fail(where, "where: condition " + shapeString(cond.shape()) +
+                              " and values " +
+                              shapeString(blk::shapeOf(av.getType())) + ", " +
+                              shapeString(blk::shapeOf(bv.getType())) +
+                              " cannot be broadcast together");
+  Value c = *broadcastTo(builder, loc, cond.value(), *shape);
+  av = *broadcastTo(builder, loc, av, *shape);
+  bv = *broadcastTo(builder, loc, bv, *shape);
+  return Tensor(arith::SelectOp::create(builder, loc, c, av, bv));
+}
+
+Tensor cast(const Tensor &x, DType type, SourceLoc where) {
+  TraceContext *t = trace(where);
+  if (!t || !x.valid())
+    return {};
+  if (x.isPointer())
+    return t->fail(where, "cannot convert pointers to " +
+                              std::string(dtypeName(type)));
+  Type element = toMLIRType(t->builder().getContext(), type);
+  return Tensor(castValue(t->builder(), t->location(where), x.value(), element));
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+void for_range(Operand start, Operand end, Operand step,
+               const std::function<void(Int)> &body) {
+  for_range(start, end, step, {},
+            [&](Int i, std::vector<Tensor>) -> std::vector<Tensor> {
+              body(i);
+              return {};
+            });
+}
+
+std::vector<Tensor>
+for_range(Operand start, Operand end, Operand step, std::vector<Tensor> init,
+          const std::function<std::vector<Tensor>(Int, std::vector<Tensor>)>
+              &body) {
+  const SourceLoc &where = start.loc;
+  TraceContext *t = trace(where);
+  if (!t)
+    return {};
+  for (const Operand *bound : {&start, &end, &step}) {
+    if (bound->tensor && !bound->tensor->valid())
+      return {};
+    Type e = operandElementType(*bound);
+    if (bound->real || (e && (!isa<IntegerType>(e) || bound->tensor->isBlock())))
+      return t->fail(bound->loc, "for_range bounds and step must be integer "
+                                 "scalars"),
+             std::vector<Tensor>(init.size());
+  }
+  for (const Tensor &v : init)
+    if (!v.valid())
+      return {};
+  OpBuilder &b = t->builder();
+  Location loc = t->location(where);
+  // Bounds share one integer type: i64 if any is, else i32.
+  Type indexType = b.getI32Type();
+  for (const Operand *bound : {&start, &end, &step})
+    if (Type e = operandElementType(*bound); e && e.isInteger(64))
+      indexType = b.getI64Type();
+  Value lb = materialize(b, loc, start, indexType);
+  Value ub = materialize(b, loc, end, indexType);
+  Value st = materialize(b, loc, step, indexType);
+  SmallVector<Value> initValues;
+  for (const Tensor &v : init)
+    initValues.push_back(v.value());
+
+  auto loop = scf::ForOp::create(b, loc, lb, ub, st, initValues);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  std::vector<Tensor> carried;
+  for (Value arg : loop.getRegionIterArgs())
+    carried.emplace_back(arg);
+  std::vector<Tensor> next = body(Int(loop.getInductionVar()), carried);
+  if (t->failed())
+    return std::vector<Tensor>(init.size());
+  if (next.size() != init.size())
+    return t->fail(where, llvm::formatv("for_range body returned {0} values "
+                                        "but the loop carries {1}",
+                                        next.size(), init.size())),
+           std::vector<Tensor>(init.size());
+  SmallVector<Value> yielded;
+  for (auto [i, v] : llvm::enumerate(next)) {
+    if (!v.valid())
+      return std::vector<Tensor>(init.size());
+    if (v.type() != init[i].type())
+      return t->fail(where, llvm::formatv("for_range carried value #{0} "
+                                          "changes type from {1} to {2}",
+                                          i, typeString(init[i].type()),
+                                          typeString(v.type()))),
+             std::vector<Tensor>(init.size());
+    yielded.push_back(v.value());
+  }
+  // Without carried values scf.for already ends in an empty yield.
+  if (!loop.getBody()->mightHaveTerminator())
+    scf::YieldOp::create(b, loc, yielded);
+  std::vector<Tensor> results;
+  for (Value r : loop.getResults())
+    results.emplace_back(r);
+  return results;
+}
+
+} // namespace blockjit

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs every test: the lit suite (FileCheck) and the GoogleTest binaries.
+# Installs missing packages and builds what changed first.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+BUILD="${BLOCKJIT_BUILD_DIR:-$ROOT/build}"
+"$ROOT/scripts/setup.sh" || { echo "build failed"; exit 1; }
+
+status=0
+echo "== lit"
+lit_out="$(/usr/lib/llvm-22/bin/lit -sv "$BUILD/tests/lit" 2>&1)" || status=1
+echo "$lit_out" | grep -E '^(FAIL|XPASS|UNRESOLVED):|Passed|Failed|Unsupported|Total' || true
+[ $status -ne 0 ] && echo "$lit_out" | sed -n '/^\*\*\*\*\*\*\*\*\*\* TEST/,/^\*\*\*\*\*\*\*\*\*\*$/p' | head -200
+lit_pass=$(echo "$lit_out" | sed -nE 's/^ *Passed *: *([0-9]+).*/\1/p'); lit_pass=${lit_pass:-0}
+lit_fail=$(echo "$lit_out" | awk -F: '/^ *(Failed|Unresolved|Unexpectedly Passed) *:/ {n += $2} END {print n + 0}')
+[ "$lit_pass" -eq 0 ] && { echo "lit ran no test"; status=1; }
+
+gt_pass=0; gt_fail=0
+for exe in "$BUILD"/bin/*-unittests "$BUILD"/bin/*-gputests; do
+  [ -x "$exe" ] || continue
+  echo "== $(basename "$exe")"
+  out="$(cd "$BUILD" && "$exe" --gtest_brief=1 2>&1)" || status=1
+  echo "$out" | grep -vE '^\[ *(OK|RUN) *\]' | tail -40
+  p=$(echo "$out" | sed -nE 's/^\[  PASSED  \] ([0-9]+) tests?.*/\1/p'); gt_pass=$((gt_pass + ${p:-0}))
+  f=$(echo "$out" | sed -nE 's/^\[  FAILED  \] ([0-9]+) tests?, listed below.*/\1/p'); gt_fail=$((gt_fail + ${f:-0}))
+  s=$(echo "$out" | sed -nE 's/^\[  SKIPPED \] ([0-9]+) tests?.*/\1/p' | head -1); gt_skip=$(( ${gt_skip:-0} + ${s:-0}))
+done
+
+echo "lit: $lit_pass passed, $lit_fail failed"
+echo "googletest: $gt_pass passed, $gt_fail failed, ${gt_skip:-0} skipped"
+echo "$((lit_pass + gt_pass)) passed, $((lit_fail + gt_fail)) failed"
+[ $((lit_fail + gt_fail)) -eq 0 ] || status=1
+exit $status

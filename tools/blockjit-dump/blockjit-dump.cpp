@@ -1,0 +1,122 @@
+//===- blockjit-dump.cpp - print a registered kernel at any stage --------===//
+//
+//   blockjit-dump softmax --block-size 1024 --num-warps 8 --stage=blk
+//   blockjit-dump --list
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Compile.h"
+#include "runtime/Specialize.h"
+#include "compiler/Registration.h"
+#include "frontend/blockjit.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace blockjit;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> kernelName(cl::Positional, cl::desc("<kernel>"));
+static cl::opt<bool> list("list", cl::desc("List the kernels and stages"));
+static cl::opt<std::string>
+    stage("stage", cl::init("blk"),
+          cl::desc("Stage to print: trace, a stage name, or 'all'"));
+static cl::opt<int64_t> blockSize("block-size", cl::init(1024),
+                                  cl::desc("BLOCK_SIZE constexpr"));
+static cl::opt<int> numWarps("num-warps", cl::init(4), cl::desc("num_warps"));
+static cl::opt<int> numStages("num-stages", cl::init(1),
+                              cl::desc("num_stages"));
+static cl::opt<std::string> dtype("dtype", cl::init("f32"),
+                                  cl::desc("Element type: f32, f16, bf16"));
+static cl::opt<std::string> target("target", cl::init("cuda"),
+                                   cl::desc("cuda or cpu"));
+static cl::opt<int> smArch("sm", cl::init(90), cl::desc("CUDA arch, sm_XX"));
+
+static int listKernels() {
+  llvm::outs() << "kernels:\n";
+  for (const RegisteredKernel *k : registeredKernels())
+    llvm::outs() << "  " << k->name << " - " << k->description << "\n";
+  for (Backend backend : {Backend::GPU, Backend::CPU}) {
+    llvm::outs() << "stages (" << (backend == Backend::GPU ? "cuda" : "cpu")
+                 << "): trace";
+    for (const std::string &name : allStageNames(backend))
+      llvm::outs() << " " << name;
+    llvm::outs() << "\n";
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "blockjit kernel IR dumper\n");
+  if (list)
+    return listKernels();
+  auto fail = [](const llvm::Twine &message) {
+    llvm::errs() << "blockjit-dump: " << message << "\n";
+    return 1;
+  };
+  if (kernelName.empty())
+    return fail("name a kernel (see --list)");
+  const RegisteredKernel *kernel = findKernel(kernelName);
+  if (!kernel)
+    return fail("no kernel named '" + kernelName + "' (see --list)");
+  auto type = parseDType(dtype);
+  if (!type)
+    return fail("unknown --dtype '" + dtype + "'");
+  if (target != "cuda" && target != "cpu")
+    return fail("--target must be cuda or cpu, got '" + target + "'");
+
+  ExampleConfig config;
+  config.blockSize = blockSize;
+  config.numWarps = numWarps;
+  config.numStages = numStages;
+  config.dtype = *type;
+  config.target = target == "cuda" ? Target{TargetKind::CUDA, smArch}
+                                   : Target{TargetKind::CPU, 0};
+  SpecializationKey key = kernel->exampleKey(config);
+  PipelineOptions options = pipelineOptionsFor(key);
+
+  std::vector<std::string> stages = allStageNames(options.backend);
+  bool known = stage == "all" || stage == "trace" ||
+               llvm::is_contained(stages, stage.getValue());
+  if (!known)
+    return fail("unknown stage '" + stage + "'; stages are: trace " +
+                llvm::join(stages, " ") + " (or all)");
+
+  mlir::DialectRegistry registry;
+  registerDialects(registry);
+  mlir::MLIRContext context(registry);
+  auto module = kernel->kernel->trace(context, key);
+  if (!module)
+    return fail(llvm::toString(module.takeError()));
+
+  llvm::outs() << "// kernel " << kernel->kernel->keyString(key) << "\n";
+  bool printed = false;
+  auto print = [&](llvm::StringRef name, llvm::StringRef text) {
+    if (stage != "all" && stage != name)
+      return;
+    if (stage == "all")
+      llvm::outs() << "// ===== stage " << name << " =====\n";
+    llvm::outs() << text;
+    printed = true;
+  };
+  {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->get().print(os);
+    print("trace", text);
+  }
+  if (stage != "trace") {
+    if (llvm::Error error = compileModule(**module, options, print,
+                                          stage == "all" ? "" : stage.getValue())
+                                .takeError())
+      return fail(llvm::toString(std::move(error)));
+  }
+  if (!printed)
+    return fail("stage '" + stage + "' produced no output");
+  return 0;
+}
