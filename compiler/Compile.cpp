@@ -1,5 +1,6 @@
 //===- Compile.cpp - from a traced module to a loadable artifact ---------===//
 #include "compiler/Compile.h"
+#include "compiler/HostTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/IR/LLVMContext.h"
@@ -26,8 +27,24 @@ llvm::Expected<CompiledArtifact> compileModule(mlir::ModuleOp module,
   auto llvmModule = translateToLLVMIR(module, context, options, dump);
   if (!llvmModule)
     return llvmModule.takeError();
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "code generation does not exist yet");
+  if (lastStage == "llvmir")
+    return artifact;
+  if (options.backend == Backend::GPU)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the GPU backend is not implemented yet");
+  if (dump) {
+    auto assembly = emitHostCode(**llvmModule, HostOutput::Assembly);
+    if (!assembly)
+      return assembly.takeError();
+    dump("asm", *assembly);
+    if (lastStage == "asm")
+      return artifact;
+  }
+  auto object = emitHostCode(**llvmModule, HostOutput::Object);
+  if (!object)
+    return object.takeError();
+  artifact.binary = std::move(*object);
+  return artifact;
 }
 
 } // namespace blockjit

@@ -1,8 +1,17 @@
 //===- Pipeline.cpp - the one list of compilation stages -----------------===//
 #include "compiler/Pipeline.h"
+#include "compiler/HostTarget.h"
+#include "compiler/NVPTXTarget.h"
+#include "compiler/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Target/TargetMachine.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
@@ -20,8 +29,21 @@ void addBlkStage(OpPassManager &pm, const PipelineOptions &) {
   pm.addPass(createCanonicalizerPass());
 }
 
+void addLoopsStage(OpPassManager &pm, const PipelineOptions &) {
+  pm.addPass(createConvertBlkToLoops());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void addCPULLVMStage(OpPassManager &pm, const PipelineOptions &) {
+  pm.addPass(createConvertBlkToLLVMCPU());
+  pm.addPass(createCanonicalizerPass());
+}
+
 const Stage cpuStages[] = {
     {"blk", "traced blk IR, canonicalized", addBlkStage},
+    {"loops", "blocks as scalar loops over stack buffers", addLoopsStage},
+    {"llvm", "LLVM dialect with the host entry point", addCPULLVMStage},
 };
 
 const Stage gpuStages[] = {
@@ -83,11 +105,56 @@ llvm::Error runMLIRStages(ModuleOp module, const PipelineOptions &options,
   return llvm::Error::success();
 }
 
+void optimizeLLVMIR(llvm::Module &module, llvm::TargetMachine *machine) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
+      .run(module, mam);
+}
+
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateToLLVMIR(ModuleOp module, llvm::LLVMContext &context,
                   const PipelineOptions &options, const DumpHook &dump) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "the 'llvmir' stage does not exist yet");
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  module.getContext()->appendDialectRegistry(registry);
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context);
+  if (!llvmModule)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "translation to LLVM IR failed");
+  llvm::TargetMachine *machine = nullptr;
+  if (options.backend == Backend::CPU) {
+    auto host = hostTargetMachine();
+    if (!host)
+      return host.takeError();
+    machine = &*host;
+  } else {
+    auto nvptx = nvptxTargetMachine(options.smArch);
+    if (!nvptx)
+      return nvptx.takeError();
+    machine = &*nvptx;
+  }
+  llvmModule->setDataLayout(machine->createDataLayout());
+  llvmModule->setTargetTriple(machine->getTargetTriple());
+  optimizeLLVMIR(*llvmModule, machine);
+  if (dump) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvmModule->print(os, nullptr);
+    dump("llvmir", text);
+  }
+  return llvmModule;
 }
 
 } // namespace blockjit

@@ -1,5 +1,7 @@
 //===- Registration.cpp - dialects and passes every blockjit tool knows --===//
 #include "compiler/Registration.h"
+#include "compiler/Pipeline.h"
+#include "compiler/Passes.h"
 
 #include "dialect/BlkDialect.h"
 
@@ -12,6 +14,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace blockjit {
@@ -21,9 +25,23 @@ void registerDialects(mlir::DialectRegistry &registry) {
                   mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
                   mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
                   mlir::math::MathDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect>();
+                  mlir::tensor::TensorDialect, mlir::memref::MemRefDialect>();
 }
 
-void registerPasses() { mlir::registerTransformsPasses(); }
+void registerPasses() {
+  mlir::registerTransformsPasses();
+  registerBlockjitPasses();
+  // The JIT's own stage lists, runnable as one pipeline each.
+  static mlir::PassPipelineRegistration<> cpu(
+      "blockjit-cpu-pipeline", "every MLIR stage of the CPU backend",
+      [](mlir::OpPassManager &pm) {
+        buildMLIRPipeline(pm, PipelineOptions{Backend::CPU});
+      });
+  static mlir::PassPipelineRegistration<> gpu(
+      "blockjit-gpu-pipeline", "every MLIR stage of the GPU backend",
+      [](mlir::OpPassManager &pm) {
+        buildMLIRPipeline(pm, PipelineOptions{Backend::GPU});
+      });
+}
 
 } // namespace blockjit

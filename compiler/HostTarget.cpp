@@ -1,0 +1,64 @@
+//===- HostTarget.cpp - LLVM IR to host machine code ---------------------===//
+#include "compiler/HostTarget.h"
+
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <mutex>
+
+namespace blockjit {
+
+llvm::Expected<llvm::TargetMachine &> hostTargetMachine() {
+  static std::once_flag once;
+  static std::unique_ptr<llvm::TargetMachine> machine;
+  static std::string error;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!builder) {
+      error = llvm::toString(builder.takeError());
+      return;
+    }
+    builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+    builder->setRelocationModel(llvm::Reloc::PIC_);
+    auto tm = builder->createTargetMachine();
+    if (!tm) {
+      error = llvm::toString(tm.takeError());
+      return;
+    }
+    machine = std::move(*tm);
+  });
+  if (!machine)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "no target machine for this host: " + error);
+  return *machine;
+}
+
+llvm::Expected<std::string> emitHostCode(llvm::Module &module,
+                                         HostOutput output) {
+  auto machine = hostTargetMachine();
+  if (!machine)
+    return machine.takeError();
+  // One codegen at a time: the target machine is shared.
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  llvm::SmallString<0> code;
+  llvm::raw_svector_ostream stream(code);
+  llvm::legacy::PassManager pm;
+  if (machine->addPassesToEmitFile(pm, stream, nullptr,
+                                   output == HostOutput::Object
+                                       ? llvm::CodeGenFileType::ObjectFile
+                                       : llvm::CodeGenFileType::AssemblyFile))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the host target cannot emit this file type");
+  pm.run(module);
+  return std::string(code.str());
+}
+
+} // namespace blockjit

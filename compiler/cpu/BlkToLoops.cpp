@@ -1,0 +1,452 @@
+//===- BlkToLoops.cpp - blocks to scalar loops for the host --------------===//
+//
+// Every tensor value of a kernel gets a *lowering*: either a stack buffer
+// holding its elements, or a recipe that recomputes an element from the
+// element indices (splat, make_range, broadcast, expand_dims, addptr and
+// cheap elementwise ops). Consumers call readElement(), so chains such as
+// `exp(x - max)` or `base + arange(0, N)` fuse into their consumer's loop.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Passes.h"
+
+#include "dialect/BlkDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+
+#include <limits>
+
+namespace blockjit {
+#define GEN_PASS_DEF_CONVERTBLKTOLOOPS
+#include "compiler/Passes.h.inc"
+} // namespace blockjit
+
+using namespace mlir;
+using namespace blockjit;
+
+namespace {
+
+bool isBlock(Type type) { return isa<RankedTensorType>(type); }
+bool hasBlocks(Operation *op) {
+  return llvm::any_of(op->getOperandTypes(), isBlock) ||
+         llvm::any_of(op->getResultTypes(), isBlock);
+}
+
+/// Elementwise ops cheap enough to recompute at every use instead of storing.
+bool isCheap(Operation *op) {
+  return !isa<math::MathDialect>(op->getDialect()) &&
+         !isa<arith::DivFOp, arith::RemFOp, arith::DivSIOp, arith::RemSIOp,
+              arith::DivUIOp, arith::RemUIOp>(op);
+}
+
+class KernelLowering {
+public:
+  KernelLowering(func::FuncOp func) : func(func), builder(func.getContext()) {}
+
+  LogicalResult run() {
+    if (failed(lowerBlock(func.getBody().front())))
+      return failure();
+    for (Operation *op : llvm::reverse(toErase)) {
+      op->dropAllUses();
+      op->erase();
+    }
+    return success();
+  }
+
+private:
+  /// How the elements of one tensor value are obtained.
+  struct Lowered {
+    enum Kind { Buffer, Recompute } kind;
+    Value buffer; // memref, for Buffer
+  };
+
+  func::FuncOp func;
+  OpBuilder builder;
+  DenseMap<Value, Lowered> lowered;
+  SmallVector<Operation *> toErase;
+
+  Value allocBuffer(RankedTensorType type) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&func.getBody().front());
+    auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+    return memref::AllocaOp::create(builder, func.getLoc(), memrefType,
+                                    builder.getI64IntegerAttr(64));
+  }
+
+  /// Emits a loop nest over `shape` (innermost = last dimension) and calls
+  /// `body` with the induction variables inside it.
+  void loopNest(Location loc, ArrayRef<int64_t> shape,
+                function_ref<void(ValueRange)> body) {
+    SmallVector<Value> ivs;
+    OpBuilder::InsertionGuard guard(builder);
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    for (int64_t size : shape) {
+      Value ub = arith::ConstantIndexOp::create(builder, loc, size);
+      auto loop = scf::ForOp::create(builder, loc, zero, ub, one);
+      builder.setInsertionPointToStart(loop.getBody());
+      ivs.push_back(loop.getInductionVar());
+    }
+    body(ivs);
+  }
+
+  /// The element of tensor `value` at `indices`, emitted at the builder's
+  /// insertion point.
+  Value readElement(Location loc, Value value, ValueRange indices) {
+    auto it = lowered.find(value);
+    if (it != lowered.end() && it->second.kind == Lowered::Buffer)
+      return memref::LoadOp::create(builder, loc, it->second.buffer, indices);
+    Operation *def = value.getDefiningOp();
+    if (auto splat = dyn_cast_or_null<blk::SplatOp>(def))
+      return splat.getSrc();
+    if (auto range = dyn_cast_or_null<blk::MakeRangeOp>(def)) {
+      Value i = arith::IndexCastOp::create(builder, loc, builder.getI32Type(),
+                                           indices[0]);
+      if (range.getStart() == 0)
+        return i;
+      Value start = arith::ConstantIntOp::create(builder, loc,
+                                                 range.getStart(), 32);
+      return arith::AddIOp::create(builder, loc, i, start);
+    }
+    if (auto bcast = dyn_cast_or_null<blk::BroadcastOp>(def)) {
+      SmallVector<Value> srcIndices;
+      Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+      for (auto [size, index] :
+           llvm::zip(bcast.getSrc().getType().getShape(), indices))
+        srcIndices.push_back(size == 1 ? zero : index);
+      return readElement(loc, bcast.getSrc(), srcIndices);
+    }
+    if (auto expand = dyn_cast_or_null<blk::ExpandDimsOp>(def)) {
+      SmallVector<Value> srcIndices(indices);
+      srcIndices.erase(srcIndices.begin() + expand.getAxis());
+      return readElement(loc, expand.getSrc(), srcIndices);
+    }
+    if (auto constant = dyn_cast_or_null<arith::ConstantOp>(def)) {
+      auto splat = cast<SplatElementsAttr>(constant.getValue());
+      return arith::ConstantOp::create(
+          builder, loc, cast<TypedAttr>(splat.getSplatValue<Attribute>()));
+    }
+    if (auto addptr = dyn_cast_or_null<blk::AddPtrOp>(def)) {
+      Value ptr = readElement(loc, addptr.getPtr(), indices);
+      Value offset = readElement(loc, addptr.getOffset(), indices);
+      return blk::AddPtrOp::create(builder, loc, ptr.getType(), ptr, offset);
+    }
+    // An elementwise op: recompute it from its operands' elements.
+    return emitScalarClone(loc, def, indices);
+  }
+
+  Value emitScalarClone(Location loc, Operation *op, ValueRange indices) {
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(isBlock(operand.getType())
+                             ? readElement(loc, operand, indices)
+                             : operand);
+    OperationState state(loc, op->getName());
+    state.addOperands(operands);
+    state.addAttributes(op->getAttrs());
+    state.addTypes(blk::elementTypeOf(op->getResult(0).getType()));
+    return builder.create(state)->getResult(0);
+  }
+
+  void materialize(Value value) {
+    auto type = cast<RankedTensorType>(value.getType());
+    Value buffer = allocBuffer(type);
+    Location loc = value.getLoc();
+    loopNest(loc, type.getShape(), [&](ValueRange ivs) {
+      Value element = readElement(loc, value, ivs);
+      memref::StoreOp::create(builder, loc, element, buffer, ivs);
+    });
+    lowered[value] = {Lowered::Buffer, buffer};
+  }
+
+  LogicalResult lowerLoad(blk::LoadOp load) {
+    auto type = cast<RankedTensorType>(load.getType());
+    Value buffer = allocBuffer(type);
+    Location loc = load.getLoc();
+    loopNest(loc, type.getShape(), [&](ValueRange ivs) {
+      Value ptr = readElement(loc, load.getPtr(), ivs);
+      Value element;
+      if (!load.getMask()) {
+        element = blk::LoadOp::create(builder, loc, ptr);
+      } else {
+        // Masked lanes must not touch memory: branch, don't select.
+        Value mask = readElement(loc, load.getMask(), ivs);
+        auto ifOp = scf::IfOp::create(builder, loc, type.getElementType(),
+                                      mask, /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(ifOp.thenBlock());
+        scf::YieldOp::create(builder, loc,
+                             Value(blk::LoadOp::create(builder, loc, ptr)));
+        builder.setInsertionPointToStart(ifOp.elseBlock());
+        Value other =
+            load.getOther()
+                ? readElement(loc, load.getOther(), ivs)
+                : Value(arith::ConstantOp::create(
+                      builder, loc, builder.getZeroAttr(type.getElementType())));
+        scf::YieldOp::create(builder, loc, other);
+        element = ifOp.getResult(0);
+      }
+      memref::StoreOp::create(builder, loc, element, buffer, ivs);
+    });
+    lowered[load.getResult()] = {Lowered::Buffer, buffer};
+    return success();
+  }
+
+  void lowerStore(blk::StoreOp store) {
+    Location loc = store.getLoc();
+    auto type = cast<RankedTensorType>(store.getPtr().getType());
+    loopNest(loc, type.getShape(), [&](ValueRange ivs) {
+      auto emitStore = [&] {
+        Value ptr = readElement(loc, store.getPtr(), ivs);
+        Value value = readElement(loc, store.getValue(), ivs);
+        blk::StoreOp::create(builder, loc, ptr, value, Value());
+      };
+      if (!store.getMask())
+        return emitStore();
+      Value mask = readElement(loc, store.getMask(), ivs);
+      auto ifOp = scf::IfOp::create(builder, loc, mask);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(ifOp.thenBlock());
+      emitStore();
+    });
+  }
+
+  /// Identity of a reduction: the neutral starting value.
+  Value reductionInit(Location loc, blk::ReduceKind kind, Type type) {
+    if (auto f = dyn_cast<FloatType>(type)) {
+      const llvm::fltSemantics &sem = f.getFloatSemantics();
+      APFloat init = kind == blk::ReduceKind::Sum
+                         ? APFloat::getZero(sem)
+                         : APFloat::getInf(sem, kind == blk::ReduceKind::Max);
+      return arith::ConstantOp::create(builder, loc, FloatAttr::get(f, init));
+    }
+    unsigned width = type.getIntOrFloatBitWidth();
+    APInt init = kind == blk::ReduceKind::Sum   ? APInt::getZero(width)
+                 : kind == blk::ReduceKind::Max ? APInt::getSignedMinValue(width)
+                                                : APInt::getSignedMaxValue(width);
+    return arith::ConstantOp::create(builder, loc, IntegerAttr::get(type, init));
+  }
+
+  Value combine(Location loc, blk::ReduceKind kind, Value acc, Value x) {
+    bool isFloat = isa<FloatType>(acc.getType());
+    // Sums may be reassociated so that the host compiler vectorizes them.
+    auto reassoc = arith::FastMathFlagsAttr::get(builder.getContext(),
+                                                 arith::FastMathFlags::reassoc);
+    switch (kind) {
+    case blk::ReduceKind::Sum:
+      return isFloat ? Value(arith::AddFOp::create(builder, loc, acc, x, reassoc))
+                     : Value(arith::AddIOp::create(builder, loc, acc, x));
+    case blk::ReduceKind::Max:
+      return isFloat ? Value(arith::MaximumFOp::create(builder, loc, acc, x))
+                     : Value(arith::MaxSIOp::create(builder, loc, acc, x));
+    case blk::ReduceKind::Min:
+      return isFloat ? Value(arith::MinimumFOp::create(builder, loc, acc, x))
+                     : Value(arith::MinSIOp::create(builder, loc, acc, x));
+    }
+    return {};
+  }
+
+  void lowerReduce(blk::ReduceOp reduce) {
+    Location loc = reduce.getLoc();
+    RankedTensorType srcType = reduce.getSrc().getType();
+    Type element = srcType.getElementType();
+    // f16/bf16 accumulate in f32, as on the GPU.
+    Type accType = isa<FloatType>(element) && element.getIntOrFloatBitWidth() < 32
+                       ? Type(builder.getF32Type())
+                       : element;
+    int64_t axis = reduce.getAxis();
+    SmallVector<int64_t> outerShape(srcType.getShape());
+    outerShape.erase(outerShape.begin() + axis);
+
+    auto reduceAt = [&](ValueRange outer) -> Value {
+      Value init = reductionInit(loc, reduce.getKind(), accType);
+      Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+      Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+      Value ub = arith::ConstantIndexOp::create(builder, loc,
+                                                srcType.getDimSize(axis));
+      auto loop = scf::ForOp::create(builder, loc, zero, ub, one, init);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> indices(outer);
+      indices.insert(indices.begin() + axis, loop.getInductionVar());
+      Value x = readElement(loc, reduce.getSrc(), indices);
+      if (accType != element)
+        x = arith::ExtFOp::create(builder, loc, accType, x);
+      scf::YieldOp::create(
+          builder, loc,
+          combine(loc, reduce.getKind(), loop.getRegionIterArgs()[0], x));
+      builder.setInsertionPointAfter(loop);
+      Value result = loop.getResult(0);
+      if (accType != element)
+        result = arith::TruncFOp::create(builder, loc, element, result);
+      return result;
+    };
+
+    if (outerShape.empty()) {
+      reduce.getResult().replaceAllUsesWith(reduceAt({}));
+      return;
+    }
+    auto resultType = cast<RankedTensorType>(reduce.getType());
+    Value buffer = allocBuffer(resultType);
+    loopNest(loc, outerShape, [&](ValueRange ivs) {
+      memref::StoreOp::create(builder, loc, reduceAt(ivs), buffer, ivs);
+    });
+    lowered[reduce.getResult()] = {Lowered::Buffer, buffer};
+  }
+
+  /// scf.for carrying blocks: each carried block lives in a buffer of its own
+  /// that the loop overwrites at the end of every iteration.
+  LogicalResult lowerFor(scf::ForOp loop) {
+    Location loc = loop.getLoc();
+    SmallVector<Value> carry(loop.getInitArgs().size());
+    SmallVector<Value> scalarInits;
+    for (auto [i, init] : llvm::enumerate(loop.getInitArgs())) {
+      auto type = dyn_cast<RankedTensorType>(init.getType());
+      if (!type) {
+        scalarInits.push_back(init);
+        continue;
+      }
+      if (isa<blk::PtrType>(type.getElementType()))
+        return loop.emitOpError()
+               << "carries a block of pointers, which the CPU backend does "
+                  "not support yet; carry integer offsets instead";
+      carry[i] = allocBuffer(type);
+      copyInto(loc, init, carry[i], type.getShape());
+    }
+    auto newLoop = scf::ForOp::create(builder, loc, loop.getLowerBound(),
+                                      loop.getUpperBound(), loop.getStep(),
+                                      scalarInits);
+    // Move the body over; carried blocks are read from their buffers.
+    Block *oldBody = loop.getBody();
+    Block *newBody = newLoop.getBody();
+    if (newBody->mightHaveTerminator())
+      newBody->getTerminator()->erase();
+    newBody->getOperations().splice(newBody->end(), oldBody->getOperations());
+    oldBody->getArgument(0).replaceAllUsesWith(newLoop.getInductionVar());
+    unsigned scalarIndex = 0;
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      if (carry[i]) {
+        lowered[arg] = {Lowered::Buffer, carry[i]};
+        continue;
+      }
+      arg.replaceAllUsesWith(newLoop.getRegionIterArgs()[scalarIndex++]);
+    }
+    auto yield = cast<scf::YieldOp>(newBody->getTerminator());
+    builder.setInsertionPoint(yield);
+    if (failed(lowerBlock(*newBody)))
+      return failure();
+    // lowerBlock may have lowered ops before the yield; copy at the end.
+    builder.setInsertionPoint(yield);
+    SmallVector<Value> scalarYields;
+    for (auto [i, value] : llvm::enumerate(yield.getOperands())) {
+      if (!carry[i]) {
+        scalarYields.push_back(value);
+        continue;
+      }
+      copyInto(loc, value, carry[i],
+               cast<RankedTensorType>(value.getType()).getShape());
+    }
+    scf::YieldOp::create(builder, loc, scalarYields);
+    toErase.push_back(yield);
+    scalarIndex = 0;
+    for (auto [i, result] : llvm::enumerate(loop.getResults())) {
+      if (carry[i])
+        lowered[result] = {Lowered::Buffer, carry[i]};
+      else
+        result.replaceAllUsesWith(newLoop.getResult(scalarIndex++));
+    }
+    // The old loop (now with an empty body) goes once its users are lowered.
+    toErase.push_back(loop);
+    builder.setInsertionPointAfter(newLoop);
+    return success();
+  }
+
+  void copyInto(Location loc, Value value, Value buffer,
+                ArrayRef<int64_t> shape) {
+    // A snapshot first: `value` may itself read the buffer being written.
+    auto type = cast<RankedTensorType>(value.getType());
+    Value snapshot = allocBuffer(type);
+    loopNest(loc, shape, [&](ValueRange ivs) {
+      memref::StoreOp::create(builder, loc, readElement(loc, value, ivs),
+                              snapshot, ivs);
+    });
+    loopNest(loc, shape, [&](ValueRange ivs) {
+      Value x = memref::LoadOp::create(builder, loc, snapshot, ivs);
+      memref::StoreOp::create(builder, loc, x, buffer, ivs);
+    });
+  }
+
+  /// Whether an elementwise result must be stored rather than recomputed.
+  bool needsBuffer(Operation *op) {
+    Value result = op->getResult(0);
+    if (isa<blk::SplatOp, blk::MakeRangeOp, blk::BroadcastOp,
+            blk::ExpandDimsOp, blk::AddPtrOp, arith::ConstantOp>(op))
+      return false;
+    // Reading a loop-carried buffer that the loop overwrites later is fine:
+    // the copy at the end of the iteration goes through a snapshot.
+    if (isCheap(op))
+      return false;
+    return !result.hasOneUse();
+  }
+
+  LogicalResult lowerBlock(Block &block) {
+    for (Operation &opRef : llvm::make_early_inc_range(block)) {
+      Operation *op = &opRef;
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        builder.setInsertionPoint(op);
+        if (llvm::any_of(loop.getInitArgs().getTypes(), isBlock)) {
+          if (failed(lowerFor(loop)))
+            return failure();
+          continue;
+        }
+        if (failed(lowerBlock(*loop.getBody())))
+          return failure();
+        continue;
+      }
+      if (isa<scf::YieldOp>(op) || !hasBlocks(op))
+        continue;
+      builder.setInsertionPoint(op);
+      if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+        if (!isa<SplatElementsAttr>(constant.getValue()))
+          return op->emitOpError()
+                 << "non-splat block constants are not supported on the CPU";
+      } else if (auto load = dyn_cast<blk::LoadOp>(op)) {
+        if (failed(lowerLoad(load)))
+          return failure();
+      } else if (auto store = dyn_cast<blk::StoreOp>(op)) {
+        lowerStore(store);
+      } else if (auto reduce = dyn_cast<blk::ReduceOp>(op)) {
+        lowerReduce(reduce);
+      } else if (isa<blk::BlkDialect>(op->getDialect()) ||
+                 op->hasTrait<OpTrait::Elementwise>()) {
+        if (op->getNumResults() != 1)
+          return op->emitOpError() << "has no CPU lowering";
+        if (needsBuffer(op))
+          materialize(op->getResult(0));
+      } else {
+        return op->emitOpError() << "on blocks has no CPU lowering";
+      }
+      toErase.push_back(op);
+    }
+    return success();
+  }
+};
+
+struct ConvertBlkToLoops
+    : blockjit::impl::ConvertBlkToLoopsBase<ConvertBlkToLoops> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      if (failed(KernelLowering(func).run()))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,71 @@
+//===- ScalarBlkToLLVM.cpp - scalar blk ops to LLVM ----------------------===//
+#include "compiler/cpu/ScalarBlkToLLVM.h"
+
+#include "dialect/BlkDialect.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+
+namespace blockjit {
+namespace {
+
+struct AddPtrLowering : ConvertOpToLLVMPattern<blk::AddPtrOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(blk::AddPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto ptrType = dyn_cast<blk::PtrType>(op.getPtr().getType());
+    if (!ptrType)
+      return rewriter.notifyMatchFailure(op, "blocks are lowered earlier");
+    Type element = typeConverter->convertType(ptrType.getPointeeType());
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, LLVM::LLVMPointerType::get(op.getContext()), element,
+        adaptor.getPtr(), ValueRange{adaptor.getOffset()},
+        LLVM::GEPNoWrapFlags::inbounds);
+    return success();
+  }
+};
+
+struct LoadLowering : ConvertOpToLLVMPattern<blk::LoadOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(blk::LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<blk::PtrType>(op.getPtr().getType()) || op.getMask())
+      return rewriter.notifyMatchFailure(op, "only unmasked scalar loads");
+    Type type = typeConverter->convertType(op.getType());
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, adaptor.getPtr());
+    return success();
+  }
+};
+
+struct StoreLowering : ConvertOpToLLVMPattern<blk::StoreOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(blk::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<blk::PtrType>(op.getPtr().getType()) || op.getMask())
+      return rewriter.notifyMatchFailure(op, "only unmasked scalar stores");
+    rewriter.replaceOpWithNewOp<LLVM::StoreOp>(op, adaptor.getValue(),
+                                               adaptor.getPtr());
+    return success();
+  }
+};
+
+} // namespace
+
+void addBlkTypeConversions(LLVMTypeConverter &converter) {
+  converter.addConversion([](blk::PtrType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
+}
+
+void populateScalarBlkToLLVMPatterns(LLVMTypeConverter &converter,
+                                     RewritePatternSet &patterns) {
+  patterns.add<AddPtrLowering, LoadLowering, StoreLowering>(converter);
+}
+
+} // namespace blockjit
