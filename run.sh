@@ -6,6 +6,5 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BUILD="${BLOCKJIT_BUILD_DIR:-$ROOT/build}"
-"$ROOT/scripts/setup.sh" blockjit-opt blockjit-dump
-"$BUILD/bin/blockjit-dump" softmax --block-size 1024 --stage=blk
-"$BUILD/bin/blockjit-opt" "$ROOT/tests/lit/Dialect/softmax.mlir"
+"$ROOT/scripts/setup.sh" softmax
+exec "$BUILD/bin/softmax" --rows 1823 --cols 781 "$@"

@@ -4,6 +4,7 @@
 
 #include "frontend/Tensor.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
 #include <functional>
@@ -47,9 +48,9 @@ struct Target {
 struct SpecializationKey {
   /// Pointee type of each pointer, type of each scalar (in parameter order,
   /// constexprs skipped).
-  std::vector<DType> argTypes;
+  llvm::SmallVector<DType, 8> argTypes;
   /// Values of the Constexpr parameters, in parameter order.
-  std::vector<int64_t> constexprs;
+  llvm::SmallVector<int64_t, 4> constexprs;
   /// Bit i set: runtime argument i (pointer address or integer value) is
   /// divisible by 16, so the compiler may use 16-byte vector accesses.
   uint64_t divisibleBy16 = 0;
@@ -68,7 +69,7 @@ class KernelDef;
 class KernelDef {
 public:
   using Body = std::function<void(const std::vector<Tensor> &runtimeArgs,
-                                  const std::vector<int64_t> &constexprs)>;
+                                  llvm::ArrayRef<int64_t> constexprs)>;
 
   KernelDef(std::string name, std::vector<ParamInfo> params, Body body)
       : name_(std::move(name)), params_(std::move(params)),
@@ -125,7 +126,7 @@ template <> struct ParamTraits<Constexpr> {
 /// Builds the I-th C++ argument from the traced runtime values and constexprs.
 template <typename P> struct ArgMaker {
   static P make(const std::vector<Tensor> &runtime,
-                const std::vector<int64_t> &constexprs, size_t &nextRuntime,
+                llvm::ArrayRef<int64_t> constexprs, size_t &nextRuntime,
                 size_t &nextConstexpr) {
     if constexpr (std::is_same_v<P, Constexpr>)
       return Constexpr(constexprs[nextConstexpr++]);
@@ -142,7 +143,7 @@ std::shared_ptr<KernelDef> makeKernel(std::string name,
   for (size_t i = 0; i < params.size(); ++i)
     params[i].name = i < names.size() ? names[i] : "arg" + std::to_string(i);
   auto body = [fn](const std::vector<Tensor> &runtime,
-                   const std::vector<int64_t> &constexprs) {
+                   llvm::ArrayRef<int64_t> constexprs) {
     size_t r = 0, c = 0;
     // Braced init: arguments are made left to right.
     std::tuple<std::remove_cvref_t<Params>...> args{

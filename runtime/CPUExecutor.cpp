@@ -1,0 +1,167 @@
+//===- CPUExecutor.cpp - run compiled kernels on host threads ------------===//
+#include "runtime/CPUExecutor.h"
+
+#include "compiler/HostTarget.h"
+#include "compiler/Passes.h"
+
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace blockjit {
+namespace {
+
+llvm::Expected<llvm::orc::LLJIT &> processJIT() {
+  static std::once_flag once;
+  static std::unique_ptr<llvm::orc::LLJIT> jit;
+  static std::string error;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    auto built = llvm::orc::LLJITBuilder().create();
+    if (!built) {
+      error = llvm::toString(built.takeError());
+      return;
+    }
+    jit = std::move(*built);
+  });
+  if (!jit)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot start the host JIT: " + error);
+  return *jit;
+}
+
+/// A fixed set of worker threads that split a range of program indices.
+class ThreadPool {
+public:
+  explicit ThreadPool(unsigned threads) {
+    for (unsigned i = 1; i < threads; ++i)
+      workers.emplace_back([this] { work(); });
+  }
+  ~ThreadPool() {
+    {
+      std::lock_guard lock(mutex);
+      stopping = true;
+    }
+    wake.notify_all();
+    for (std::thread &t : workers)
+      t.join();
+  }
+  unsigned size() const { return workers.size() + 1; }
+
+  /// Calls task(i) for every i in [0, count); the caller works too.
+  void run(int64_t count, const std::function<void(int64_t)> &task) {
+    std::lock_guard serial(runMutex); // one grid at a time
+    {
+      std::lock_guard lock(mutex);
+      this->task = &task;
+      this->count = count;
+      next = 0;
+      busy = workers.size();
+      ++generation;
+    }
+    wake.notify_all();
+    drain();
+    std::unique_lock lock(mutex);
+    done.wait(lock, [&] { return busy == 0; });
+    this->task = nullptr;
+  }
+
+private:
+  void drain() {
+    for (int64_t i; (i = next.fetch_add(1)) < count;)
+      (*task)(i);
+  }
+  void work() {
+    uint64_t seen = 0;
+    while (true) {
+      {
+        std::unique_lock lock(mutex);
+        wake.wait(lock, [&] { return stopping || generation != seen; });
+        if (stopping)
+          return;
+        seen = generation;
+      }
+      drain();
+      std::lock_guard lock(mutex);
+      if (--busy == 0)
+        done.notify_one();
+    }
+  }
+
+  std::vector<std::thread> workers;
+  std::mutex mutex, runMutex;
+  std::condition_variable wake, done;
+  const std::function<void(int64_t)> *task = nullptr;
+  int64_t count = 0;
+  std::atomic<int64_t> next{0};
+  unsigned busy = 0;
+  uint64_t generation = 0;
+  bool stopping = false;
+};
+
+ThreadPool &pool() {
+  static ThreadPool instance(cpuThreadCount());
+  return instance;
+}
+
+} // namespace
+
+unsigned cpuThreadCount() {
+  if (const char *env = std::getenv("BLOCKJIT_CPU_THREADS"))
+    if (int n = std::atoi(env); n > 0)
+      return n;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+llvm::Expected<CPUEntry> loadCPUArtifact(const CompiledArtifact &artifact,
+                                         llvm::StringRef uniqueName) {
+  auto jit = processJIT();
+  if (!jit)
+    return jit.takeError();
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  // One JITDylib per specialization: every one defines the same symbols.
+  auto dylib = jit->createJITDylib(uniqueName.str());
+  if (!dylib)
+    return dylib.takeError();
+  dylib->addGenerator(
+      cantFail(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+          jit->getDataLayout().getGlobalPrefix())));
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(artifact.binary,
+                                                     uniqueName);
+  if (llvm::Error error = jit->addObjectFile(*dylib, std::move(buffer)))
+    return std::move(error);
+  auto symbol = jit->lookup(*dylib, artifact.entryName + kCPUEntrySuffix);
+  if (!symbol)
+    return symbol.takeError();
+  return symbol->toPtr<CPUEntry>();
+}
+
+void runCPUGrid(CPUEntry entry, void **args, const Grid &grid) {
+  int64_t count = grid.size();
+  auto runProgram = [&](int64_t index) {
+    int32_t values[6] = {int32_t(index % grid.x),
+                         int32_t(index / grid.x % grid.y),
+                         int32_t(index / (int64_t(grid.x) * grid.y)),
+                         grid.x, grid.y, grid.z};
+    entry(args, values);
+  };
+  if (count == 1 || pool().size() == 1) {
+    for (int64_t i = 0; i < count; ++i)
+      runProgram(i);
+    return;
+  }
+  pool().run(count, runProgram);
+}
+
+} // namespace blockjit

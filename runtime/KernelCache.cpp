@@ -1,0 +1,111 @@
+//===- KernelCache.cpp - compiled specializations, compiled once ---------===//
+#include "runtime/KernelCache.h"
+
+#include "compiler/Registration.h"
+#include "runtime/Specialize.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstdlib>
+
+namespace blockjit {
+
+namespace {
+
+/// Writes each stage to $BLOCKJIT_DUMP_DIR when it is set.
+DumpHook dumpHookFor(const KernelDef &kernel, const SpecializationKey &key) {
+  const char *dir = std::getenv("BLOCKJIT_DUMP_DIR");
+  if (!dir || !*dir)
+    return {};
+  std::string base = kernel.keyFileName(key);
+  std::string directory = dir;
+  return [directory, base](llvm::StringRef stage, llvm::StringRef text) {
+    (void)llvm::sys::fs::create_directories(directory);
+    llvm::SmallString<256> path(directory);
+    llvm::sys::path::append(path, base + "." + stage.str());
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (!ec)
+      os << text;
+  };
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<CompiledKernel>>
+compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
+  auto start = std::chrono::steady_clock::now();
+  auto compiled = std::make_unique<CompiledKernel>();
+  compiled->keyString = kernel.keyString(key);
+  mlir::DialectRegistry registry;
+  registerDialects(registry);
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  auto module = kernel.trace(context, key);
+  if (!module)
+    return module.takeError();
+  DumpHook dump = dumpHookFor(kernel, key);
+  if (dump) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->get().print(os);
+    dump("trace", text);
+  }
+  auto artifact = compileModule(**module, pipelineOptionsFor(key), dump);
+  if (!artifact)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "compiling " + compiled->keyString + ": " +
+                                       llvm::toString(artifact.takeError()));
+  compiled->artifact = std::move(*artifact);
+  if (key.target.kind == TargetKind::CPU) {
+    auto entry = loadCPUArtifact(compiled->artifact, compiled->keyString);
+    if (!entry)
+      return entry.takeError();
+    compiled->cpuEntry = *entry;
+  }
+  compiled->compileMilliseconds =
+      std::chrono::duration<double, std::milli>(
+          std::chrono::steady_clock::now() - start)
+          .count();
+  return compiled;
+}
+
+KernelCache &KernelCache::instance() {
+  static KernelCache cache;
+  return cache;
+}
+
+void KernelCache::clear() {
+  std::lock_guard lock(mutex);
+  entries.clear();
+}
+
+llvm::Expected<const CompiledKernel &>
+KernelCache::get(const KernelDef &kernel, const SpecializationKey &key) {
+  std::shared_ptr<Entry> entry;
+  {
+    std::lock_guard lock(mutex);
+    std::shared_ptr<Entry> &slot = entries[Key{&kernel, key}];
+    if (!slot)
+      slot = std::make_shared<Entry>();
+    entry = slot;
+  }
+  std::call_once(entry->once, [&] {
+    auto compiled = compileSpecialization(kernel, key);
+    if (compiled)
+      entry->compiled = std::move(*compiled);
+    else
+      entry->error = llvm::toString(compiled.takeError());
+  });
+  if (!entry->compiled)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   entry->error);
+  return *entry->compiled;
+}
+
+} // namespace blockjit

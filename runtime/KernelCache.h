@@ -1,0 +1,65 @@
+//===- KernelCache.h - compiled specializations, compiled once -*- C++ -*-===//
+#ifndef BLOCKJIT_RUNTIME_KERNELCACHE_H
+#define BLOCKJIT_RUNTIME_KERNELCACHE_H
+
+#include "compiler/Compile.h"
+#include "frontend/Kernel.h"
+#include "runtime/CPUExecutor.h"
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace blockjit {
+
+/// One specialization, ready to launch.
+struct CompiledKernel {
+  std::string keyString;
+  CompiledArtifact artifact;
+  CPUEntry cpuEntry = nullptr;
+  /// How long trace + compile + load took (0 on a cache hit of any kind).
+  double compileMilliseconds = 0;
+};
+
+/// Compiles `key` of `kernel`: trace, every pipeline stage, load. With
+/// $BLOCKJIT_DUMP_DIR set, writes every stage to
+/// $BLOCKJIT_DUMP_DIR/<kernel key>.<stage>.
+llvm::Expected<std::unique_ptr<CompiledKernel>>
+compileSpecialization(const KernelDef &kernel, const SpecializationKey &key);
+
+/// The in-memory cache: per (kernel, key), compiled once even when several
+/// threads ask at the same time. A hit hashes only the key's fields.
+class KernelCache {
+public:
+  static KernelCache &instance();
+  llvm::Expected<const CompiledKernel &> get(const KernelDef &kernel,
+                                             const SpecializationKey &key);
+  /// Forget everything (tests).
+  void clear();
+
+private:
+  struct Entry {
+    std::once_flag once;
+    std::unique_ptr<CompiledKernel> compiled;
+    std::string error;
+  };
+  struct Key {
+    const KernelDef *kernel;
+    SpecializationKey key;
+    bool operator==(const Key &) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key &k) const {
+      return k.key.hash() ^ (std::hash<const void *>()(k.kernel) * 31);
+    }
+  };
+  std::mutex mutex;
+  std::unordered_map<Key, std::shared_ptr<Entry>, KeyHash> entries;
+};
+
+} // namespace blockjit
+
+#endif // BLOCKJIT_RUNTIME_KERNELCACHE_H

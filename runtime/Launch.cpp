@@ -1,0 +1,164 @@
+//===- Launch.cpp - argument checking, specialization and dispatch -------===//
+#include "runtime/Launch.h"
+
+#include "runtime/CPUExecutor.h"
+#include "runtime/KernelCache.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace blockjit {
+
+namespace {
+
+llvm::Error argError(const KernelDef &kernel, const ParamInfo &param,
+                     size_t index, const llvm::Twine &message) {
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      llvm::formatv("kernel '{0}': argument #{1} '{2}' {3}", kernel.name(),
+                    index, param.name, message.str()));
+}
+
+const char *kindName(Arg::Kind kind) {
+  switch (kind) {
+  case Arg::Kind::Pointer: return "a pointer";
+  case Arg::Kind::Int32: return "an i32 scalar";
+  case Arg::Kind::Int64: return "an i64 scalar";
+  case Arg::Kind::Float32: return "an f32 scalar";
+  case Arg::Kind::Constexpr: return "a Constexpr";
+  }
+  return "?";
+}
+
+} // namespace
+
+TargetKind defaultTarget() {
+  if (const char *env = std::getenv("BLOCKJIT_TARGET")) {
+    if (std::strcmp(env, "cuda") == 0)
+      return TargetKind::CUDA;
+    if (std::strcmp(env, "cpu") == 0)
+      return TargetKind::CPU;
+  }
+  return TargetKind::CPU;
+}
+
+llvm::Expected<SpecializationKey>
+specializationFor(const KernelDef &kernel, const LaunchOptions &options,
+                  llvm::ArrayRef<Arg> args) {
+  const auto &params = kernel.params();
+  if (args.size() != params.size())
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("kernel '{0}' takes {1} arguments, got {2}",
+                      kernel.name(), params.size(), args.size()));
+  SpecializationKey key;
+  key.numWarps = options.numWarps;
+  key.numStages = options.numStages;
+  key.target.kind = options.target.value_or(defaultTarget());
+  unsigned runtimeIndex = 0;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const ParamInfo &param = params[i];
+    const Arg &arg = args[i];
+    switch (param.kind) {
+    case ParamKind::Constexpr:
+      if (arg.kind == Arg::Kind::Constexpr || arg.kind == Arg::Kind::Int64)
+        key.constexprs.push_back(arg.i64);
+      else if (arg.kind == Arg::Kind::Int32)
+        key.constexprs.push_back(arg.i32);
+      else
+        return argError(kernel, param, i,
+                        llvm::Twine("is a Constexpr integer, got ") +
+                            kindName(arg.kind));
+      continue;
+    case ParamKind::Pointer:
+      if (arg.kind != Arg::Kind::Pointer)
+        return argError(kernel, param, i,
+                        llvm::Twine("is a pointer, got ") + kindName(arg.kind));
+      if (param.dtype && *param.dtype != arg.dtype)
+        return argError(kernel, param, i,
+                        llvm::formatv("points to {0}, got a pointer to {1}",
+                                      dtypeName(*param.dtype),
+                                      dtypeName(arg.dtype)));
+      if (reinterpret_cast<uintptr_t>(arg.pointer) % 16 == 0)
+        key.divisibleBy16 |= uint64_t(1) << runtimeIndex;
+      key.argTypes.push_back(arg.dtype);
+      break;
+    case ParamKind::Scalar: {
+      DType want = *param.dtype;
+      bool isInt = want == DType::I32 || want == DType::I64;
+      bool ok = (isInt && (arg.kind == Arg::Kind::Int32 ||
+                           arg.kind == Arg::Kind::Int64)) ||
+                (want == DType::F32 && arg.kind == Arg::Kind::Float32);
+      if (!ok)
+        return argError(kernel, param, i,
+                        llvm::formatv("is a {0} scalar, got {1}",
+                                      dtypeName(want), kindName(arg.kind)));
+      int64_t value = arg.kind == Arg::Kind::Int32 ? arg.i32 : arg.i64;
+      if (want == DType::I32 && (value < INT32_MIN || value > INT32_MAX))
+        return argError(kernel, param, i,
+                        llvm::formatv("is an i32, but {0} does not fit", value));
+      if (isInt && value % 16 == 0)
+        key.divisibleBy16 |= uint64_t(1) << runtimeIndex;
+      key.argTypes.push_back(want);
+      break;
+    }
+    }
+    ++runtimeIndex;
+  }
+  return key;
+}
+
+llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
+                   llvm::ArrayRef<Arg> args) {
+  if (options.grid.x < 1 || options.grid.y < 1 || options.grid.z < 1)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("kernel '{0}': grid ({1}, {2}, {3}) must be positive",
+                      kernel.name(), options.grid.x, options.grid.y,
+                      options.grid.z));
+  auto key = specializationFor(kernel, options, args);
+  if (!key)
+    return key.takeError();
+  if (key->target.kind == TargetKind::CUDA)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "kernel '" + kernel.name() +
+            "': the CUDA target is not available in this build");
+  auto compiled = KernelCache::instance().get(kernel, *key);
+  if (!compiled)
+    return compiled.takeError();
+
+  // Runtime values in parameter order; each slot points at its value.
+  void *slots[64];
+  int32_t narrowed[64];
+  if (kernel.numRuntimeParams() > 64)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "kernels take at most 64 runtime arguments");
+  size_t n = 0;
+  const auto &params = kernel.params();
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i].kind == ParamKind::Constexpr)
+      continue;
+    const Arg &arg = args[i];
+    if (params[i].kind == ParamKind::Scalar && *params[i].dtype == DType::I32 &&
+        arg.kind == Arg::Kind::Int64) {
+      narrowed[n] = int32_t(arg.i64);
+      slots[n] = &narrowed[n];
+    } else if (params[i].kind == ParamKind::Scalar &&
+               *params[i].dtype == DType::I64 && arg.kind == Arg::Kind::Int32) {
+      // Widen through a copy of the Arg (its union holds the i32).
+      static thread_local int64_t widened[64];
+      widened[n] = arg.i32;
+      slots[n] = &widened[n];
+    } else {
+      slots[n] = const_cast<void *>(static_cast<const void *>(&arg.pointer));
+    }
+    ++n;
+  }
+  runCPUGrid(compiled->cpuEntry, slots, options.grid);
+  return llvm::Error::success();
+}
+
+} // namespace blockjit

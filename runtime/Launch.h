@@ -1,0 +1,86 @@
+//===- Launch.h - launching kernels on the CPU or a GPU --------*- C++ -*-===//
+//
+//   using namespace blockjit;
+//   LaunchOptions options;
+//   options.grid = {n_rows};
+//   if (llvm::Error e = launch(*examples::softmax(), options,
+//                              {out, in, stride, stride, n_rows, n_cols,
+//                               Constexpr(1024)}))
+//     report(std::move(e));
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLOCKJIT_RUNTIME_LAUNCH_H
+#define BLOCKJIT_RUNTIME_LAUNCH_H
+
+#include "frontend/Kernel.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+
+namespace blockjit {
+
+struct Grid {
+  int x = 1, y = 1, z = 1;
+  int64_t size() const { return int64_t(x) * y * z; }
+};
+
+/// One launch argument: a pointer (host or device) with its element type, a
+/// scalar, or a constexpr value.
+struct Arg {
+  enum class Kind : uint8_t { Pointer, Int32, Int64, Float32, Constexpr };
+  Kind kind;
+  DType dtype;
+  union {
+    const void *pointer;
+    int32_t i32;
+    int64_t i64;
+    float f32;
+  };
+
+  template <typename T>
+  Arg(T *p) : kind(Kind::Pointer), dtype(dtype_v<std::remove_cv_t<T>>), pointer(p) {}
+  Arg(int32_t v) : kind(Kind::Int32), dtype(DType::I32), i32(v) {}
+  Arg(int64_t v) : kind(Kind::Int64), dtype(DType::I64), i64(v) {}
+  Arg(float v) : kind(Kind::Float32), dtype(DType::F32), f32(v) {}
+  Arg(Constexpr v) : kind(Kind::Constexpr), dtype(DType::I64), i64(v.value) {}
+  /// A pointer whose element type is only known at run time (C ABI, Python).
+  static Arg typedPointer(const void *p, DType type) {
+    Arg arg(static_cast<const float *>(nullptr));
+    arg.pointer = p;
+    arg.dtype = type;
+    return arg;
+  }
+};
+
+struct LaunchOptions {
+  Grid grid;
+  int numWarps = 4;
+  int numStages = 1;
+  /// Where to run; unset: $BLOCKJIT_TARGET (cpu|cuda), else the GPU when a
+  /// CUDA driver and device are present, else the CPU.
+  std::optional<TargetKind> target;
+  /// CUDA stream (CUstream); null is the default stream.
+  void *stream = nullptr;
+};
+
+/// Compiles (or finds in the cache) the specialization these arguments call
+/// for and runs it over `options.grid`. On the CPU the call returns when all
+/// programs are done; on the GPU it is asynchronous on the stream.
+llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
+                   llvm::ArrayRef<Arg> args);
+
+/// The specialization key `args` call for (checked against the signature).
+llvm::Expected<SpecializationKey> specializationFor(const KernelDef &kernel,
+                                                    const LaunchOptions &options,
+                                                    llvm::ArrayRef<Arg> args);
+
+/// The target a launch without an explicit one goes to.
+TargetKind defaultTarget();
+
+} // namespace blockjit
+
+#endif // BLOCKJIT_RUNTIME_LAUNCH_H
