@@ -50,11 +50,16 @@ def Blk_PtrType : TypeDef<Blk_Dialect, "Ptr", [MemRefElementTypeInterface]> {
   ];
 }
 
-def Blk_PtrTensor : RankedTensorOf<[Blk_PtrType]>;
+// Blocks have static shapes: a program's block size is a compile-time constant.
+class Blk_StaticTensorOf<list<Type> allowed>
+    : Type<And<[RankedTensorOf<allowed>.predicate, HasStaticShapePred]>,
+           "statically shaped " # RankedTensorOf<allowed>.summary,
+           "::mlir::RankedTensorType">;
+def Blk_PtrTensor : Blk_StaticTensorOf<[Blk_PtrType]>;
 def Blk_PtrLike : AnyTypeOf<[Blk_PtrType, Blk_PtrTensor], "pointer or tensor of pointers">;
-def Blk_IntLike : AnyTypeOf<[AnySignlessInteger, RankedTensorOf<[AnySignlessInteger]>],
+def Blk_IntLike : AnyTypeOf<[AnySignlessInteger, Blk_StaticTensorOf<[AnySignlessInteger]>],
                             "integer or tensor of integers">;
-def Blk_MaskLike : AnyTypeOf<[I1, RankedTensorOf<[I1]>], "i1 or tensor of i1">;
-def Blk_Block : RankedTensorOf<[AnyType]>;
+def Blk_MaskLike : AnyTypeOf<[I1, Blk_StaticTensorOf<[I1]>], "i1 or tensor of i1">;
+def Blk_Block : Blk_StaticTensorOf<[AnyType]>;
 
 #endif // BLOCKJIT_DIALECT_BLKBASE_TD

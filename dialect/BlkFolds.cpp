@@ -24,6 +24,13 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
+/// expand_dims of a splat constant is a splat constant of the result shape.
+OpFoldResult ExpandDimsOp::fold(FoldAdaptor adaptor) {
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
+    return splat.resizeSplat(getType());
+  return {};
+}
+
 /// addptr p, 0 -> p.
 OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
   if (matchPattern(getOffset(), m_Zero()))

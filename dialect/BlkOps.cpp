@@ -56,9 +56,12 @@ Type pointeeTypeOf(Type ptrType) {
 // program_id, num_programs, make_range
 //===----------------------------------------------------------------------===//
 
-LogicalResult ProgramIdOp::verify() { return verifyGridAxis(*this, getAxis()); }
+// I32Attr getters return uint32_t; read attributes as signed for messages.
+LogicalResult ProgramIdOp::verify() {
+  return verifyGridAxis(*this, getAxisAttr().getInt());
+}
 LogicalResult NumProgramsOp::verify() {
-  return verifyGridAxis(*this, getAxis());
+  return verifyGridAxis(*this, getAxisAttr().getInt());
 }
 
 void MakeRangeOp::build(OpBuilder &builder, OperationState &state,
@@ -68,7 +71,7 @@ void MakeRangeOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult MakeRangeOp::verify() {
-  int64_t start = getStart(), end = getEnd();
+  int64_t start = getStartAttr().getInt(), end = getEndAttr().getInt();
   if (end <= start)
     return emitOpError() << "end (" << end << ") must be greater than start ("
                          << start << ")";
@@ -91,9 +94,6 @@ LogicalResult MakeRangeOp::verify() {
 LogicalResult SplatOp::verify() {
   if (isa<ShapedType>(getSrc().getType()))
     return emitOpError() << "splats a scalar, got " << getSrc().getType();
-  if (!getType().hasStaticShape())
-    return emitOpError() << "result must have a static shape, got "
-                         << getType();
   if (getType().getElementType() != getSrc().getType())
     return emitOpError() << "result element type "
                          << getType().getElementType()
@@ -137,7 +137,7 @@ void ExpandDimsOp::build(OpBuilder &builder, OperationState &state, Value src,
 
 LogicalResult ExpandDimsOp::verify() {
   RankedTensorType src = getSrc().getType();
-  int64_t axis = getAxis();
+  int64_t axis = getAxisAttr().getInt();
   if (axis < 0 || axis > src.getRank())
     return emitOpError() << "axis " << axis << " out of range for a rank-"
                          << src.getRank() << " source (expected 0.."
@@ -173,6 +173,12 @@ void LoadOp::build(OpBuilder &builder, OperationState &state, Value ptr,
 }
 
 LogicalResult LoadOp::verify() {
+  // ODS checks only the optional segments; a pointer group of another size
+  // would make getPtr() return the wrong operand.
+  if (getProperties().operandSegmentSizes[0] != 1)
+    return emitOpError() << "takes exactly one pointer operand (scalar or "
+                            "block), got "
+                         << getProperties().operandSegmentSizes[0];
   Type ptrType = getPtr().getType();
   Type loaded = pointeeTypeOf(ptrType);
   if (getType() != loaded)
@@ -283,14 +289,15 @@ LogicalResult ReduceOp::verify() {
   RankedTensorType src = getSrc().getType();
   if (!isa<IntegerType, FloatType>(src.getElementType()))
     return emitOpError() << "reduces integer or float blocks, got " << src;
-  Type expected = inferResultType(src, getAxis());
+  int64_t axis = getAxisAttr().getInt();
+  Type expected = inferResultType(src, axis);
   if (!expected)
-    return emitOpError() << "axis " << getAxis() << " out of range for a rank-"
+    return emitOpError() << "axis " << axis << " out of range for a rank-"
                          << src.getRank() << " operand (expected 0.."
                          << src.getRank() - 1 << ")";
   if (getType() != expected)
     return emitOpError() << "result type " << getType() << " must be "
                          << expected << " (the operand reduced along axis "
-                         << getAxis() << ")";
+                         << axis << ")";
   return success();
 }

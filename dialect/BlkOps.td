@@ -68,6 +68,7 @@ def Blk_ExpandDimsOp : Blk_Op<"expand_dims", [Pure]> {
   let results = (outs Blk_Block:$result);
   let assemblyFormat = "$src `axis` `=` $axis attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
   let hasCanonicalizer = 1;
   let builders = [OpBuilder<(ins "::mlir::Value":$src, "int32_t":$axis)>];
 }

@@ -50,7 +50,7 @@ func.func @ptr_pointee_mismatch(%x: tensor<1x!blk.ptr<f32>>) {
 
 // ODS: broadcast works on ranked tensors only.
 func.func @scalar_source(%x: f32) {
-  // expected-error @+1 {{'blk.broadcast' op operand #0 must be ranked tensor of any type values, but got 'f32'}}
+  // expected-error @+1 {{'blk.broadcast' op operand #0 must be statically shaped ranked tensor of any type values, but got 'f32'}}
   %0 = "blk.broadcast"(%x) : (f32) -> tensor<4xf32>
   return
 }

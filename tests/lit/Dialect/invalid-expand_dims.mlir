@@ -52,7 +52,7 @@ func.func @rank_unchanged(%x: tensor<4x8xi32>) {
 
 // ODS: expand_dims works on ranked tensors only.
 func.func @scalar_source(%x: f32) {
-  // expected-error @+1 {{'blk.expand_dims' op operand #0 must be ranked tensor of any type values, but got 'f32'}}
+  // expected-error @+1 {{'blk.expand_dims' op operand #0 must be statically shaped ranked tensor of any type values, but got 'f32'}}
   %0 = "blk.expand_dims"(%x) <{axis = 0 : i32}> : (f32) -> tensor<1xf32>
   return
 }

@@ -77,7 +77,7 @@ func.func @unknown_kind(%x: tensor<4xf32>) {
 
 // ODS: the operand is a ranked tensor.
 func.func @scalar_operand(%x: f32) {
-  // expected-error @+1 {{'blk.reduce' op operand #0 must be ranked tensor of any type values, but got 'f32'}}
+  // expected-error @+1 {{'blk.reduce' op operand #0 must be statically shaped ranked tensor of any type values, but got 'f32'}}
   %0 = "blk.reduce"(%x) <{axis = 0 : i32, kind = #blk<reduce_kind max>}> : (f32) -> f32
   return
 }

@@ -17,7 +17,7 @@ func.func @splat_of_vector(%v: vector<4xf32>) {
 // -----
 
 func.func @dynamic_result(%x: f32) {
-  // expected-error @+1 {{'blk.splat' op result must have a static shape, got 'tensor<?xf32>'}}
+  // expected-error @+1 {{'blk.splat' op result #0 must be statically shaped ranked tensor of any type values, but got 'tensor<?xf32>'}}
   %0 = blk.splat %x : f32 -> tensor<?xf32>
   return
 }
@@ -25,7 +25,7 @@ func.func @dynamic_result(%x: f32) {
 // -----
 
 func.func @partly_dynamic_result(%x: i32) {
-  // expected-error @+1 {{result must have a static shape, got 'tensor<4x?xi32>'}}
+  // expected-error @+1 {{must be statically shaped ranked tensor of any type values, but got 'tensor<4x?xi32>'}}
   %0 = blk.splat %x : i32 -> tensor<4x?xi32>
   return
 }
@@ -59,7 +59,7 @@ func.func @scalar_result(%x: f32) {
 
 // ODS: the result must be a ranked tensor (generic form).
 func.func @unranked_result(%x: f32) {
-  // expected-error @+1 {{'blk.splat' op result #0 must be ranked tensor of any type values, but got 'tensor<*xf32>'}}
+  // expected-error @+1 {{'blk.splat' op result #0 must be statically shaped ranked tensor of any type values, but got 'tensor<*xf32>'}}
   %0 = "blk.splat"(%x) : (f32) -> tensor<*xf32>
   return
 }

@@ -6,7 +6,6 @@
 // 4294967294. Valid ranges that cross zero are rejected with a wrong message,
 // reversed ranges get the wrong diagnostic, and `0 to -2147483648` is even
 // accepted as a range of length 2^31. This file states the intended behaviour.
-// XFAIL: *
 
 // Crossing zero is a valid range of length 4 (today: "end (2) must be greater
 // than start (4294967294)").

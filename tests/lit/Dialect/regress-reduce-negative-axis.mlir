@@ -5,7 +5,6 @@
 // instead of -1 ("axis 4294967295 out of range for a rank-1 operand").
 // The op is still rejected; only the message is wrong. This file states the
 // intended message.
-// XFAIL: *
 
 func.func @axis_minus_one(%x: tensor<4xf32>) {
   // expected-error @+1 {{'blk.reduce' op axis -1 out of range for a rank-1 operand (expected 0..0)}}

@@ -13,7 +13,6 @@
 //  * segments [0, 0, 1]: misleading "'other' is only meaningful with a mask".
 // Intended: LoadOp::verify rejects any operandSegmentSizes[0] != 1 first. The
 // wording "exactly one pointer" below is a proposal; adjust it with the fix.
-// XFAIL: *
 
 func.func @two_pointers(%p: !blk.ptr<f32>, %q: !blk.ptr<f32>) -> f32 {
   // expected-error @+1 {{exactly one pointer}}

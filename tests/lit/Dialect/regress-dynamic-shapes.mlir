@@ -8,7 +8,6 @@
 // broadcast source is rejected only by accident, with the message "dimension 0
 // of size -9223372036854775808 cannot be broadcast to 4". The exact wording of
 // the intended diagnostic is not fixed yet; the checks only ask for "static".
-// XFAIL: *
 
 func.func @broadcast_to_dynamic(%x: tensor<1xf32>) {
   // expected-error @+1 {{static}}

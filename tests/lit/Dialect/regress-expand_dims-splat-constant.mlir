@@ -6,7 +6,6 @@
 // matches. Unlike BroadcastOp, ExpandDimsOp has no folder for a splat
 // constant operand, so `blk.expand_dims %cst` is left behind. Intended result:
 // one dense constant of the expanded shape.
-// XFAIL: *
 
 // CHECK-LABEL: func.func @expand_of_constant_splat
 // CHECK-NOT:     blk.expand_dims

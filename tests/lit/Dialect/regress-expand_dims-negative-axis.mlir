@@ -5,7 +5,6 @@
 // negative axis is reported as 4294967295 instead of -1 ("axis 4294967295 out
 // of range for a rank-1 source"). The op is still rejected; only the message
 // is wrong. This file states the intended message.
-// XFAIL: *
 
 func.func @axis_minus_one(%x: tensor<4xf32>) {
   // expected-error @+1 {{'blk.expand_dims' op axis -1 out of range for a rank-1 source (expected 0..1)}}
