@@ -23,15 +23,17 @@ llvm::Expected<CompiledArtifact> compileModule(mlir::ModuleOp module,
     mlirOnly |= lastStage == stage.name;
   if (mlirOnly)
     return artifact;
+  if (options.backend == Backend::GPU)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the GPU stages after 'blk' (layout, NVVM lowering, llvmir, ptx) do "
+        "not exist yet: this build compiles for the CPU only");
   llvm::LLVMContext context;
   auto llvmModule = translateToLLVMIR(module, context, options, dump);
   if (!llvmModule)
     return llvmModule.takeError();
   if (lastStage == "llvmir")
     return artifact;
-  if (options.backend == Backend::GPU)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "the GPU backend is not implemented yet");
   if (dump) {
     auto assembly = emitHostCode(**llvmModule, HostOutput::Assembly);
     if (!assembly)
