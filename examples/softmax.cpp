@@ -11,6 +11,7 @@
 #include "examples/kernels/Kernels.h"
 #include "examples/kernels/Reference.h"
 #include "runtime/CPUExecutor.h"
+#include "runtime/CudaDriver.h"
 #include "runtime/Launch.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -50,6 +51,11 @@ int main(int argc, char **argv) {
   TargetKind target = options.target.value_or(defaultTarget());
   if (target != TargetKind::CPU)
     return fail("only the CPU target is available in this build");
+  if (!options.target && cuda::deviceCount() > 0)
+    if (auto props = cuda::deviceProperties(0))
+      llvm::outs() << "note: found " << props->name << " (sm_" << props->smArch
+                   << "), but GPU code generation is not built yet; running "
+                      "on the CPU backend\n";
 
   std::vector<float> input(rows * cols), output(rows * cols, 0.0f);
   std::mt19937 rng(42);

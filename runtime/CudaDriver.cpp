@@ -1,0 +1,112 @@
+//===- CudaDriver.cpp - the CUDA driver API, loaded at run time ----------===//
+#include "runtime/CudaDriver.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <dlfcn.h>
+#include <mutex>
+
+namespace blockjit::cuda {
+
+namespace {
+// CUdevice_attribute values from cuda.h.
+enum : int {
+  kMaxThreadsPerSM = 39,
+  kSMCount = 16,
+  kWarpSize = 10,
+  kRegistersPerSM = 82,
+  kSharedMemoryPerSM = 81,
+  kMajor = 75,
+  kMinor = 76,
+};
+} // namespace
+
+llvm::Expected<const DriverAPI &> driver() {
+  static std::once_flag once;
+  static DriverAPI api;
+  static std::string error;
+  std::call_once(once, [] {
+    void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      error = std::string("no CUDA driver (dlopen libcuda.so.1: ") +
+              dlerror() + "); use the CPU target";
+      return;
+    }
+    auto bind = [&](auto &slot, const char *name) {
+      slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
+          dlsym(library, name));
+      if (!slot && error.empty())
+        error = std::string("the CUDA driver lacks ") + name;
+    };
+    bind(api.cuInit, "cuInit");
+    bind(api.cuDeviceGetCount, "cuDeviceGetCount");
+    bind(api.cuDeviceGet, "cuDeviceGet");
+    bind(api.cuDeviceGetName, "cuDeviceGetName");
+    bind(api.cuDeviceGetAttribute, "cuDeviceGetAttribute");
+    bind(api.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+    bind(api.cuCtxSetCurrent, "cuCtxSetCurrent");
+    bind(api.cuGetErrorString, "cuGetErrorString");
+    if (error.empty() && api.cuInit(0) != 0)
+      error = "cuInit failed: no usable CUDA device";
+  });
+  if (!error.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
+  return api;
+}
+
+llvm::Error check(CUresult result, const char *call) {
+  if (result == 0)
+    return llvm::Error::success();
+  const char *text = "unknown error";
+  if (auto api = driver(); api && api->cuGetErrorString)
+    api->cuGetErrorString(result, &text);
+  else if (!api)
+    llvm::consumeError(api.takeError());
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      llvm::formatv("{0} failed: {1} (CUresult {2})", call, text, result));
+}
+
+int deviceCount() {
+  auto api = driver();
+  if (!api) {
+    llvm::consumeError(api.takeError());
+    return 0;
+  }
+  int count = 0;
+  if (api->cuDeviceGetCount(&count) != 0)
+    return 0;
+  return count;
+}
+
+llvm::Expected<DeviceProperties> deviceProperties(int ordinal) {
+  auto api = driver();
+  if (!api)
+    return api.takeError();
+  CUdevice device;
+  if (llvm::Error e = check(api->cuDeviceGet(&device, ordinal), "cuDeviceGet"))
+    return std::move(e);
+  DeviceProperties props;
+  char name[256] = {};
+  if (llvm::Error e = check(api->cuDeviceGetName(name, sizeof(name), device),
+                            "cuDeviceGetName"))
+    return std::move(e);
+  props.name = name;
+  int major = 0, minor = 0;
+  std::pair<int *, int> queries[] = {
+      {&props.smCount, kSMCount},
+      {&props.warpSize, kWarpSize},
+      {&props.registersPerSM, kRegistersPerSM},
+      {&props.sharedMemoryPerSM, kSharedMemoryPerSM},
+      {&props.maxThreadsPerSM, kMaxThreadsPerSM},
+      {&major, kMajor},
+      {&minor, kMinor}};
+  for (auto [slot, attribute] : queries)
+    if (llvm::Error e = check(api->cuDeviceGetAttribute(slot, attribute, device),
+                              "cuDeviceGetAttribute"))
+      return std::move(e);
+  props.smArch = major * 10 + minor;
+  return props;
+}
+
+} // namespace blockjit::cuda

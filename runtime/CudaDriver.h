@@ -1,0 +1,60 @@
+//===- CudaDriver.h - the CUDA driver API, loaded at run time --*- C++ -*-===//
+//
+// blockjit has no link-time CUDA dependency: libcuda.so.1 is opened with
+// dlopen on first use. Machines without it get a clear error and keep the
+// CPU backend.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLOCKJIT_RUNTIME_CUDADRIVER_H
+#define BLOCKJIT_RUNTIME_CUDADRIVER_H
+
+#include "llvm/Support/Error.h"
+
+#include <cstddef>
+#include <string>
+
+namespace blockjit::cuda {
+
+using CUresult = int;
+using CUdevice = int;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+using CUdeviceptr = unsigned long long;
+
+/// The driver entry points blockjit uses.
+struct DriverAPI {
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDeviceGetCount)(int *);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuGetErrorString)(CUresult, const char **);
+};
+
+/// The loaded driver, or an error saying why there is none.
+llvm::Expected<const DriverAPI &> driver();
+
+/// Turns a CUresult into an error naming the call (success when 0).
+llvm::Error check(CUresult result, const char *call);
+
+/// What a launch needs to know about a device.
+struct DeviceProperties {
+  std::string name;
+  int smCount = 0;
+  int smArch = 0; // major * 10 + minor
+  int warpSize = 32;
+  int registersPerSM = 0;
+  int sharedMemoryPerSM = 0; // bytes
+  int maxThreadsPerSM = 0;
+};
+
+int deviceCount(); // 0 when there is no driver
+llvm::Expected<DeviceProperties> deviceProperties(int ordinal);
+
+} // namespace blockjit::cuda
+
+#endif // BLOCKJIT_RUNTIME_CUDADRIVER_H
