@@ -10,12 +10,21 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <atomic>
+#include <bit>
+
+#include "frontend/DType.h"
 #include <condition_variable>
 #include <cstdlib>
 #include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+/// float -> bf16 rounding to nearest even, returned in an xmm register as
+/// the bf16 ABI expects (the bits travel as a _Float16).
+extern "C" _Float16 blockjitTruncSFBF2(float value) {
+  return std::bit_cast<_Float16>(blockjit::bfloat16(value).bits);
+}
 
 namespace blockjit {
 namespace {
@@ -137,6 +146,15 @@ llvm::Expected<CPUEntry> loadCPUArtifact(const CompiledArtifact &artifact,
   dylib->addGenerator(
       cantFail(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
           jit->getDataLayout().getGlobalPrefix())));
+  // x86 code generation calls __truncsfbf2 for bf16 stores; GCC 12's libgcc
+  // lacks it, so blockjit provides it.
+  llvm::orc::SymbolMap helpers;
+  helpers[jit->mangleAndIntern("__truncsfbf2")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&blockjitTruncSFBF2),
+      llvm::JITSymbolFlags::Exported};
+  if (llvm::Error error =
+          dylib->define(llvm::orc::absoluteSymbols(std::move(helpers))))
+    return std::move(error);
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(artifact.binary,
                                                      uniqueName);
   if (llvm::Error error = jit->addObjectFile(*dylib, std::move(buffer)))

@@ -49,11 +49,22 @@ public:
   KernelLowering(func::FuncOp func) : func(func), builder(func.getContext()) {}
 
   LogicalResult run() {
+    // Blocks are built inside a program; a kernel's parameters are scalars
+    // and pointers.
+    for (Type type : func.getArgumentTypes())
+      if (isBlock(type))
+        return func.emitOpError()
+               << "takes a block parameter " << type
+               << "; kernel parameters must be scalars or pointers";
     if (failed(lowerBlock(func.getBody().front())))
       return failure();
     for (Operation *op : llvm::reverse(toErase)) {
       op->dropAllUses();
       op->erase();
+    }
+    for (Operation *loop : llvm::reverse(oldLoops)) {
+      loop->dropAllUses();
+      loop->erase();
     }
     return success();
   }
@@ -69,6 +80,7 @@ private:
   OpBuilder builder;
   DenseMap<Value, Lowered> lowered;
   SmallVector<Operation *> toErase;
+  SmallVector<Operation *> oldLoops;
 
   Value allocBuffer(RankedTensorType type) {
     OpBuilder::InsertionGuard guard(builder);
@@ -316,7 +328,7 @@ private:
                << "carries a block of pointers, which the CPU backend does "
                   "not support yet; carry integer offsets instead";
       carry[i] = allocBuffer(type);
-      copyInto(loc, init, carry[i], type.getShape());
+      copyBuffer(loc, snapshot(loc, init), carry[i]);
     }
     auto newLoop = scf::ForOp::create(builder, loc, loop.getLowerBound(),
                                       loop.getUpperBound(), loop.getStep(),
@@ -342,15 +354,19 @@ private:
       return failure();
     // lowerBlock may have lowered ops before the yield; copy at the end.
     builder.setInsertionPoint(yield);
+    // Snapshot every yielded block before overwriting any carry buffer: a
+    // yielded value may read another carried block of this iteration.
     SmallVector<Value> scalarYields;
+    SmallVector<std::pair<Value, Value>> copies; // snapshot, carry buffer
     for (auto [i, value] : llvm::enumerate(yield.getOperands())) {
       if (!carry[i]) {
         scalarYields.push_back(value);
         continue;
       }
-      copyInto(loc, value, carry[i],
-               cast<RankedTensorType>(value.getType()).getShape());
+      copies.push_back({snapshot(loc, value), carry[i]});
     }
+    for (auto [from, to] : copies)
+      copyBuffer(loc, from, to);
     scf::YieldOp::create(builder, loc, scalarYields);
     toErase.push_back(yield);
     scalarIndex = 0;
@@ -360,25 +376,30 @@ private:
       else
         result.replaceAllUsesWith(newLoop.getResult(scalarIndex++));
     }
-    // The old loop (now with an empty body) goes once its users are lowered.
-    toErase.push_back(loop);
+    // The old loop (now with an empty body) goes last: the moved body ops
+    // still use its block arguments until they are erased themselves.
+    oldLoops.push_back(loop);
     builder.setInsertionPointAfter(newLoop);
     return success();
   }
 
-  void copyInto(Location loc, Value value, Value buffer,
-                ArrayRef<int64_t> shape) {
-    // A snapshot first: `value` may itself read the buffer being written.
+  /// The elements of `value` computed into a fresh buffer.
+  Value snapshot(Location loc, Value value) {
     auto type = cast<RankedTensorType>(value.getType());
-    Value snapshot = allocBuffer(type);
-    loopNest(loc, shape, [&](ValueRange ivs) {
+    Value buffer = allocBuffer(type);
+    loopNest(loc, type.getShape(), [&](ValueRange ivs) {
       memref::StoreOp::create(builder, loc, readElement(loc, value, ivs),
-                              snapshot, ivs);
+                              buffer, ivs);
     });
-    loopNest(loc, shape, [&](ValueRange ivs) {
-      Value x = memref::LoadOp::create(builder, loc, snapshot, ivs);
-      memref::StoreOp::create(builder, loc, x, buffer, ivs);
-    });
+    return buffer;
+  }
+
+  void copyBuffer(Location loc, Value from, Value to) {
+    loopNest(loc, cast<MemRefType>(from.getType()).getShape(),
+             [&](ValueRange ivs) {
+               Value x = memref::LoadOp::create(builder, loc, from, ivs);
+               memref::StoreOp::create(builder, loc, x, to, ivs);
+             });
   }
 
   /// Whether an elementwise result must be stored rather than recomputed.
@@ -406,6 +427,19 @@ private:
         }
         if (failed(lowerBlock(*loop.getBody())))
           return failure();
+        continue;
+      }
+      if (op->getNumRegions() > 0 && !isa<func::FuncOp>(op)) {
+        // Other region ops (scf.if, scf.while) may hold blocks inside but
+        // must not produce or take them.
+        if (hasBlocks(op))
+          return op->emitOpError()
+                 << "on blocks has no CPU lowering (only scf.for may carry "
+                    "blocks)";
+        for (Region &region : op->getRegions())
+          for (Block &inner : region)
+            if (failed(lowerBlock(inner)))
+              return failure();
         continue;
       }
       if (isa<scf::YieldOp>(op) || !hasBlocks(op))

@@ -1,0 +1,96 @@
+// RUN: blockjit-opt %s --convert-blk-to-loops | FileCheck %s
+
+// Which elementwise results get a stack buffer:
+//  - an expensive op (math.*, divisions) used twice is computed once into a
+//    buffer by a loop of its own, and both users read the buffer;
+//  - used once, it is fused into its consumer's loop (no buffer);
+//  - a cheap op (arith.subf, ...) is recomputed at every use, never buffered.
+
+// CHECK-LABEL: func.func @exp_two_uses
+// CHECK-DAG:     %[[E:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
+// CHECK-DAG:     %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
+// CHECK-NOT:     memref.alloca
+// CHECK:         memref.store %{{.*}}, %[[X]][%{{.*}}] : memref<16xf32>
+// CHECK:         scf.for %[[I:[^ ]*]] =
+// CHECK-NEXT:      %[[XI:.*]] = memref.load %[[X]][%[[I]]] : memref<16xf32>
+// CHECK-NEXT:      %[[EI:.*]] = math.exp %[[XI]] : f32
+// CHECK-NEXT:      memref.store %[[EI]], %[[E]][%[[I]]] : memref<16xf32>
+// CHECK-NEXT:    }
+// CHECK-NOT:     math.exp
+//                the sum reads the buffer ...
+// CHECK:         %[[SUM:.*]] = scf.for %[[K:[^ ]*]] = {{.*}} iter_args
+// CHECK-NEXT:      memref.load %[[E]][%[[K]]] : memref<16xf32>
+// CHECK-NEXT:      arith.addf
+//                ... and so does the store; the divf (one use) is fused into it.
+// CHECK:         scf.for %[[J:[^ ]*]] =
+// CHECK:           %[[EJ:.*]] = memref.load %[[E]][%[[J]]] : memref<16xf32>
+// CHECK-NEXT:      %[[Y:.*]] = arith.divf %[[EJ]], %[[SUM]] : f32
+// CHECK-NEXT:      blk.store %{{.*}}, %[[Y]] : !blk.ptr<f32>
+// CHECK-NOT:     math.exp
+// CHECK:         return
+func.func @exp_two_uses(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
+  %r = blk.make_range 0 to 16 : tensor<16xi32>
+  %base = blk.splat %in : !blk.ptr<f32> -> tensor<16x!blk.ptr<f32>>
+  %p = blk.addptr %base, %r : tensor<16x!blk.ptr<f32>>, tensor<16xi32>
+  %x = blk.load %p : tensor<16x!blk.ptr<f32>>
+  %e = math.exp %x : tensor<16xf32>
+  %s = blk.reduce sum %e axis = 0 : tensor<16xf32> -> f32
+  %sb = blk.splat %s : f32 -> tensor<16xf32>
+  %y = arith.divf %e, %sb : tensor<16xf32>
+  %ob = blk.splat %out : !blk.ptr<f32> -> tensor<16x!blk.ptr<f32>>
+  %op = blk.addptr %ob, %r : tensor<16x!blk.ptr<f32>>, tensor<16xi32>
+  blk.store %op, %y : tensor<16x!blk.ptr<f32>>
+  return
+}
+
+// CHECK-LABEL: func.func @exp_one_use
+// CHECK-NEXT:    %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
+// CHECK-NOT:     memref.alloca
+// CHECK-NOT:     math.exp
+// CHECK:         scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (f32) {
+// CHECK-NEXT:      %[[XK:.*]] = memref.load %[[X]][%[[K]]] : memref<16xf32>
+// CHECK-NEXT:      %[[EK:.*]] = math.exp %[[XK]] : f32
+// CHECK-NEXT:      %[[R:.*]] = arith.addf %[[ACC]], %[[EK]] fastmath<reassoc> : f32
+// CHECK-NEXT:      scf.yield %[[R]] : f32
+// CHECK-NOT:     math.exp
+// CHECK:         return
+func.func @exp_one_use(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
+  %r = blk.make_range 0 to 16 : tensor<16xi32>
+  %base = blk.splat %in : !blk.ptr<f32> -> tensor<16x!blk.ptr<f32>>
+  %p = blk.addptr %base, %r : tensor<16x!blk.ptr<f32>>, tensor<16xi32>
+  %x = blk.load %p : tensor<16x!blk.ptr<f32>>
+  %e = math.exp %x : tensor<16xf32>
+  %s = blk.reduce sum %e axis = 0 : tensor<16xf32> -> f32
+  blk.store %out, %s : !blk.ptr<f32>
+  return
+}
+
+// subf feeds two reductions, yet only the load has a buffer: each reduction
+// recomputes x - m.
+// CHECK-LABEL: func.func @cheap_two_uses
+// CHECK-SAME:    (%{{[^:]*}}: !blk.ptr<f32>, %{{[^:]*}}: !blk.ptr<f32>, %[[M:[^:]*]]: f32)
+// CHECK-NEXT:    %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
+// CHECK-NOT:     memref.alloca
+// CHECK:         scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (f32) {
+// CHECK-NEXT:      %[[XK:.*]] = memref.load %[[X]][%[[K]]] : memref<16xf32>
+// CHECK-NEXT:      %[[D:.*]] = arith.subf %[[XK]], %[[M]] : f32
+// CHECK-NEXT:      arith.addf %[[ACC]], %[[D]]
+// CHECK:         scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (f32) {
+// CHECK-NEXT:      %[[XK:.*]] = memref.load %[[X]][%[[K]]] : memref<16xf32>
+// CHECK-NEXT:      %[[D:.*]] = arith.subf %[[XK]], %[[M]] : f32
+// CHECK-NEXT:      arith.maximumf %[[ACC]], %[[D]]
+func.func @cheap_two_uses(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>, %m: f32) {
+  %r = blk.make_range 0 to 16 : tensor<16xi32>
+  %base = blk.splat %in : !blk.ptr<f32> -> tensor<16x!blk.ptr<f32>>
+  %p = blk.addptr %base, %r : tensor<16x!blk.ptr<f32>>, tensor<16xi32>
+  %x = blk.load %p : tensor<16x!blk.ptr<f32>>
+  %mb = blk.splat %m : f32 -> tensor<16xf32>
+  %d = arith.subf %x, %mb : tensor<16xf32>
+  %s = blk.reduce sum %d axis = 0 : tensor<16xf32> -> f32
+  %t = blk.reduce max %d axis = 0 : tensor<16xf32> -> f32
+  %c1 = arith.constant 1 : i32
+  %o1 = blk.addptr %out, %c1 : !blk.ptr<f32>, i32
+  blk.store %out, %s : !blk.ptr<f32>
+  blk.store %o1, %t : !blk.ptr<f32>
+  return
+}

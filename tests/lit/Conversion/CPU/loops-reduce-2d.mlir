@@ -1,0 +1,70 @@
+// RUN: blockjit-opt %s --convert-blk-to-loops | FileCheck %s
+
+// Reducing a 2-D block gives a 1-D block, which lives in a buffer: a loop
+// over the kept dimension stores, for each index, the result of an inner
+// scf.for over the reduced dimension. Along axis 0 the inner loop walks the
+// rows (x[k][j]); along axis 1 it walks the columns (x[i][k]). The identity
+// is re-created for every output element.
+
+// CHECK-LABEL: func.func @reduce_2d
+// CHECK-DAG:     %[[ROWSUM:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4xf32>
+// CHECK-DAG:     %[[COLMAX:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8xf32>
+// CHECK-DAG:     %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4x8xf32>
+// CHECK-NOT:     memref.alloca
+//
+//                the load of x
+// CHECK:         memref.store %{{.*}}, %[[X]][%{{.*}}, %{{.*}}] : memref<4x8xf32>
+//
+//                axis 0: colmax[j] = max_k x[k][j]
+// CHECK:         %[[C8:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    scf.for %[[J:[^ ]*]] = %{{.*}} to %[[C8]] step %{{.*}} {
+// CHECK-NEXT:      %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:           %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT:      %[[M:.*]] = scf.for %[[K:[^ ]*]] = %{{.*}} to %[[C4]] step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[NINF]]) -> (f32) {
+// CHECK-NEXT:        %[[E:.*]] = memref.load %[[X]][%[[K]], %[[J]]] : memref<4x8xf32>
+// CHECK-NEXT:        %[[R:.*]] = arith.maximumf %[[ACC]], %[[E]] : f32
+// CHECK-NEXT:        scf.yield %[[R]] : f32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      memref.store %[[M]], %[[COLMAX]][%[[J]]] : memref<8xf32>
+// CHECK-NEXT:    }
+//
+//                axis 1: rowsum[i] = sum_k x[i][k]
+// CHECK:         %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    scf.for %[[I:[^ ]*]] = %{{.*}} to %[[C4]] step %{{.*}} {
+// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:           %[[C8:.*]] = arith.constant 8 : index
+// CHECK-NEXT:      %[[S:.*]] = scf.for %[[K:[^ ]*]] = %{{.*}} to %[[C8]] step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[ZERO]]) -> (f32) {
+// CHECK-NEXT:        %[[E:.*]] = memref.load %[[X]][%[[I]], %[[K]]] : memref<4x8xf32>
+// CHECK-NEXT:        %[[R:.*]] = arith.addf %[[ACC]], %[[E]] fastmath<reassoc> : f32
+// CHECK-NEXT:        scf.yield %[[R]] : f32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      memref.store %[[S]], %[[ROWSUM]][%[[I]]] : memref<4xf32>
+// CHECK-NEXT:    }
+//
+//                the stores read the result buffers
+// CHECK:         memref.load %[[COLMAX]]
+// CHECK:         memref.load %[[ROWSUM]]
+func.func @reduce_2d(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
+  %rows = blk.make_range 0 to 4 : tensor<4xi32>
+  %cols = blk.make_range 0 to 8 : tensor<8xi32>
+  %c8 = arith.constant 8 : i32
+  %s = blk.splat %c8 : i32 -> tensor<4x1xi32>
+  %r2 = blk.expand_dims %rows axis = 1 : tensor<4xi32> -> tensor<4x1xi32>
+  %roff = arith.muli %r2, %s : tensor<4x1xi32>
+  %c2 = blk.expand_dims %cols axis = 0 : tensor<8xi32> -> tensor<1x8xi32>
+  %rb = blk.broadcast %roff : tensor<4x1xi32> -> tensor<4x8xi32>
+  %cb = blk.broadcast %c2 : tensor<1x8xi32> -> tensor<4x8xi32>
+  %off = arith.addi %rb, %cb : tensor<4x8xi32>
+  %base = blk.splat %in : !blk.ptr<f32> -> tensor<4x8x!blk.ptr<f32>>
+  %p = blk.addptr %base, %off : tensor<4x8x!blk.ptr<f32>>, tensor<4x8xi32>
+  %x = blk.load %p : tensor<4x8x!blk.ptr<f32>>
+  %colmax = blk.reduce max %x axis = 0 : tensor<4x8xf32> -> tensor<8xf32>
+  %rowsum = blk.reduce sum %x axis = 1 : tensor<4x8xf32> -> tensor<4xf32>
+  %ob = blk.splat %out : !blk.ptr<f32> -> tensor<8x!blk.ptr<f32>>
+  %op = blk.addptr %ob, %cols : tensor<8x!blk.ptr<f32>>, tensor<8xi32>
+  blk.store %op, %colmax : tensor<8x!blk.ptr<f32>>
+  %ob2 = blk.splat %out : !blk.ptr<f32> -> tensor<4x!blk.ptr<f32>>
+  %op2 = blk.addptr %ob2, %rows : tensor<4x!blk.ptr<f32>>, tensor<4xi32>
+  blk.store %op2, %rowsum : tensor<4x!blk.ptr<f32>>
+  return
+}

@@ -1,0 +1,61 @@
+// RUN: blockjit-opt %s --convert-blk-to-loops | FileCheck %s
+
+// f16 and bf16 reductions accumulate in f32, as on the GPU: the identity is
+// an f32 constant, every element is widened with arith.extf inside the loop,
+// the loop carries f32, and the result is narrowed with one arith.truncf
+// after the loop.
+
+// CHECK-LABEL: func.func @reduce_f16
+// CHECK-SAME:    (%{{[^:]*}}: !blk.ptr<f16>, %[[OUT:[^:]*]]: !blk.ptr<f16>)
+// CHECK-NEXT:    %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf16>
+// CHECK:         %[[MAX_INIT:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:         %[[MAX:.*]] = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %[[MAX_INIT]]) -> (f32) {
+// CHECK-NEXT:      %[[E:.*]] = memref.load %[[X]][%[[I]]] : memref<16xf16>
+// CHECK-NEXT:      %[[W:.*]] = arith.extf %[[E]] : f16 to f32
+// CHECK-NEXT:      %[[R:.*]] = arith.maximumf %[[ACC]], %[[W]] : f32
+// CHECK-NEXT:      scf.yield %[[R]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[MAX16:.*]] = arith.truncf %[[MAX]] : f32 to f16
+// CHECK:         %[[SUM_INIT:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[SUM:.*]] = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %[[SUM_INIT]]) -> (f32) {
+// CHECK-NEXT:      %[[E:.*]] = memref.load %[[X]][%[[I]]] : memref<16xf16>
+// CHECK-NEXT:      %[[W:.*]] = arith.extf %[[E]] : f16 to f32
+// CHECK-NEXT:      %[[R:.*]] = arith.addf %[[ACC]], %[[W]] fastmath<reassoc> : f32
+// CHECK-NEXT:      scf.yield %[[R]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[SUM16:.*]] = arith.truncf %[[SUM]] : f32 to f16
+// CHECK:         blk.store %[[OUT]], %[[MAX16]] : !blk.ptr<f16>
+// CHECK:         blk.store %{{.*}}, %[[SUM16]] : !blk.ptr<f16>
+func.func @reduce_f16(%in: !blk.ptr<f16>, %out: !blk.ptr<f16>) {
+  %r = blk.make_range 0 to 16 : tensor<16xi32>
+  %base = blk.splat %in : !blk.ptr<f16> -> tensor<16x!blk.ptr<f16>>
+  %p = blk.addptr %base, %r : tensor<16x!blk.ptr<f16>>, tensor<16xi32>
+  %x = blk.load %p : tensor<16x!blk.ptr<f16>>
+  %mx = blk.reduce max %x axis = 0 : tensor<16xf16> -> f16
+  %sm = blk.reduce sum %x axis = 0 : tensor<16xf16> -> f16
+  %c1 = arith.constant 1 : i32
+  %o1 = blk.addptr %out, %c1 : !blk.ptr<f16>, i32
+  blk.store %out, %mx : !blk.ptr<f16>
+  blk.store %o1, %sm : !blk.ptr<f16>
+  return
+}
+
+// CHECK-LABEL: func.func @reduce_bf16
+// CHECK:         %[[MIN_INIT:.*]] = arith.constant 0x7F800000 : f32
+// CHECK:         %[[MIN:.*]] = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %[[MIN_INIT]]) -> (f32) {
+// CHECK-NEXT:      %[[E:.*]] = memref.load {{.*}} : memref<16xbf16>
+// CHECK-NEXT:      %[[W:.*]] = arith.extf %[[E]] : bf16 to f32
+// CHECK-NEXT:      %[[R:.*]] = arith.minimumf %[[ACC]], %[[W]] : f32
+// CHECK-NEXT:      scf.yield %[[R]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[MIN16:.*]] = arith.truncf %[[MIN]] : f32 to bf16
+// CHECK:         blk.store %{{.*}}, %[[MIN16]] : !blk.ptr<bf16>
+func.func @reduce_bf16(%in: !blk.ptr<bf16>, %out: !blk.ptr<bf16>) {
+  %r = blk.make_range 0 to 16 : tensor<16xi32>
+  %base = blk.splat %in : !blk.ptr<bf16> -> tensor<16x!blk.ptr<bf16>>
+  %p = blk.addptr %base, %r : tensor<16x!blk.ptr<bf16>>, tensor<16xi32>
+  %x = blk.load %p : tensor<16x!blk.ptr<bf16>>
+  %mn = blk.reduce min %x axis = 0 : tensor<16xbf16> -> bf16
+  blk.store %out, %mn : !blk.ptr<bf16>
+  return
+}

@@ -1,0 +1,52 @@
+// RUN: blockjit-opt %s --convert-blk-to-loops | FileCheck %s
+
+// A masked block store becomes a loop whose body is an scf.if on the lane's
+// mask around a scalar blk.store; the pointer and the value are computed
+// inside the branch, so a masked-off lane computes nothing and touches no
+// memory. Pointers are recomputed, never buffered: this kernel needs no
+// stack buffer at all.
+
+// CHECK-LABEL: func.func @masked_store
+// CHECK-SAME:    (%[[OUT:[^:]*]]: !blk.ptr<f32>, %[[N:[^:]*]]: i32, %[[V:[^:]*]]: f32)
+// CHECK-NOT:     memref.alloca
+// CHECK:         %[[C64:.*]] = arith.constant 64 : index
+// CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %[[C64]] step %{{.*}} {
+// CHECK-NEXT:      %[[COL:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK-NEXT:      %[[M:.*]] = arith.cmpi slt, %[[COL]], %[[N]] : i32
+// CHECK-NEXT:      scf.if %[[M]] {
+// CHECK-NEXT:        %[[COL2:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK-NEXT:        %[[PTR:.*]] = blk.addptr %[[OUT]], %[[COL2]] : !blk.ptr<f32>, i32
+// CHECK-NEXT:        blk.store %[[PTR]], %[[V]] : !blk.ptr<f32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+func.func @masked_store(%out: !blk.ptr<f32>, %n: i32, %v: f32) {
+  %r = blk.make_range 0 to 64 : tensor<64xi32>
+  %nb = blk.splat %n : i32 -> tensor<64xi32>
+  %mask = arith.cmpi slt, %r, %nb : tensor<64xi32>
+  %base = blk.splat %out : !blk.ptr<f32> -> tensor<64x!blk.ptr<f32>>
+  %p = blk.addptr %base, %r : tensor<64x!blk.ptr<f32>>, tensor<64xi32>
+  %vb = blk.splat %v : f32 -> tensor<64xf32>
+  blk.store %p, %vb, %mask : tensor<64x!blk.ptr<f32>>
+  return
+}
+
+// An unmasked store has no scf.if.
+// CHECK-LABEL: func.func @unmasked_store
+// CHECK-SAME:    (%[[OUT:[^:]*]]: !blk.ptr<i32>)
+// CHECK-NOT:     memref.alloca
+// CHECK:         scf.for %[[I:.*]] = {{.*}} {
+// CHECK-NEXT:      %[[COL:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK-NEXT:      %[[PTR:.*]] = blk.addptr %[[OUT]], %[[COL]] : !blk.ptr<i32>, i32
+// CHECK-NEXT:      %[[COL2:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK-NEXT:      blk.store %[[PTR]], %[[COL2]] : !blk.ptr<i32>
+// CHECK-NEXT:    }
+// CHECK-NOT:     scf.if
+// CHECK:         return
+func.func @unmasked_store(%out: !blk.ptr<i32>) {
+  %r = blk.make_range 0 to 16 : tensor<16xi32>
+  %base = blk.splat %out : !blk.ptr<i32> -> tensor<16x!blk.ptr<i32>>
+  %p = blk.addptr %base, %r : tensor<16x!blk.ptr<i32>>, tensor<16xi32>
+  blk.store %p, %r : tensor<16x!blk.ptr<i32>>
+  return
+}

@@ -1,0 +1,89 @@
+// RUN: blockjit-opt %s --blockjit-cpu-pipeline \
+// RUN:   | FileCheck %s --implicit-check-not=scf. --implicit-check-not=cf. \
+// RUN:       --implicit-check-not=memref. --implicit-check-not=blk. \
+// RUN:       --implicit-check-not=arith. --implicit-check-not=math. \
+// RUN:       --implicit-check-not=func.func --implicit-check-not='tensor<' \
+// RUN:       --implicit-check-not=llvm.intr.exp
+
+// The whole CPU pipeline (blk stage, loops stage, LLVM stage) on the row-wise
+// softmax of tests/lit/Dialect/softmax.mlir ends in the LLVM dialect: the
+// kernel is internal and always_inline, with the grid as six trailing i32
+// parameters, and @softmax_blockjit_entry unpacks args/grid and calls it.
+
+// CHECK-LABEL: llvm.func internal @softmax
+// CHECK-SAME:    (%[[OUT:[^:]*]]: !llvm.ptr, %[[IN:[^:]*]]: !llvm.ptr, %[[IN_STRIDE:[^:]*]]: i32, %[[OUT_STRIDE:[^:]*]]: i32,
+// CHECK-SAME:     %[[N_ROWS:[^:]*]]: i32, %[[N_COLS:[^:]*]]: i32, %[[PID:[^:]*]]: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32,
+// CHECK-SAME:     %[[NP:[^:]*]]: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32)
+// CHECK-SAME:    attributes {always_inline}
+//                two row buffers (x and exp(x - max)), allocated once
+// CHECK-COUNT-2: llvm.alloca %{{.*}} x f32 {alignment = 64 : i64} : (i64) -> !llvm.ptr
+// CHECK-NOT:     llvm.alloca
+//                the persistent row loop: from pid, step num_programs
+// CHECK:         llvm.br ^[[ROWS:bb[0-9]+]](%[[PID]] : i32)
+// CHECK-NEXT:  ^[[ROWS]](%[[ROW:[^:]*]]: i32):
+// CHECK-NEXT:    llvm.icmp "slt" %[[ROW]], %[[N_ROWS]] : i32
+//                masked load: only lanes below n_cols load
+// CHECK:         %[[INROW_OFF:.*]] = llvm.mul %[[ROW]], %[[IN_STRIDE]] : i32
+// CHECK-NEXT:    %[[INROW:.*]] = llvm.getelementptr inbounds %[[IN]][%[[INROW_OFF]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+// CHECK:         %[[M:.*]] = llvm.icmp "slt" %{{.*}}, %[[N_COLS]] : i32
+// CHECK-NEXT:    llvm.cond_br %[[M]], ^[[LD:bb[0-9]+]], ^{{bb[0-9]+}}
+// CHECK-NEXT:  ^[[LD]]:
+// CHECK-NEXT:    llvm.load %{{.*}} : !llvm.ptr -> f32
+//                max, exp polynomial, sum
+// CHECK:         llvm.intr.maximum
+// CHECK:         llvm.fsub
+// CHECK:         llvm.intr.floor
+// CHECK:         llvm.intr.fma
+// CHECK:         llvm.fadd %{{.*}}, %{{.*}} {fastmathFlags = #llvm.fastmath<reassoc>} : f32
+//                masked store of exp / sum
+// CHECK:         %[[OUTROW_OFF:.*]] = llvm.mul %[[ROW]], %[[OUT_STRIDE]] : i32
+// CHECK-NEXT:    %[[OUTROW:.*]] = llvm.getelementptr inbounds %[[OUT]][%[[OUTROW_OFF]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+// CHECK:         %[[SM:.*]] = llvm.icmp "slt" %{{.*}}, %[[N_COLS]] : i32
+// CHECK-NEXT:    llvm.cond_br %[[SM]], ^[[ST:bb[0-9]+]], ^{{bb[0-9]+}}
+// CHECK-NEXT:  ^[[ST]]:
+// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %[[OUTROW]][%{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+// CHECK:         %[[Y:.*]] = llvm.fdiv
+// CHECK-NEXT:    llvm.store %[[Y]], %[[P]] : f32, !llvm.ptr
+//                next row
+// CHECK:         %[[NEXT:.*]] = llvm.add %[[ROW]], %[[NP]] : i32
+// CHECK-NEXT:    llvm.br ^[[ROWS]](%[[NEXT]] : i32)
+// CHECK:         llvm.return
+// CHECK-NEXT:  }
+
+// CHECK-LABEL: llvm.func @softmax_blockjit_entry
+// CHECK-SAME:    (%[[ARGS:[^:]*]]: !llvm.ptr, %[[GRID:[^:]*]]: !llvm.ptr) {
+// CHECK-COUNT-2: llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK:         llvm.getelementptr %[[ARGS]][5] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK:         llvm.getelementptr %[[GRID]][5] : (!llvm.ptr) -> !llvm.ptr, i32
+// CHECK:         llvm.call @softmax({{.*}}) : (!llvm.ptr, !llvm.ptr, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> ()
+// CHECK-NEXT:    llvm.return
+
+func.func @softmax(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %in_row_stride: i32,
+                   %out_row_stride: i32, %n_rows: i32, %n_cols: i32) {
+  %pid = blk.program_id 0 : i32
+  %np = blk.num_programs 0 : i32
+  %cols = blk.make_range 0 to 1024 : tensor<1024xi32>
+  %n_cols_block = blk.splat %n_cols : i32 -> tensor<1024xi32>
+  %mask = arith.cmpi slt, %cols, %n_cols_block : tensor<1024xi32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<1024xf32>
+  scf.for %row = %pid to %n_rows step %np : i32 {
+    %in_off = arith.muli %row, %in_row_stride : i32
+    %in_row = blk.addptr %in, %in_off : !blk.ptr<f32>, i32
+    %in_row_block = blk.splat %in_row : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
+    %in_ptrs = blk.addptr %in_row_block, %cols : tensor<1024x!blk.ptr<f32>>, tensor<1024xi32>
+    %x = blk.load %in_ptrs, %mask, %ninf : tensor<1024x!blk.ptr<f32>>
+    %max = blk.reduce max %x axis = 0 : tensor<1024xf32> -> f32
+    %max_block = blk.splat %max : f32 -> tensor<1024xf32>
+    %shifted = arith.subf %x, %max_block : tensor<1024xf32>
+    %num = math.exp %shifted : tensor<1024xf32>
+    %den = blk.reduce sum %num axis = 0 : tensor<1024xf32> -> f32
+    %den_block = blk.splat %den : f32 -> tensor<1024xf32>
+    %y = arith.divf %num, %den_block : tensor<1024xf32>
+    %out_off = arith.muli %row, %out_row_stride : i32
+    %out_row = blk.addptr %out, %out_off : !blk.ptr<f32>, i32
+    %out_row_block = blk.splat %out_row : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
+    %out_ptrs = blk.addptr %out_row_block, %cols : tensor<1024x!blk.ptr<f32>>, tensor<1024xi32>
+    blk.store %out_ptrs, %y, %mask : tensor<1024x!blk.ptr<f32>>
+  }
+  return
+}
