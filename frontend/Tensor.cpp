@@ -101,6 +101,15 @@ Value castValue(OpBuilder &b, Location loc, Value v, Type toElement) {
     return v;
   Type to = blk::withShapeOf(v.getType(), toElement);
   bool ff = isFloatType(from), ft = isFloatType(toElement);
+  if (toElement.isInteger(1)) { // nonzero is true (as in Triton)
+    Value zero = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(from)));
+    if (isa<RankedTensorType>(v.getType()))
+      zero = blk::SplatOp::create(b, loc, v.getType(), zero);
+    if (ff)
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, zero);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
+  }
   unsigned wf = from.getIntOrFloatBitWidth(),
            wt = toElement.getIntOrFloatBitWidth();
   if (!ff && !ft) {
@@ -196,6 +205,21 @@ Value materialize(OpBuilder &b, Location loc, const Operand &x, Type element) {
   if (x.tensor)
     return castValue(b, loc, x.tensor->value(), element);
   return scalarConstant(b, loc, element, x.real.value_or(0), x.integer);
+}
+
+/// Whether `x` holds a value. An empty tensor comes from an earlier error
+/// (already reported: the operation is skipped quietly) or was never assigned,
+/// which is reported here rather than dropping the operation silently.
+bool usable(TraceContext &t, const SourceLoc &where, const Tensor &x) {
+  if (x.valid())
+    return true;
+  if (!t.failed())
+    t.fail(where, "use of an empty Tensor (one that was never assigned a "
+                  "value)");
+  return false;
+}
+bool usable(TraceContext &t, const SourceLoc &where, const Operand &x) {
+  return !x.tensor || usable(t, where, *x.tensor);
 }
 
 /// Element type an operand asks for, or null for a C++ number.
@@ -309,25 +333,28 @@ Tensor Tensor::to(DType type, SourceLoc where) const {
 
 Tensor Tensor::expand_dims(int axis, SourceLoc where) const {
   TraceContext *t = trace(where);
-  if (!t || !valid())
+  if (!t || !usable(*t, where, *this))
     return {};
   int64_t rank = shape().size();
   if (!isBlock())
     return t->fail(where, "expand_dims needs a block, got a scalar");
-  if (axis < 0)
-    axis += rank + 1;
-  if (axis < 0 || axis > rank)
+  int64_t index = axis < 0 ? axis + rank + 1 : axis;
+  if (index < 0 || index > rank)
     return t->fail(where, llvm::formatv("expand_dims axis {0} is out of range "
-                                        "for a rank-{1} block (0..{1})",
-                                        axis, rank));
+                                        "for a rank-{1} block ({2}..{1})",
+                                        axis, rank, -(rank + 1)));
   return Tensor(blk::ExpandDimsOp::create(t->builder(), t->location(where),
-                                          value_, axis));
+                                          value_, int32_t(index)));
 }
 
 Tensor Tensor::broadcast_to(std::vector<int64_t> shape, SourceLoc where) const {
   TraceContext *t = trace(where);
-  if (!t || !valid())
+  if (!t || !usable(*t, where, *this))
     return {};
+  for (int64_t d : shape)
+    if (d <= 0 || !llvm::isPowerOf2_64(d))
+      return t->fail(where, "broadcast_to: block dimensions must be powers of "
+                            "two, got " + shapeString(shape));
   auto result = broadcastTo(t->builder(), t->location(where), value_, shape);
   if (failed(result))
     return t->fail(where, "cannot broadcast a block of shape " +
@@ -345,8 +372,7 @@ Tensor binary(BinaryOp op, const Operand &lhs, const Operand &rhs) {
   TraceContext *t = trace(where);
   if (!t)
     return {};
-  if ((lhs.tensor && !lhs.tensor->valid()) ||
-      (rhs.tensor && !rhs.tensor->valid()))
+  if (!usable(*t, where, lhs) || !usable(*t, where, rhs))
     return {};
   if (lhs.tensor && lhs.tensor->isPointer()) {
     if (rhs.tensor && rhs.tensor->isPointer())
@@ -398,7 +424,7 @@ Tensor operator-(TensorOperand x) { return binary(BinaryOp::Sub, 0, x); }
 
 Tensor operator!(TensorOperand x) {
   TraceContext *t = trace(x.loc);
-  if (!t || !x.tensor->valid())
+  if (!t || !usable(*t, x.loc, x))
     return {};
   if (!x.tensor->elementType().isInteger(1))
     return t->fail(x.loc, "operator ! needs an i1 (boolean) tensor, got " +
@@ -513,6 +539,11 @@ FailureOr<Value> prepareValue(TraceContext &t, const Tensor &ptrs,
                               const char *what) {
   OpBuilder &b = t.builder();
   Location loc = t.location(where);
+  if (value.tensor && value.tensor->isPointer()) {
+    t.fail(where, llvm::Twine(what) + " must be numbers, not pointers (got " +
+                      typeString(value.tensor->type()) + ")");
+    return failure();
+  }
   Type pointee = cast<blk::PtrType>(ptrs.elementType()).getPointeeType();
   Value v = materialize(b, loc, value, pointee);
   auto result = broadcastTo(b, loc, v, ptrs.shape());
@@ -529,8 +560,8 @@ FailureOr<Value> prepareValue(TraceContext &t, const Tensor &ptrs,
 Tensor loadImpl(const Tensor &ptrs, const Tensor *mask, const Operand *other,
                 const SourceLoc &where) {
   TraceContext *t = trace(where);
-  if (!t || !ptrs.valid() || (mask && !mask->valid()) ||
-      (other && other->tensor && !other->tensor->valid()))
+  if (!t || !usable(*t, where, ptrs) || (mask && !usable(*t, where, *mask)) ||
+      (other && !usable(*t, where, *other)))
     return {};
   auto maskValue = prepareMask(*t, ptrs, mask, where, "load");
   if (failed(maskValue))
@@ -549,8 +580,8 @@ Tensor loadImpl(const Tensor &ptrs, const Tensor *mask, const Operand *other,
 void storeImpl(const Tensor &ptrs, const Operand &value, const Tensor *mask,
                const SourceLoc &where) {
   TraceContext *t = trace(where);
-  if (!t || !ptrs.valid() || (mask && !mask->valid()) ||
-      (value.tensor && !value.tensor->valid()))
+  if (!t || !usable(*t, where, ptrs) || (mask && !usable(*t, where, *mask)) ||
+      !usable(*t, where, value))
     return;
   auto maskValue = prepareMask(*t, ptrs, mask, where, "store");
   if (failed(maskValue))
@@ -589,7 +620,7 @@ void store(const Tensor &ptrs, Operand value, const Tensor &mask,
 static Tensor reduce(blk::ReduceKind kind, const Tensor &x, int axis,
                      const SourceLoc &where, const char *name) {
   TraceContext *t = trace(where);
-  if (!t || !x.valid())
+  if (!t || !usable(*t, where, x))
     return {};
   if (!x.isBlock())
     return t->fail(where, llvm::Twine(name) + " reduces a block, got a scalar "
@@ -597,14 +628,18 @@ static Tensor reduce(blk::ReduceKind kind, const Tensor &x, int axis,
   if (x.isPointer())
     return t->fail(where, llvm::Twine(name) + " cannot reduce pointers");
   int64_t rank = x.shape().size();
-  if (axis < 0)
-    axis += rank;
-  if (axis < 0 || axis >= rank)
+  int64_t index = axis < 0 ? axis + rank : axis;
+  if (index < 0 || index >= rank)
     return t->fail(where, llvm::formatv("{0}: axis {1} is out of range for a "
-                                        "rank-{2} block (0..{3})",
-                                        name, axis, rank, rank - 1));
+                                        "rank-{2} block ({3}..{4})",
+                                        name, axis, rank, -rank, rank - 1));
+  Value v = x.value();
+  // A sum of booleans counts them (in i32, as in Triton), rather than xor-ing.
+  if (kind == blk::ReduceKind::Sum && x.elementType().isInteger(1))
+    v = castValue(t->builder(), t->location(where), v,
+                  t->builder().getI32Type());
   return Tensor(blk::ReduceOp::create(t->builder(), t->location(where), kind,
-                                      x.value(), axis));
+                                      v, int32_t(index)));
 }
 
 Tensor max(const Tensor &x, int axis, SourceLoc where) {
@@ -621,7 +656,7 @@ template <typename MathOp>
 static Tensor unaryFloat(const Tensor &x, const SourceLoc &where,
                          const char *name) {
   TraceContext *t = trace(where);
-  if (!t || !x.valid())
+  if (!t || !usable(*t, where, x))
     return {};
   if (x.isPointer())
     return t->fail(where, llvm::Twine(name) + " is not defined on pointers");
@@ -651,7 +686,7 @@ Tensor rsqrt(const Tensor &x, SourceLoc where) {
 
 Tensor abs(const Tensor &x, SourceLoc where) {
   TraceContext *t = trace(where);
-  if (!t || !x.valid())
+  if (!t || !usable(*t, where, x))
     return {};
   if (x.isPointer())
     return t->fail(where, "abs is not defined on pointers");
@@ -664,8 +699,8 @@ Tensor abs(const Tensor &x, SourceLoc where) {
 
 Tensor where(const Tensor &cond, Operand a, Operand b, SourceLoc where) {
   TraceContext *t = trace(where);
-  if (!t || !cond.valid() || (a.tensor && !a.tensor->valid()) ||
-      (b.tensor && !b.tensor->valid()))
+  if (!t || !usable(*t, where, cond) || !usable(*t, where, a) ||
+      !usable(*t, where, b))
     return {};
   if (!cond.elementType().isInteger(1))
     return t->fail(where, "where: the condition must be i1 (a comparison), "
@@ -673,11 +708,24 @@ Tensor where(const Tensor &cond, Operand a, Operand b, SourceLoc where) {
   OpBuilder &builder = t->builder();
   Location loc = t->location(where);
   Type ae = operandElementType(a), be = operandElementType(b);
+  if (((ae && isa<blk::PtrType>(ae)) || (be && isa<blk::PtrType>(be))) &&
+      ae != be)
+    return t->fail(where, "where: pointer values need pointers of one type on "
+                          "both sides, got " +
+                              (a.tensor ? typeString(a.tensor->type())
+                                        : std::string("a C++ number")) +
+                              " and " +
+                              (b.tensor ? typeString(b.tensor->type())
+                                        : std::string("a C++ number")));
   Type element = ae && be ? promote(ae, be)
                  : ae     ? ae
                  : be     ? be
                  : (a.real || b.real) ? Type(builder.getF32Type())
                                       : Type(builder.getI32Type());
+  // A C++ floating-point number with an integer tensor gives f32, as for the
+  // binary operators.
+  if ((a.real || b.real) && !isFloatType(element))
+    element = builder.getF32Type();
   Value av = materialize(builder, loc, a, element);
   Value bv = materialize(builder, loc, b, element);
   auto shape = broadcastShape(cond.shape(), blk::shapeOf(av.getType()));
@@ -697,7 +745,7 @@ Tensor where(const Tensor &cond, Operand a, Operand b, SourceLoc where) {
 
 Tensor cast(const Tensor &x, DType type, SourceLoc where) {
   TraceContext *t = trace(where);
-  if (!t || !x.valid())
+  if (!t || !usable(*t, where, x))
     return {};
   if (x.isPointer())
     return t->fail(where, "cannot convert pointers to " +
@@ -724,12 +772,15 @@ for_range(Operand start, Operand end, Operand step, std::vector<Tensor> init,
           const std::function<std::vector<Tensor>(Int, std::vector<Tensor>)>
               &body) {
   const SourceLoc &where = start.loc;
+  // Every early return gives one (empty) tensor per carried value, so that
+  // code using the results does not index past the end.
+  std::vector<Tensor> empty(init.size());
   TraceContext *t = trace(where);
   if (!t)
-    return {};
+    return empty;
   for (const Operand *bound : {&start, &end, &step}) {
-    if (bound->tensor && !bound->tensor->valid())
-      return {};
+    if (!usable(*t, bound->loc, *bound))
+      return empty;
     Type e = operandElementType(*bound);
     if (bound->real || (e && (!isa<IntegerType>(e) || bound->tensor->isBlock())))
       return t->fail(bound->loc, "for_range bounds and step must be integer "
@@ -737,8 +788,8 @@ for_range(Operand start, Operand end, Operand step, std::vector<Tensor> init,
              std::vector<Tensor>(init.size());
   }
   for (const Tensor &v : init)
-    if (!v.valid())
-      return {};
+    if (!usable(*t, where, v))
+      return empty;
   OpBuilder &b = t->builder();
   Location loc = t->location(where);
   // Bounds share one integer type: i64 if any is, else i32.
@@ -769,8 +820,8 @@ for_range(Operand start, Operand end, Operand step, std::vector<Tensor> init,
            std::vector<Tensor>(init.size());
   SmallVector<Value> yielded;
   for (auto [i, v] : llvm::enumerate(next)) {
-    if (!v.valid())
-      return std::vector<Tensor>(init.size());
+    if (!usable(*t, where, v))
+      return empty;
     if (v.type() != init[i].type())
       return t->fail(where, llvm::formatv("for_range carried value #{0} "
                                           "changes type from {1} to {2}",

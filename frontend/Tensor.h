@@ -30,7 +30,8 @@ public:
   Tensor() = default;
   explicit Tensor(mlir::Value value) : value_(value) {}
 
-  /// False after a trace-time error produced this value.
+  /// False after a trace-time error produced this value, and for a Tensor
+  /// that was never assigned one (using such a Tensor is an error).
   bool valid() const { return bool(value_); }
   mlir::Value value() const { return value_; }
   mlir::Type type() const;
@@ -40,7 +41,7 @@ public:
   bool isBlock() const { return !shape().empty(); }
   bool isPointer() const;
 
-  /// Convert elements to `type` (int<->float, widen, narrow).
+  /// Convert elements to `type` (int<->float, widen, narrow; to i1 is != 0).
   Tensor to(DType type, SourceLoc loc = SourceLoc::current()) const;
   /// Insert a size-1 dimension at `axis` (Triton's x[:, None] is axis 1).
   Tensor expand_dims(int axis, SourceLoc loc = SourceLoc::current()) const;
@@ -188,6 +189,7 @@ void store(const Tensor &ptrs, Operand value, const Tensor &mask,
 
 Tensor max(const Tensor &x, int axis, SourceLoc loc = SourceLoc::current());
 Tensor min(const Tensor &x, int axis, SourceLoc loc = SourceLoc::current());
+/// The sum of an i1 block counts its true elements, in i32.
 Tensor sum(const Tensor &x, int axis, SourceLoc loc = SourceLoc::current());
 
 Tensor exp(const Tensor &x, SourceLoc loc = SourceLoc::current());

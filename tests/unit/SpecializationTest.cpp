@@ -1,0 +1,465 @@
+//===- SpecializationTest.cpp - keys, key strings, dtypes, fp16/bf16 -----===//
+#include "frontend/blockjit.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cfloat>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <unordered_set>
+
+using namespace blockjit;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// SpecializationKey
+//===----------------------------------------------------------------------===//
+
+SpecializationKey softmaxKey() {
+  SpecializationKey key;
+  key.argTypes = {DType::F32, DType::F32, DType::I32,
+                  DType::I32, DType::I32, DType::I32};
+  key.constexprs = {1024};
+  key.divisibleBy16 = 0b1111;
+  key.numWarps = 8;
+  key.numStages = 1;
+  key.target = Target{TargetKind::CUDA, 90};
+  return key;
+}
+
+struct KeyHash {
+  size_t operator()(const SpecializationKey &key) const { return key.hash(); }
+};
+
+TEST(SpecializationKey, EqualKeysHashEqual) {
+  SpecializationKey a = softmaxKey(), b = softmaxKey();
+  EXPECT_TRUE(a == b);
+  EXPECT_FALSE(a != b);
+  EXPECT_EQ(a.hash(), b.hash());
+  EXPECT_EQ(a.hash(), a.hash()); // stable
+  SpecializationKey empty1, empty2;
+  EXPECT_TRUE(empty1 == empty2);
+  EXPECT_EQ(empty1.hash(), empty2.hash());
+}
+
+TEST(SpecializationKey, DefaultsAreCpuFourWarpsOneStage) {
+  SpecializationKey key;
+  EXPECT_TRUE(key.argTypes.empty());
+  EXPECT_TRUE(key.constexprs.empty());
+  EXPECT_EQ(key.divisibleBy16, 0u);
+  EXPECT_EQ(key.numWarps, 4);
+  EXPECT_EQ(key.numStages, 1);
+  EXPECT_EQ(key.target.kind, TargetKind::CPU);
+  EXPECT_EQ(key.target.smArch, 0);
+}
+
+TEST(SpecializationKey, EveryFieldChangesEquality) {
+  const std::vector<std::pair<const char *,
+                              std::function<void(SpecializationKey &)>>>
+      changes = {
+          {"argTypes element", [](auto &k) { k.argTypes[0] = DType::F16; }},
+          {"argTypes last", [](auto &k) { k.argTypes[5] = DType::I64; }},
+          {"argTypes length", [](auto &k) { k.argTypes.push_back(DType::I32); }},
+          {"argTypes shorter", [](auto &k) { k.argTypes.pop_back(); }},
+          {"constexpr value", [](auto &k) { k.constexprs[0] = 2048; }},
+          {"constexpr count", [](auto &k) { k.constexprs.push_back(1024); }},
+          {"constexprs empty", [](auto &k) { k.constexprs.clear(); }},
+          {"divisibleBy16 bit", [](auto &k) { k.divisibleBy16 = 0b0111; }},
+          {"divisibleBy16 high bit", [](auto &k) { k.divisibleBy16 |= 1ull << 63; }},
+          {"numWarps", [](auto &k) { k.numWarps = 4; }},
+          {"numStages", [](auto &k) { k.numStages = 3; }},
+          {"target kind", [](auto &k) { k.target.kind = TargetKind::CPU; }},
+          {"target arch", [](auto &k) { k.target.smArch = 80; }},
+          {"target", [](auto &k) { k.target = Target{}; }},
+      };
+  const SpecializationKey base = softmaxKey();
+  std::unordered_set<SpecializationKey, KeyHash> all = {base};
+  for (const auto &[name, change] : changes) {
+    SCOPED_TRACE(name);
+    SpecializationKey changed = base;
+    change(changed);
+    EXPECT_FALSE(changed == base);
+    EXPECT_TRUE(changed != base);
+    // Distinct keys get distinct hashes here (a collision would be a very
+    // weak hash).
+    EXPECT_NE(changed.hash(), base.hash());
+    all.insert(changed);
+  }
+  EXPECT_EQ(all.size(), changes.size() + 1);
+  // Looking a key up by an equal copy finds it.
+  EXPECT_EQ(all.count(softmaxKey()), 1u);
+}
+
+TEST(SpecializationKey, ArgumentOrderMatters) {
+  SpecializationKey a, b;
+  a.argTypes = {DType::F32, DType::I32};
+  b.argTypes = {DType::I32, DType::F32};
+  EXPECT_FALSE(a == b);
+  EXPECT_NE(a.hash(), b.hash());
+  a.argTypes.clear();
+  a.constexprs = {16, 32};
+  b.argTypes.clear();
+  b.constexprs = {32, 16};
+  EXPECT_FALSE(a == b);
+  EXPECT_NE(a.hash(), b.hash());
+}
+
+TEST(Target, Str) {
+  EXPECT_EQ(Target{}.str(), "cpu");
+  EXPECT_EQ((Target{TargetKind::CUDA, 90}).str(), "cuda:sm_90");
+  EXPECT_EQ((Target{TargetKind::CUDA, 80}).str(), "cuda:sm_80");
+  EXPECT_TRUE((Target{TargetKind::CUDA, 90}) == (Target{TargetKind::CUDA, 90}));
+  EXPECT_FALSE((Target{TargetKind::CUDA, 90}) == (Target{TargetKind::CUDA, 80}));
+}
+
+//===----------------------------------------------------------------------===//
+// KernelDef::keyString
+//===----------------------------------------------------------------------===//
+
+std::shared_ptr<KernelDef> softmaxLike() {
+  return jit(
+      "softmax",
+      [](Ptr<> out, Ptr<> in, Int a, Int b, Int rows, Int cols,
+         Constexpr BLOCK_SIZE) {},
+      {"output_ptr", "input_ptr", "input_row_stride", "output_row_stride",
+       "n_rows", "n_cols", "BLOCK_SIZE"});
+}
+
+TEST(KeyString, NamesEveryPart) {
+  auto kernel = softmaxLike();
+  std::string text = kernel->keyString(softmaxKey());
+  EXPECT_EQ(text, "softmax[f32,f32,i32,i32,i32,i32|BLOCK_SIZE=1024|warps=8,"
+                  "stages=1|div16=0,1,2,3|cuda:sm_90]");
+  EXPECT_NE(text.find("BLOCK_SIZE=1024"), std::string::npos);
+  EXPECT_NE(text.find("warps=8"), std::string::npos);
+  EXPECT_NE(text.find("cuda:sm_90"), std::string::npos);
+}
+
+TEST(KeyString, IsStable) {
+  auto kernel = softmaxLike();
+  EXPECT_EQ(kernel->keyString(softmaxKey()), kernel->keyString(softmaxKey()));
+  // A second definition with the same name and signature agrees.
+  EXPECT_EQ(softmaxLike()->keyString(softmaxKey()),
+            kernel->keyString(softmaxKey()));
+}
+
+TEST(KeyString, FollowsEveryField) {
+  auto kernel = softmaxLike();
+  SpecializationKey key = softmaxKey();
+  key.argTypes[0] = key.argTypes[1] = DType::F16;
+  key.constexprs = {128};
+  key.divisibleBy16 = 0b10;
+  key.numWarps = 2;
+  key.numStages = 3;
+  key.target = Target{};
+  EXPECT_EQ(kernel->keyString(key),
+            "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3|"
+            "div16=1|cpu]");
+  key.divisibleBy16 = 0;
+  EXPECT_EQ(kernel->keyString(key),
+            "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3|"
+            "div16=|cpu]");
+}
+
+TEST(KeyString, SeveralOrNoConstexprs) {
+  auto two = jit("two", [](Ptr<float> x, Constexpr M, Int n, Constexpr N) {},
+                 {"x", "M", "n", "N"});
+  SpecializationKey key;
+  key.argTypes = {DType::F32, DType::I32};
+  key.constexprs = {16, 64};
+  EXPECT_EQ(two->keyString(key),
+            "two[f32,i32|M=16,N=64|warps=4,stages=1|div16=|cpu]");
+  auto none = jit("none", [](Ptr<float> x) {});
+  key.argTypes = {DType::F32};
+  key.constexprs = {};
+  EXPECT_EQ(none->keyString(key), "none[f32||warps=4,stages=1|div16=|cpu]");
+}
+
+TEST(KeyString, FileNameIsSafe) {
+  auto kernel = softmaxLike();
+  std::string name = kernel->keyFileName(softmaxKey());
+  EXPECT_NE(name.find("BLOCK_SIZE=1024"), std::string::npos) << name;
+  EXPECT_NE(name.find("warps=8"), std::string::npos) << name;
+  for (char c : name)
+    EXPECT_TRUE(isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+                c == '-' || c == '=' || c == ',' || c == '.')
+        << "'" << c << "' in " << name;
+  EXPECT_EQ(name.find('/'), std::string::npos);
+  // Different keys, different names.
+  SpecializationKey other = softmaxKey();
+  other.target.smArch = 80;
+  EXPECT_NE(kernel->keyFileName(other), name);
+}
+
+//===----------------------------------------------------------------------===//
+// next_power_of_2
+//===----------------------------------------------------------------------===//
+
+static_assert(next_power_of_2(781) == 1024);
+static_assert(next_power_of_2(1) == 1);
+
+TEST(NextPowerOf2, Values) {
+  EXPECT_EQ(next_power_of_2(0), 1);
+  EXPECT_EQ(next_power_of_2(1), 1);
+  EXPECT_EQ(next_power_of_2(2), 2);
+  EXPECT_EQ(next_power_of_2(3), 4);
+  EXPECT_EQ(next_power_of_2(781), 1024);
+  EXPECT_EQ(next_power_of_2(1024), 1024);
+  EXPECT_EQ(next_power_of_2(1025), 2048);
+  EXPECT_EQ(next_power_of_2(-5), 1);
+  EXPECT_EQ(next_power_of_2(int64_t(1) << 40), int64_t(1) << 40);
+  EXPECT_EQ(next_power_of_2((int64_t(1) << 40) + 1), int64_t(1) << 41);
+}
+
+//===----------------------------------------------------------------------===//
+// half
+//===----------------------------------------------------------------------===//
+
+uint16_t halfBits(float value) { return half(value).bits; }
+float fromHalfBits(uint16_t bits) {
+  half h;
+  h.bits = bits;
+  return float(h);
+}
+
+TEST(Half, ExactValuesRoundTrip) {
+  const std::pair<float, uint16_t> cases[] = {
+      {0.0f, 0x0000},        {1.0f, 0x3c00},     {-2.0f, 0xc000},
+      {0.5f, 0x3800},        {1.5f, 0x3e00},     {-0.25f, 0xb400},
+      {1.0f + 0x1p-10f, 0x3c01}, {1024.0f, 0x6400}, {2048.0f, 0x6800},
+      {65504.0f, 0x7bff},    {-65504.0f, 0xfbff}, {0x1p-14f, 0x0400},
+      {3.140625f, 0x4248},
+  };
+  for (auto [value, bits] : cases) {
+    SCOPED_TRACE(value);
+    EXPECT_EQ(halfBits(value), bits);
+    EXPECT_EQ(fromHalfBits(bits), value);
+  }
+  // -0 keeps its sign.
+  EXPECT_EQ(halfBits(-0.0f), 0x8000);
+  EXPECT_TRUE(std::signbit(fromHalfBits(0x8000)));
+  EXPECT_EQ(fromHalfBits(0x8000), 0.0f);
+}
+
+TEST(Half, EveryNonNaNBitPatternRoundTrips) {
+  for (uint32_t bits = 0; bits <= 0xffff; ++bits) {
+    float value = fromHalfBits(uint16_t(bits));
+    bool nan = (bits & 0x7c00) == 0x7c00 && (bits & 0x3ff);
+    if (nan) {
+      ASSERT_TRUE(std::isnan(value)) << std::hex << bits;
+      continue;
+    }
+    ASSERT_EQ(halfBits(value), bits) << std::hex << bits << " " << value;
+  }
+}
+
+TEST(Half, RoundsToNearestEven) {
+  // Halfway between 1 (even) and 1 + 2^-10 (odd): down to 1.
+  EXPECT_EQ(halfBits(1.0f + 0x1p-11f), 0x3c00);
+  // Halfway between 1 + 2^-10 (odd) and 1 + 2^-9 (even): up.
+  EXPECT_EQ(halfBits(1.0f + 3 * 0x1p-11f), 0x3c02);
+  // Just above and below halfway go to the nearer one.
+  EXPECT_EQ(halfBits(1.0f + 0x1p-11f + 0x1p-20f), 0x3c01);
+  EXPECT_EQ(halfBits(1.0f + 0x1p-11f - 0x1p-20f), 0x3c00);
+  // The spacing at 2048 is 2: 2049 ties down to 2048, 2051 up to 2052.
+  EXPECT_EQ(fromHalfBits(halfBits(2049.0f)), 2048.0f);
+  EXPECT_EQ(fromHalfBits(halfBits(2051.0f)), 2052.0f);
+  EXPECT_EQ(fromHalfBits(halfBits(-2051.0f)), -2052.0f);
+  // Rounding can carry into the exponent.
+  EXPECT_EQ(halfBits(2.0f - 0x1p-12f), 0x4000);
+  // Inexact values land on the nearest half.
+  EXPECT_EQ(fromHalfBits(halfBits(0.1f)), 0.0999755859375f);
+  EXPECT_EQ(fromHalfBits(halfBits(1.0f / 3.0f)), 0.333251953125f);
+}
+
+TEST(Half, MaxAndOverflowToInfinity) {
+  EXPECT_EQ(halfBits(65504.0f), 0x7bff);
+  // Below the halfway point 65520 stays at the max; from it on, inf.
+  EXPECT_EQ(halfBits(65519.0f), 0x7bff);
+  EXPECT_EQ(halfBits(65520.0f), 0x7c00);
+  EXPECT_EQ(halfBits(65536.0f), 0x7c00);
+  EXPECT_EQ(halfBits(1e10f), 0x7c00);
+  EXPECT_EQ(halfBits(FLT_MAX), 0x7c00);
+  EXPECT_EQ(halfBits(-65520.0f), 0xfc00);
+  EXPECT_EQ(halfBits(-1e10f), 0xfc00);
+}
+
+TEST(Half, Infinity) {
+  EXPECT_EQ(halfBits(INFINITY), 0x7c00);
+  EXPECT_EQ(halfBits(-INFINITY), 0xfc00);
+  EXPECT_EQ(fromHalfBits(0x7c00), INFINITY);
+  EXPECT_EQ(fromHalfBits(0xfc00), -INFINITY);
+}
+
+TEST(Half, NaN) {
+  for (float nan : {NAN, -NAN, std::numeric_limits<float>::signaling_NaN(),
+                    std::bit_cast<float>(0x7f800001u),
+                    std::bit_cast<float>(0x7fffffffu)}) {
+    uint16_t bits = halfBits(nan);
+    EXPECT_EQ(bits & 0x7c00, 0x7c00) << std::hex << bits;
+    EXPECT_NE(bits & 0x3ff, 0) << std::hex << bits; // not inf
+    EXPECT_TRUE(std::isnan(fromHalfBits(bits)));
+    EXPECT_EQ(bool(bits & 0x8000), std::signbit(nan));
+  }
+  EXPECT_TRUE(std::isnan(fromHalfBits(0x7e00)));
+  EXPECT_TRUE(std::isnan(fromHalfBits(0x7c01)));
+  EXPECT_TRUE(std::isnan(fromHalfBits(0xffff)));
+}
+
+TEST(Half, Subnormals) {
+  // The smallest subnormal, 2^-24, and the largest, 1023 * 2^-24.
+  EXPECT_EQ(halfBits(0x1p-24f), 0x0001);
+  EXPECT_EQ(fromHalfBits(0x0001), 0x1p-24f);
+  EXPECT_EQ(halfBits(1023 * 0x1p-24f), 0x03ff);
+  EXPECT_EQ(fromHalfBits(0x03ff), 1023 * 0x1p-24f);
+  EXPECT_EQ(halfBits(512 * 0x1p-24f), 0x0200);
+  EXPECT_EQ(halfBits(-0x1p-24f), 0x8001);
+  EXPECT_EQ(fromHalfBits(0x8001), -0x1p-24f);
+  EXPECT_EQ(fromHalfBits(0x8200), -512 * 0x1p-24f);
+  // Ties to even among subnormals, and underflow to (signed) zero.
+  EXPECT_EQ(halfBits(0x1p-25f), 0x0000);
+  EXPECT_EQ(halfBits(3 * 0x1p-25f), 0x0002);
+  EXPECT_EQ(halfBits(5 * 0x1p-25f), 0x0002);
+  EXPECT_EQ(halfBits(0x1p-25f + 0x1p-30f), 0x0001);
+  EXPECT_EQ(halfBits(1e-10f), 0x0000);
+  EXPECT_EQ(halfBits(-1e-10f), 0x8000);
+  EXPECT_EQ(halfBits(std::bit_cast<float>(1u)), 0x0000); // fp32 subnormal
+  // Rounding up from the largest subnormal gives the smallest normal.
+  EXPECT_EQ(halfBits(0x1p-14f - 0x1p-26f), 0x0400);
+}
+
+//===----------------------------------------------------------------------===//
+// bfloat16
+//===----------------------------------------------------------------------===//
+
+uint16_t bf16Bits(float value) { return bfloat16(value).bits; }
+float fromBf16Bits(uint16_t bits) {
+  bfloat16 b;
+  b.bits = bits;
+  return float(b);
+}
+
+TEST(BFloat16, ExactValuesRoundTrip) {
+  const std::pair<float, uint16_t> cases[] = {
+      {0.0f, 0x0000},    {1.0f, 0x3f80},      {-2.5f, 0xc020},
+      {3.140625f, 0x4049}, {65536.0f, 0x4780}, {0x1p-126f, 0x0080},
+      {0x1p-133f, 0x0001}, // an fp32 subnormal that bf16 holds exactly
+  };
+  for (auto [value, bits] : cases) {
+    SCOPED_TRACE(value);
+    EXPECT_EQ(bf16Bits(value), bits);
+    EXPECT_EQ(fromBf16Bits(bits), value);
+  }
+  EXPECT_EQ(bf16Bits(-0.0f), 0x8000);
+}
+
+TEST(BFloat16, EveryNonNaNBitPatternRoundTrips) {
+  for (uint32_t bits = 0; bits <= 0xffff; ++bits) {
+    float value = fromBf16Bits(uint16_t(bits));
+    if (std::isnan(value))
+      continue;
+    ASSERT_EQ(bf16Bits(value), bits) << std::hex << bits;
+  }
+}
+
+TEST(BFloat16, RoundsToNearestEven) {
+  EXPECT_EQ(bf16Bits(1.0f + 0x1p-8f), 0x3f80);             // tie, down
+  EXPECT_EQ(bf16Bits(1.0f + 3 * 0x1p-8f), 0x3f82);         // tie, up
+  EXPECT_EQ(bf16Bits(1.0f + 0x1p-8f + 0x1p-20f), 0x3f81);  // above the tie
+  EXPECT_EQ(bf16Bits(1.0f + 0x1p-8f - 0x1p-20f), 0x3f80);  // below the tie
+  EXPECT_EQ(bf16Bits(2.0f - 0x1p-10f), 0x4000);             // carries
+  EXPECT_EQ(fromBf16Bits(bf16Bits(0.1f)), 0.10009765625f);
+}
+
+TEST(BFloat16, InfinityOverflowAndNaN) {
+  EXPECT_EQ(bf16Bits(INFINITY), 0x7f80);
+  EXPECT_EQ(bf16Bits(-INFINITY), 0xff80);
+  EXPECT_EQ(fromBf16Bits(0x7f80), INFINITY);
+  // The largest bf16 is exact; FLT_MAX rounds up to inf.
+  EXPECT_EQ(bf16Bits(fromBf16Bits(0x7f7f)), 0x7f7f);
+  EXPECT_EQ(bf16Bits(FLT_MAX), 0x7f80);
+  EXPECT_EQ(bf16Bits(-FLT_MAX), 0xff80);
+  for (float nan : {NAN, -NAN, std::bit_cast<float>(0x7f800001u),
+                    std::bit_cast<float>(0x7fffffffu)}) {
+    uint16_t bits = bf16Bits(nan);
+    EXPECT_TRUE(std::isnan(fromBf16Bits(bits))) << std::hex << bits;
+    EXPECT_EQ(bool(bits & 0x8000), std::signbit(nan));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// DType names and MLIR types
+//===----------------------------------------------------------------------===//
+
+const DType allTypes[] = {DType::I1,  DType::I8,   DType::I16,
+                          DType::I32, DType::I64,  DType::F16,
+                          DType::BF16, DType::F32, DType::F64};
+
+TEST(DTypeNames, NamesAndParseRoundTrip) {
+  const char *names[] = {"i1", "i8", "i16", "i32", "i64",
+                         "f16", "bf16", "f32", "f64"};
+  for (size_t i = 0; i < std::size(allTypes); ++i) {
+    SCOPED_TRACE(names[i]);
+    EXPECT_EQ(dtypeName(allTypes[i]), names[i]);
+    EXPECT_EQ(parseDType(names[i]), allTypes[i]);
+    EXPECT_EQ(parseDType(dtypeName(allTypes[i])), allTypes[i]);
+  }
+}
+
+TEST(DTypeNames, Aliases) {
+  EXPECT_EQ(parseDType("fp32"), DType::F32);
+  EXPECT_EQ(parseDType("float32"), DType::F32);
+  EXPECT_EQ(parseDType("fp16"), DType::F16);
+  EXPECT_EQ(parseDType("float16"), DType::F16);
+  EXPECT_EQ(parseDType("bfloat16"), DType::BF16);
+}
+
+TEST(DTypeNames, UnknownNames) {
+  for (const char *name : {"", "f8", "F32", "float", "i128", "f32 ", "bf"})
+    EXPECT_FALSE(parseDType(name).has_value()) << "'" << name << "'";
+}
+
+TEST(DTypeNames, BytesAndKinds) {
+  const unsigned bytes[] = {1, 1, 2, 4, 8, 2, 2, 4, 8};
+  for (size_t i = 0; i < std::size(allTypes); ++i) {
+    SCOPED_TRACE(dtypeName(allTypes[i]));
+    EXPECT_EQ(dtypeBytes(allTypes[i]), bytes[i]);
+    EXPECT_EQ(isFloat(allTypes[i]), i >= 5);
+  }
+  static_assert(dtype_v<float> == DType::F32);
+  static_assert(dtype_v<half> == DType::F16);
+  static_assert(dtype_v<bfloat16> == DType::BF16);
+  static_assert(dtype_v<int32_t> == DType::I32);
+  static_assert(dtype_v<int64_t> == DType::I64);
+  static_assert(dtype_v<bool> == DType::I1);
+  static_assert(dtype_v<double> == DType::F64);
+  static_assert(sizeof(half) == 2 && sizeof(bfloat16) == 2);
+}
+
+TEST(DTypeNames, MLIRTypesRoundTrip) {
+  mlir::MLIRContext context;
+  mlir::Builder b(&context);
+  for (DType t : allTypes) {
+    SCOPED_TRACE(dtypeName(t));
+    mlir::Type type = toMLIRType(&context, t);
+    ASSERT_TRUE(type);
+    EXPECT_EQ(fromMLIRType(type), t);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << type;
+    EXPECT_EQ(text, dtypeName(t));
+  }
+  EXPECT_FALSE(fromMLIRType(b.getIndexType()).has_value());
+  EXPECT_FALSE(fromMLIRType(b.getIntegerType(7)).has_value());
+  EXPECT_FALSE(fromMLIRType(mlir::RankedTensorType::get({4}, b.getF32Type()))
+                   .has_value());
+}
+
+} // namespace
