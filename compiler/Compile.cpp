@@ -1,8 +1,10 @@
 //===- Compile.cpp - from a traced module to a loadable artifact ---------===//
 #include "compiler/Compile.h"
 #include "compiler/HostTarget.h"
+#include "compiler/NVPTXTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
@@ -23,17 +25,27 @@ llvm::Expected<CompiledArtifact> compileModule(mlir::ModuleOp module,
     mlirOnly |= lastStage == stage.name;
   if (mlirOnly)
     return artifact;
-  if (options.backend == Backend::GPU)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "the GPU stages after 'blk' (layout, NVVM lowering, llvmir, ptx) do "
-        "not exist yet: this build compiles for the CPU only");
   llvm::LLVMContext context;
   auto llvmModule = translateToLLVMIR(module, context, options, dump);
   if (!llvmModule)
     return llvmModule.takeError();
   if (lastStage == "llvmir")
     return artifact;
+  if (options.backend == Backend::GPU) {
+    artifact.threadsPerProgram = options.numWarps * 32;
+    const llvm::DataLayout &layout = (*llvmModule)->getDataLayout();
+    for (const llvm::GlobalVariable &global : (*llvmModule)->globals())
+      if (global.getAddressSpace() == 3)
+        artifact.sharedMemoryBytes +=
+            layout.getTypeAllocSize(global.getValueType());
+    auto ptx = emitPTX(**llvmModule, options.smArch);
+    if (!ptx)
+      return ptx.takeError();
+    if (dump)
+      dump("ptx", *ptx);
+    artifact.binary = std::move(*ptx);
+    return artifact;
+  }
   if (dump) {
     auto assembly = emitHostCode(**llvmModule, HostOutput::Assembly);
     if (!assembly)

@@ -34,4 +34,44 @@ def ConvertBlkToLLVMCPU : Pass<"convert-blk-to-llvm-cpu", "mlir::ModuleOp"> {
                            "mlir::cf::ControlFlowDialect"];
 }
 
+def BlkAssignLayouts : Pass<"blk-assign-layouts", "mlir::ModuleOp"> {
+  let summary = "Give every block a #blk.blocked distribution over GPU threads";
+  let description = [{
+    Every block of one shape gets one layout, so no layout conversions are
+    needed: each thread owns `sizePerThread` contiguous elements (16 bytes of
+    the narrowest element type the kernel loads or stores at that shape, when
+    the block is large enough), 32 threads per warp, `num-warps` warps. The
+    module records the warp count as `blk.num_warps`. Only 1-D blocks are
+    supported for now; other ranks are reported as errors.
+  }];
+  let options = [Option<"numWarps", "num-warps", "int", "4",
+                        "warps per program (a power of two, 1..32)">];
+}
+
+def ConvertBlkToNVVM : Pass<"convert-blk-to-nvvm", "mlir::ModuleOp"> {
+  let summary = "Lower laid-out blocks to per-thread scalars, vector accesses and NVVM";
+  let description = [{
+    Each block becomes the values its thread owns under its #blk.blocked
+    layout. Loads and stores use vectors as wide as contiguity, alignment
+    (from blk.divisibility) and mask constancy allow, under one branch per
+    vector; masked lanes never touch memory. Reductions combine in-thread,
+    then with warp butterfly shuffles, then across warps through shared
+    memory; the result reaches every thread. exp(x) is exp2(x * log2 e), and
+    dividing by one scalar multiplies by its reciprocal.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
+                           "mlir::scf::SCFDialect", "mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
+}
+
+def ConvertBlkToLLVMGPU : Pass<"convert-blk-to-llvm-gpu", "mlir::ModuleOp"> {
+  let summary = "Lower a per-thread kernel to the LLVM dialect as an NVVM kernel";
+  let description = [{
+    Pointers become global (addrspace 1) LLVM pointers; kernels are marked
+    `nvvm.kernel` with `nvvm.maxntid` = 32 * blk.num_warps threads.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
+                           "mlir::cf::ControlFlowDialect"];
+}
+
 #endif // BLOCKJIT_COMPILER_PASSES_TD

@@ -46,8 +46,26 @@ const Stage cpuStages[] = {
     {"llvm", "LLVM dialect with the host entry point", addCPULLVMStage},
 };
 
+void addLayoutStage(OpPassManager &pm, const PipelineOptions &options) {
+  pm.addPass(createBlkAssignLayouts(BlkAssignLayoutsOptions{options.numWarps}));
+}
+
+void addNVVMStage(OpPassManager &pm, const PipelineOptions &) {
+  pm.addPass(createConvertBlkToNVVM());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void addGPULLVMStage(OpPassManager &pm, const PipelineOptions &) {
+  pm.addPass(createConvertBlkToLLVMGPU());
+  pm.addPass(createCanonicalizerPass());
+}
+
 const Stage gpuStages[] = {
     {"blk", "traced blk IR, canonicalized", addBlkStage},
+    {"layout", "blocks with #blk.blocked thread layouts", addLayoutStage},
+    {"nvvm", "per-thread scalars, vector accesses, shuffles", addNVVMStage},
+    {"llvm", "LLVM dialect NVVM kernel", addGPULLVMStage},
 };
 
 std::string printModule(ModuleOp module) {

@@ -34,6 +34,32 @@ def Blk_ReduceKind : I32EnumAttr<"ReduceKind", "how a reduction combines element
 def Blk_ReduceKindAttr : EnumAttr<Blk_Dialect, Blk_ReduceKind, "reduce_kind">;
 
 //===----------------------------------------------------------------------===//
+// Layouts
+//===----------------------------------------------------------------------===//
+
+def Blk_BlockedLayoutAttr : AttrDef<Blk_Dialect, "BlockedLayout"> {
+  let mnemonic = "blocked";
+  let summary = "how a block is spread over the threads of a GPU program";
+  let description = [{
+    A tensor encoding. Each thread owns `sizePerThread` contiguous elements
+    per dimension; `threadsPerWarp` and `warpsPerCTA` tile the block with
+    threads and warps; `order` lists dimensions fastest first. A block larger
+    than one tile repeats the tile (a thread owns several chunks); a smaller
+    one is replicated across threads.
+  }];
+  let parameters = (ins ArrayRefParameter<"unsigned">:$sizePerThread,
+                        ArrayRefParameter<"unsigned">:$threadsPerWarp,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `sizePerThread` `=` `[` $sizePerThread `]` `,`
+        `threadsPerWarp` `=` `[` $threadsPerWarp `]` `,`
+        `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
+        `order` `=` `[` $order `]` `>`
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//
 

@@ -79,8 +79,8 @@ LogicalResult MakeRangeOp::verify() {
   if (!llvm::isPowerOf2_64(length))
     return emitOpError() << "range length end - start = " << length
                          << " must be a power of two";
-  auto expected =
-      RankedTensorType::get({length}, IntegerType::get(getContext(), 32));
+  auto expected = RankedTensorType::get(
+      {length}, IntegerType::get(getContext(), 32), getType().getEncoding());
   if (getType() != expected)
     return emitOpError() << "result type must be " << expected << ", got "
                          << getType();
@@ -144,7 +144,8 @@ LogicalResult ExpandDimsOp::verify() {
                          << src.getRank() << ")";
   SmallVector<int64_t> shape(src.getShape());
   shape.insert(shape.begin() + axis, 1);
-  auto expected = RankedTensorType::get(shape, src.getElementType());
+  auto expected = RankedTensorType::get(shape, src.getElementType(),
+                                        getType().getEncoding());
   if (getType().getShape() != ArrayRef(shape) ||
       getType().getElementType() != src.getElementType())
     return emitOpError() << "result type must be " << expected << ", got "

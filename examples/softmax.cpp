@@ -49,34 +49,70 @@ int main(int argc, char **argv) {
   else if (targetName != "auto")
     return fail("--target must be auto, cpu or cuda");
   TargetKind target = options.target.value_or(defaultTarget());
-  if (target != TargetKind::CPU)
-    return fail("only the CPU target is available in this build");
-  if (!options.target && cuda::deviceCount() > 0)
-    if (auto props = cuda::deviceProperties(0))
-      llvm::outs() << "note: found " << props->name << " (sm_" << props->smArch
-                   << "), but GPU code generation is not built yet; running "
-                      "on the CPU backend\n";
+  options.target = target;
+  options.numWarps = numWarps;
 
   std::vector<float> input(rows * cols), output(rows * cols, 0.0f);
   std::mt19937 rng(42);
   std::normal_distribution<float> normal(0.0f, 3.0f);
   for (float &x : input)
     x = normal(rng);
-
   int64_t blockSize = next_power_of_2(cols);
-  options.grid = {int(std::min<int64_t>(rows, cpuThreadCount()))};
-  options.numWarps = numWarps;
-  std::vector<Arg> args = {output.data(), input.data(),  int32_t(cols),
-                           int32_t(cols), int32_t(rows), int32_t(cols),
-                           Constexpr(blockSize)};
+  size_t bytes = input.size() * sizeof(float);
+
+  // Where the kernel reads and writes: host memory, or device buffers.
+  const void *inPtr = input.data();
+  void *outPtr = output.data();
+  cuda::CUdeviceptr deviceIn = 0, deviceOut = 0;
+  const cuda::DriverAPI *api = nullptr;
+  std::string where = "cpu (" + std::to_string(cpuThreadCount()) + " threads)";
+  if (target == TargetKind::CUDA) {
+    auto driver = cuda::driver();
+    if (!driver)
+      return fail(llvm::toString(driver.takeError()));
+    api = &*driver;
+    if (llvm::Error e = cuda::useDevice(0))
+      return fail(llvm::toString(std::move(e)));
+    if (llvm::Error e = cuda::check(api->cuMemAlloc(&deviceIn, bytes), "cuMemAlloc"))
+      return fail(llvm::toString(std::move(e)));
+    if (llvm::Error e = cuda::check(api->cuMemAlloc(&deviceOut, bytes), "cuMemAlloc"))
+      return fail(llvm::toString(std::move(e)));
+    if (llvm::Error e = cuda::check(
+            api->cuMemcpyHtoD(deviceIn, input.data(), bytes), "cuMemcpyHtoD"))
+      return fail(llvm::toString(std::move(e)));
+    inPtr = reinterpret_cast<const void *>(deviceIn);
+    outPtr = reinterpret_cast<void *>(deviceOut);
+    where = cuda::deviceProperties(0)->name;
+  }
+  auto synchronize = [&]() -> llvm::Error {
+    if (!api)
+      return llvm::Error::success();
+    return cuda::check(api->cuCtxSynchronize(), "cuCtxSynchronize");
+  };
+
+  std::vector<Arg> args = {Arg::typedPointer(outPtr, DType::F32),
+                           Arg::typedPointer(inPtr, DType::F32),
+                           int32_t(cols), int32_t(cols), int32_t(rows),
+                           int32_t(cols), Constexpr(blockSize)};
   const KernelDef &kernel = *examples::softmax();
 
+  // Compile and size the persistent grid from the kernel's occupancy.
   auto start = std::chrono::steady_clock::now();
+  auto info = warmup(kernel, options, args);
+  if (!info)
+    return fail(llvm::toString(info.takeError()));
+  double compileMs = std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+  options.grid = {persistentGrid(*info, rows)};
   if (llvm::Error error = launch(kernel, options, args))
     return fail(llvm::toString(std::move(error)));
-  double firstMs = std::chrono::duration<double, std::milli>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  if (llvm::Error e = synchronize())
+    return fail(llvm::toString(std::move(e)));
+  if (api)
+    if (llvm::Error e = cuda::check(
+            api->cuMemcpyDtoH(output.data(), deviceOut, bytes), "cuMemcpyDtoH"))
+      return fail(llvm::toString(std::move(e)));
 
   std::vector<double> expected(rows * cols);
   examples::referenceSoftmax(input.data(), expected.data(), rows, cols, cols,
@@ -89,18 +125,29 @@ int main(int argc, char **argv) {
   for (int i = 0; i < iters; ++i)
     if (llvm::Error error = launch(kernel, options, args))
       return fail(llvm::toString(std::move(error)));
+  if (llvm::Error e = synchronize())
+    return fail(llvm::toString(std::move(e)));
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count() /
                    std::max(1, iters.getValue());
   double gbps = 2.0 * rows * cols * sizeof(float) / seconds / 1e9;
+  if (api) {
+    api->cuMemFree(deviceIn);
+    api->cuMemFree(deviceOut);
+  }
 
   llvm::outs() << llvm::format(
-      "softmax %lldx%lld f32 on %s (%u threads, BLOCK_SIZE=%lld): max abs "
-      "error %.3g; first launch (compile) %.1f ms; %.3f ms/run, %.2f GB/s\n",
-      (long long)rows.getValue(), (long long)cols.getValue(), "cpu",
-      cpuThreadCount(), (long long)blockSize, maxError, firstMs,
-      seconds * 1e3, gbps);
+      "softmax %lldx%lld f32 on %s: BLOCK_SIZE=%lld, grid %d", (long long)rows.getValue(),
+      (long long)cols.getValue(), where.c_str(), (long long)blockSize,
+      options.grid.x);
+  if (api)
+    llvm::outs() << llvm::format(" (%d regs, %d B smem, %d programs/SM)",
+                                 info->registers, info->sharedMemoryBytes,
+                                 info->maxProgramsPerProcessor);
+  llvm::outs() << llvm::format(
+      "\n  max abs error %.3g; compile %.1f ms; %.4f ms/run, %.1f GB/s\n",
+      maxError, compileMs, seconds * 1e3, gbps);
   const double tolerance = 1e-6;
   if (!(maxError <= tolerance)) {
     llvm::outs() << "FAILED: error above " << tolerance << "\n";

@@ -46,6 +46,18 @@ llvm::Expected<const DriverAPI &> driver() {
     bind(api.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
     bind(api.cuCtxSetCurrent, "cuCtxSetCurrent");
     bind(api.cuGetErrorString, "cuGetErrorString");
+    bind(api.cuModuleLoadData, "cuModuleLoadData");
+    bind(api.cuModuleGetFunction, "cuModuleGetFunction");
+    bind(api.cuFuncGetAttribute, "cuFuncGetAttribute");
+    bind(api.cuOccupancyMaxActiveBlocksPerMultiprocessor,
+         "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    bind(api.cuLaunchKernel, "cuLaunchKernel");
+    bind(api.cuMemAlloc, "cuMemAlloc_v2");
+    bind(api.cuMemFree, "cuMemFree_v2");
+    bind(api.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+    bind(api.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+    bind(api.cuMemsetD8, "cuMemsetD8_v2");
+    bind(api.cuCtxSynchronize, "cuCtxSynchronize");
     if (error.empty() && api.cuInit(0) != 0)
       error = "cuInit failed: no usable CUDA device";
   });
@@ -65,6 +77,39 @@ llvm::Error check(CUresult result, const char *call) {
   return llvm::createStringError(
       llvm::inconvertibleErrorCode(),
       llvm::formatv("{0} failed: {1} (CUresult {2})", call, text, result));
+}
+
+llvm::Error useDevice(int ordinal) {
+  auto api = driver();
+  if (!api)
+    return api.takeError();
+  static std::mutex mutex;
+  static CUcontext contexts[64] = {};
+  if (ordinal < 0 || ordinal >= 64)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "no CUDA device %d", ordinal);
+  thread_local int current = -1;
+  if (current == ordinal)
+    return llvm::Error::success();
+  CUcontext context;
+  {
+    std::lock_guard lock(mutex);
+    if (!contexts[ordinal]) {
+      CUdevice device;
+      if (llvm::Error e = check(api->cuDeviceGet(&device, ordinal),
+                                "cuDeviceGet"))
+        return e;
+      if (llvm::Error e = check(
+              api->cuDevicePrimaryCtxRetain(&contexts[ordinal], device),
+              "cuDevicePrimaryCtxRetain"))
+        return e;
+    }
+    context = contexts[ordinal];
+  }
+  if (llvm::Error e = check(api->cuCtxSetCurrent(context), "cuCtxSetCurrent"))
+    return e;
+  current = ordinal;
+  return llvm::Error::success();
 }
 
 int deviceCount() {

@@ -67,6 +67,14 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
     if (!entry)
       return entry.takeError();
     compiled->cpuEntry = *entry;
+  } else {
+    auto function = loadCudaArtifact(compiled->artifact);
+    if (!function)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "loading " + compiled->keyString + ": " +
+              llvm::toString(function.takeError()));
+    compiled->cuda = *function;
   }
   compiled->compileMilliseconds =
       std::chrono::duration<double, std::milli>(

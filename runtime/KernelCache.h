@@ -5,6 +5,7 @@
 #include "compiler/Compile.h"
 #include "frontend/Kernel.h"
 #include "runtime/CPUExecutor.h"
+#include "runtime/CudaExecutor.h"
 
 #include "llvm/Support/Error.h"
 
@@ -20,6 +21,7 @@ struct CompiledKernel {
   std::string keyString;
   CompiledArtifact artifact;
   CPUEntry cpuEntry = nullptr;
+  CudaFunction cuda; // on device 0, for CUDA targets
   /// How long trace + compile + load took (0 on a cache hit of any kind).
   double compileMilliseconds = 0;
 };

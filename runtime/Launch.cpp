@@ -2,6 +2,7 @@
 #include "runtime/Launch.h"
 
 #include "runtime/CPUExecutor.h"
+#include "runtime/CudaDriver.h"
 #include "runtime/KernelCache.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -41,8 +42,28 @@ TargetKind defaultTarget() {
     if (std::strcmp(env, "cpu") == 0)
       return TargetKind::CPU;
   }
-  return TargetKind::CPU;
+  static const bool hasDevice = cuda::deviceCount() > 0;
+  return hasDevice ? TargetKind::CUDA : TargetKind::CPU;
 }
+
+namespace {
+/// The sm_XX of device 0, asked once.
+llvm::Expected<int> deviceArch() {
+  static std::string error;
+  static const int arch = [] {
+    auto props = cuda::deviceProperties(0);
+    if (!props) {
+      error = llvm::toString(props.takeError());
+      return 0;
+    }
+    return props->smArch;
+  }();
+  if (!arch)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the CUDA target needs a device: " + error);
+  return arch;
+}
+} // namespace
 
 llvm::Expected<SpecializationKey>
 specializationFor(const KernelDef &kernel, const LaunchOptions &options,
@@ -57,6 +78,12 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
   key.numWarps = options.numWarps;
   key.numStages = options.numStages;
   key.target.kind = options.target.value_or(defaultTarget());
+  if (key.target.kind == TargetKind::CUDA) {
+    auto arch = deviceArch();
+    if (!arch)
+      return arch.takeError();
+    key.target.smArch = *arch;
+  }
   unsigned runtimeIndex = 0;
   for (size_t i = 0; i < params.size(); ++i) {
     const ParamInfo &param = params[i];
@@ -121,11 +148,6 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
   auto key = specializationFor(kernel, options, args);
   if (!key)
     return key.takeError();
-  if (key->target.kind == TargetKind::CUDA)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "kernel '" + kernel.name() +
-            "': the CUDA target is not available in this build");
   auto compiled = KernelCache::instance().get(kernel, *key);
   if (!compiled)
     return compiled.takeError();
@@ -157,8 +179,36 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
     }
     ++n;
   }
+  if (key->target.kind == TargetKind::CUDA)
+    return launchCuda(compiled->cuda, compiled->artifact, options.grid, slots,
+                      options.stream);
   runCPUGrid(compiled->cpuEntry, slots, options.grid);
   return llvm::Error::success();
+}
+
+llvm::Expected<KernelInfo> warmup(const KernelDef &kernel,
+                                  const LaunchOptions &options,
+                                  llvm::ArrayRef<Arg> args) {
+  auto key = specializationFor(kernel, options, args);
+  if (!key)
+    return key.takeError();
+  auto compiled = KernelCache::instance().get(kernel, *key);
+  if (!compiled)
+    return compiled.takeError();
+  KernelInfo info;
+  if (key->target.kind == TargetKind::CPU) {
+    info.processors = cpuThreadCount();
+    return info;
+  }
+  auto props = cuda::deviceProperties(0);
+  if (!props)
+    return props.takeError();
+  info.processors = props->smCount;
+  info.registers = compiled->cuda.registers;
+  info.sharedMemoryBytes = compiled->cuda.sharedMemoryBytes;
+  info.threadsPerProgram = compiled->artifact.threadsPerProgram;
+  info.maxProgramsPerProcessor = std::max(1, compiled->cuda.maxProgramsPerSM);
+  return info;
 }
 
 } // namespace blockjit

@@ -17,6 +17,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <type_traits>
@@ -78,8 +79,32 @@ llvm::Expected<SpecializationKey> specializationFor(const KernelDef &kernel,
                                                     const LaunchOptions &options,
                                                     llvm::ArrayRef<Arg> args);
 
-/// The target a launch without an explicit one goes to.
+/// The target a launch without an explicit one goes to: $BLOCKJIT_TARGET,
+/// else CUDA when a driver and a device are present, else the CPU.
 TargetKind defaultTarget();
+
+/// What the compiled specialization needs and how many of its programs fit
+/// on one processor (an SM; on the CPU, one program per thread).
+struct KernelInfo {
+  int registers = 0;         // per thread (GPU)
+  int sharedMemoryBytes = 0; // static, per program (GPU)
+  int threadsPerProgram = 1;
+  int maxProgramsPerProcessor = 1;
+  int processors = 1;        // SMs, or CPU threads
+};
+
+/// Compiles (or finds) the specialization `args` call for, without running
+/// it, and reports its resources and occupancy.
+llvm::Expected<KernelInfo> warmup(const KernelDef &kernel,
+                                  const LaunchOptions &options,
+                                  llvm::ArrayRef<Arg> args);
+
+/// The persistent grid of the Triton tutorial: as many programs as can be
+/// resident at once, but no more than there is work.
+inline int persistentGrid(const KernelInfo &info, int64_t work) {
+  int64_t resident = int64_t(info.processors) * info.maxProgramsPerProcessor;
+  return int(std::max<int64_t>(1, std::min(resident, work)));
+}
 
 } // namespace blockjit
 

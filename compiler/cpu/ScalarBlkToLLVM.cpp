@@ -22,7 +22,7 @@ struct AddPtrLowering : ConvertOpToLLVMPattern<blk::AddPtrOp> {
       return rewriter.notifyMatchFailure(op, "blocks are lowered earlier");
     Type element = typeConverter->convertType(ptrType.getPointeeType());
     rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
-        op, LLVM::LLVMPointerType::get(op.getContext()), element,
+        op, typeConverter->convertType(op.getType()), element,
         adaptor.getPtr(), ValueRange{adaptor.getOffset()},
         LLVM::GEPNoWrapFlags::inbounds);
     return success();
@@ -57,9 +57,10 @@ struct StoreLowering : ConvertOpToLLVMPattern<blk::StoreOp> {
 
 } // namespace
 
-void addBlkTypeConversions(LLVMTypeConverter &converter) {
-  converter.addConversion([](blk::PtrType type) -> Type {
-    return LLVM::LLVMPointerType::get(type.getContext());
+void addBlkTypeConversions(LLVMTypeConverter &converter,
+                           unsigned addressSpace) {
+  converter.addConversion([addressSpace](blk::PtrType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), addressSpace);
   });
 }
 

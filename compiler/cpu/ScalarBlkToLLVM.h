@@ -9,8 +9,10 @@ class RewritePatternSet;
 
 namespace blockjit {
 
-/// !blk.ptr<T> becomes !llvm.ptr (address space 0).
-void addBlkTypeConversions(mlir::LLVMTypeConverter &converter);
+/// !blk.ptr<T> becomes !llvm.ptr in `addressSpace` (0 on the host, 1 =
+/// global memory on NVPTX).
+void addBlkTypeConversions(mlir::LLVMTypeConverter &converter,
+                           unsigned addressSpace = 0);
 
 /// Scalar blk.addptr (getelementptr), unmasked scalar blk.load and
 /// blk.store (plain LLVM loads and stores).

@@ -54,8 +54,9 @@ static KernelRegistration registration({
       key.argTypes = {c.dtype, c.dtype, DType::I32, DType::I32, DType::I32,
                       DType::I32};
       key.constexprs = {c.blockSize};
-      // Aligned buffers and strides: the common case the fast path targets.
-      key.divisibleBy16 = 0b1111;
+      // Aligned buffers, strides and row length: the case the fast path
+      // (16-byte vector accesses) targets.
+      key.divisibleBy16 = 0b101111;
       key.numWarps = c.numWarps;
       key.numStages = c.numStages;
       key.target = c.target;

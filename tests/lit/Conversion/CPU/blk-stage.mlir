@@ -1,7 +1,8 @@
-// RUN: blockjit-opt %s --blockjit-gpu-pipeline \
-// RUN:   | FileCheck %s --implicit-check-not=llvm. --implicit-check-not=memref.
+// RUN: blockjit-opt %s --canonicalize --cse --loop-invariant-code-motion \
+// RUN:   --canonicalize | FileCheck %s --implicit-check-not=llvm. \
+// RUN:   --implicit-check-not=memref.
 
-// The GPU pipeline is, for now, only the blk stage (canonicalize, CSE, LICM,
+// The blk stage both backends start with (canonicalize, CSE, LICM,
 // canonicalize): blocks stay blocks and nothing is lowered. The row-invariant
 // part of a softmax written entirely inside its persistent row loop
 // (make_range, the n_cols splat, the mask, the -inf constant) is hoisted out

@@ -1,0 +1,114 @@
+//===- AssignLayouts.cpp - distribute blocks over GPU threads ------------===//
+#include "compiler/Passes.h"
+#include "compiler/gpu/Layout.h"
+
+#include "dialect/BlkDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <map>
+
+namespace blockjit {
+#define GEN_PASS_DEF_BLKASSIGNLAYOUTS
+#include "compiler/Passes.h.inc"
+} // namespace blockjit
+
+using namespace mlir;
+using namespace blockjit;
+
+Layout1D blockjit::layoutOf(RankedTensorType type) {
+  auto layout = cast<blk::BlockedLayoutAttr>(type.getEncoding());
+  Layout1D result;
+  result.size = type.getDimSize(0);
+  result.vector = layout.getSizePerThread()[0];
+  result.threads = int64_t(layout.getThreadsPerWarp()[0]) *
+                   layout.getWarpsPerCTA()[0];
+  return result;
+}
+
+namespace {
+
+struct BlkAssignLayouts
+    : blockjit::impl::BlkAssignLayoutsBase<BlkAssignLayouts> {
+  using BlkAssignLayoutsBase::BlkAssignLayoutsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
+      module.emitError() << "num-warps must be a power of two in 1..32, got "
+                         << numWarps;
+      return signalPassFailure();
+    }
+    // The narrowest element accessed in memory at each block size decides
+    // the vector: 16 bytes of it per thread chunk.
+    std::map<int64_t, unsigned> narrowestBytes;
+    bool failedRank = false;
+    module.walk([&](Operation *op) {
+      for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                          op->getResultTypes())) {
+        auto tensor = dyn_cast<RankedTensorType>(type);
+        if (!tensor)
+          continue;
+        if (tensor.getRank() != 1) {
+          op->emitOpError() << "uses the rank-" << tensor.getRank()
+                            << " block " << tensor
+                            << "; the GPU backend supports 1-D blocks only "
+                               "for now (the CPU backend runs any rank)";
+          failedRank = true;
+          return;
+        }
+        narrowestBytes.try_emplace(tensor.getDimSize(0), 4);
+      }
+      Type ptrType;
+      if (auto load = dyn_cast<blk::LoadOp>(op))
+        ptrType = load.getPtr().getType();
+      else if (auto store = dyn_cast<blk::StoreOp>(op))
+        ptrType = store.getPtr().getType();
+      if (auto tensor = dyn_cast_or_null<RankedTensorType>(ptrType)) {
+        auto ptr = cast<blk::PtrType>(tensor.getElementType());
+        unsigned bytes =
+            std::max(1u, ptr.getPointeeType().getIntOrFloatBitWidth() / 8);
+        unsigned &narrowest = narrowestBytes[tensor.getDimSize(0)];
+        narrowest = narrowest ? std::min(narrowest, bytes) : bytes;
+      }
+    });
+    if (failedRank)
+      return signalPassFailure();
+
+    std::map<int64_t, Attribute> layouts;
+    int64_t threads = int64_t(numWarps) * kWarpSize;
+    for (auto [size, bytes] : narrowestBytes) {
+      int64_t vector = std::min<int64_t>(16 / bytes,
+                                         std::max<int64_t>(1, size / threads));
+      layouts[size] = blk::BlockedLayoutAttr::get(
+          context, {unsigned(vector)}, {unsigned(kWarpSize)},
+          {unsigned(numWarps)}, {0u});
+    }
+    auto laidOut = [&](Type type) -> Type {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || tensor.getEncoding())
+        return type;
+      return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                                   layouts.at(tensor.getDimSize(0)));
+    };
+    module.walk([&](Operation *op) {
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            arg.setType(laidOut(arg.getType()));
+      for (OpResult result : op->getResults())
+        result.setType(laidOut(result.getType()));
+      if (auto constant = dyn_cast<arith::ConstantOp>(op))
+        if (auto splat = dyn_cast<SplatElementsAttr>(constant.getValue()))
+          constant.setValueAttr(
+              splat.resizeSplat(cast<ShapedType>(constant.getType())));
+    });
+    module->setAttr(kNumWarpsAttr,
+                    IntegerAttr::get(IntegerType::get(context, 32), numWarps));
+  }
+};
+
+} // namespace

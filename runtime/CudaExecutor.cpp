@@ -1,0 +1,64 @@
+//===- CudaExecutor.cpp - load PTX and launch it on a CUDA device --------===//
+#include "runtime/CudaExecutor.h"
+
+namespace blockjit {
+
+namespace {
+enum : int { kFuncNumRegs = 4, kFuncSharedSizeBytes = 1 };
+} // namespace
+
+llvm::Expected<CudaFunction>
+loadCudaArtifact(const CompiledArtifact &artifact) {
+  auto api = cuda::driver();
+  if (!api)
+    return api.takeError();
+  if (llvm::Error e = cuda::useDevice(0))
+    return std::move(e);
+  cuda::CUmodule module;
+  // The PTX must be NUL-terminated for cuModuleLoadData.
+  std::string ptx = artifact.binary;
+  if (llvm::Error e = cuda::check(api->cuModuleLoadData(&module, ptx.c_str()),
+                                  "cuModuleLoadData (the driver rejected "
+                                  "the PTX)"))
+    return std::move(e);
+  CudaFunction result;
+  if (llvm::Error e = cuda::check(
+          api->cuModuleGetFunction(&result.function, module,
+                                   artifact.entryName.c_str()),
+          "cuModuleGetFunction"))
+    return std::move(e);
+  if (llvm::Error e = cuda::check(api->cuFuncGetAttribute(&result.registers,
+                                                          kFuncNumRegs,
+                                                          result.function),
+                                  "cuFuncGetAttribute"))
+    return std::move(e);
+  if (llvm::Error e = cuda::check(
+          api->cuFuncGetAttribute(&result.sharedMemoryBytes,
+                                  kFuncSharedSizeBytes, result.function),
+          "cuFuncGetAttribute"))
+    return std::move(e);
+  if (llvm::Error e = cuda::check(
+          api->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+              &result.maxProgramsPerSM, result.function,
+              artifact.threadsPerProgram, 0),
+          "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
+    return std::move(e);
+  return result;
+}
+
+llvm::Error launchCuda(const CudaFunction &function,
+                       const CompiledArtifact &artifact, const Grid &grid,
+                       void **params, void *stream) {
+  auto api = cuda::driver();
+  if (!api)
+    return api.takeError();
+  if (llvm::Error e = cuda::useDevice(0))
+    return e;
+  return cuda::check(
+      api->cuLaunchKernel(function.function, grid.x, grid.y, grid.z,
+                          artifact.threadsPerProgram, 1, 1, 0,
+                          static_cast<cuda::CUstream>(stream), params, nullptr),
+      "cuLaunchKernel");
+}
+
+} // namespace blockjit
