@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+"""Plots softmax_gpu.csv (from softmax_gpu.py): GB/s against N, fp32."""
+import csv
+import sys
+
+
+def plot(csv_path, png_path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    with open(csv_path) as f:
+        rows = [r for r in csv.DictReader(f) if r["dtype"] == "float32"]
+    n = [int(r["N"]) for r in rows]
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for provider, style in (("blockjit", "-o"), ("triton", "-s"), ("torch", "-^"),
+                            ("copy", "--")):
+        ax.plot(n, [float(r[provider]) for r in rows], style, markersize=3,
+                label=provider)
+    ax.set_xlabel("N (columns), M = 4096, fp32")
+    ax.set_ylabel("GB/s (2·M·N·4 bytes / time)")
+    ax.set_title("Row-wise softmax on " + (sys.argv[3] if len(sys.argv) > 3 else "the GPU"))
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=120)
+    print(f"wrote {png_path}")
+
+
+if __name__ == "__main__":
+    plot(sys.argv[1], sys.argv[2])

@@ -1,0 +1,82 @@
+/*===- blockjit_c.h - C ABI: JIT and launch registered kernels -----------===*
+ *
+ * For other languages (Python's ctypes, Rust, ...): launch kernels that are
+ * registered by name (blockjit-dump --list) on raw host or device pointers.
+ * Every call returns 0 on success, or nonzero with a message available from
+ * blockjit_last_error() on the same thread.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef BLOCKJIT_RUNTIME_BLOCKJIT_C_H
+#define BLOCKJIT_RUNTIME_BLOCKJIT_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum blockjit_arg_kind {
+  BLOCKJIT_ARG_POINTER = 0,
+  BLOCKJIT_ARG_I32 = 1,
+  BLOCKJIT_ARG_I64 = 2,
+  BLOCKJIT_ARG_F32 = 3,
+  BLOCKJIT_ARG_CONSTEXPR = 4,
+};
+
+/* Element types of pointer arguments (blockjit::DType order). */
+enum blockjit_dtype {
+  BLOCKJIT_I1 = 0, BLOCKJIT_I8, BLOCKJIT_I16, BLOCKJIT_I32, BLOCKJIT_I64,
+  BLOCKJIT_F16, BLOCKJIT_BF16, BLOCKJIT_F32, BLOCKJIT_F64,
+};
+
+enum blockjit_target { BLOCKJIT_TARGET_AUTO = 0, BLOCKJIT_TARGET_CPU = 1,
+                       BLOCKJIT_TARGET_CUDA = 2 };
+
+typedef struct blockjit_arg {
+  int32_t kind;  /* blockjit_arg_kind */
+  int32_t dtype; /* blockjit_dtype, for pointers */
+  union {
+    const void *pointer;
+    int32_t i32;
+    int64_t i64; /* also constexpr values */
+    float f32;
+  } value;
+} blockjit_arg;
+
+typedef struct blockjit_launch_options {
+  int32_t grid[3];    /* programs per axis; 0 counts as 1 */
+  int32_t num_warps;  /* 0: 4 */
+  int32_t num_stages; /* 0: 1 */
+  int32_t target;     /* blockjit_target */
+  void *stream;       /* CUstream, or NULL for the default stream */
+} blockjit_launch_options;
+
+typedef struct blockjit_kernel_info {
+  int32_t registers;
+  int32_t shared_memory_bytes;
+  int32_t threads_per_program;
+  int32_t max_programs_per_processor;
+  int32_t processors;
+} blockjit_kernel_info;
+
+/* Compiles if needed, then launches (asynchronously on the GPU). */
+int blockjit_launch(const char *kernel, const blockjit_arg *args,
+                    int32_t num_args, const blockjit_launch_options *options);
+
+/* Compiles if needed and reports resources and occupancy. */
+int blockjit_warmup(const char *kernel, const blockjit_arg *args,
+                    int32_t num_args, const blockjit_launch_options *options,
+                    blockjit_kernel_info *info);
+
+/* The last error message of this thread ("" if none). */
+const char *blockjit_last_error(void);
+
+/* Names of the registered kernels, comma-separated. */
+const char *blockjit_kernel_names(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BLOCKJIT_RUNTIME_BLOCKJIT_C_H */
