@@ -4,7 +4,7 @@ import csv
 import sys
 
 
-def plot(csv_path, png_path):
+def plot(csv_path, png_path, device="the GPU"):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -18,7 +18,7 @@ def plot(csv_path, png_path):
                 label=provider)
     ax.set_xlabel("N (columns), M = 4096, fp32")
     ax.set_ylabel("GB/s (2·M·N·4 bytes / time)")
-    ax.set_title("Row-wise softmax on " + (sys.argv[3] if len(sys.argv) > 3 else "the GPU"))
+    ax.set_title("Row-wise softmax on " + device)
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
@@ -27,4 +27,4 @@ def plot(csv_path, png_path):
 
 
 if __name__ == "__main__":
-    plot(sys.argv[1], sys.argv[2])
+    plot(sys.argv[1], sys.argv[2], *sys.argv[3:4])

@@ -169,7 +169,7 @@ def main():
         print("matplotlib not installed: no plot (bench/plot_softmax.py draws one from the CSV)")
         return
     from plot_softmax import plot
-    plot(path, os.path.join(opts.out, "softmax_gpu.png"))
+    plot(path, os.path.join(opts.out, "softmax_gpu.png"), name)
 
 
 if __name__ == "__main__":
