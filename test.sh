@@ -6,6 +6,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BUILD="${BLOCKJIT_BUILD_DIR:-$ROOT/build}"
 "$ROOT/scripts/setup.sh" || { echo "build failed"; exit 1; }
 
+# Tests compile into a private disk cache, never into ~/.cache/blockjit.
+BLOCKJIT_CACHE_DIR="$(mktemp -d /tmp/blockjit-test-cache-XXXXXX)"
+export BLOCKJIT_CACHE_DIR
+trap 'rm -rf "$BLOCKJIT_CACHE_DIR"' EXIT
+
 status=0
 echo "== lit"
 lit_out="$(/usr/lib/llvm-22/bin/lit -sv "$BUILD/tests/lit" 2>&1)" || status=1

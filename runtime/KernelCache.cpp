@@ -2,6 +2,7 @@
 #include "runtime/KernelCache.h"
 
 #include "compiler/Registration.h"
+#include "runtime/DiskCache.h"
 #include "runtime/Specialize.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -50,18 +51,31 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
   if (!module)
     return module.takeError();
   DumpHook dump = dumpHookFor(kernel, key);
-  if (dump) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
+  PipelineOptions options = pipelineOptionsFor(key);
+  std::string ir;
+  {
+    llvm::raw_string_ostream os(ir);
     module->get().print(os);
-    dump("trace", text);
   }
-  auto artifact = compileModule(**module, pipelineOptionsFor(key), dump);
-  if (!artifact)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "compiling " + compiled->keyString + ": " +
-                                       llvm::toString(artifact.takeError()));
-  compiled->artifact = std::move(*artifact);
+  if (dump)
+    dump("trace", ir);
+  // Dumps want every stage, so they bypass the disk cache.
+  std::string diskKey = diskCacheKey(ir, options);
+  std::optional<CompiledArtifact> cached;
+  if (!dump)
+    cached = readDiskCache(diskKey);
+  if (cached) {
+    compiled->artifact = std::move(*cached);
+    compiled->fromDiskCache = true;
+  } else {
+    auto artifact = compileModule(**module, options, dump);
+    if (!artifact)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "compiling " + compiled->keyString + ": " +
+                                         llvm::toString(artifact.takeError()));
+    compiled->artifact = std::move(*artifact);
+    writeDiskCache(diskKey, compiled->artifact);
+  }
   if (key.target.kind == TargetKind::CPU) {
     auto entry = loadCPUArtifact(compiled->artifact, compiled->keyString);
     if (!entry)

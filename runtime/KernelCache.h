@@ -22,11 +22,14 @@ struct CompiledKernel {
   CompiledArtifact artifact;
   CPUEntry cpuEntry = nullptr;
   CudaFunction cuda; // on device 0, for CUDA targets
-  /// How long trace + compile + load took (0 on a cache hit of any kind).
+  /// How long trace + compile (or disk read) + load took.
   double compileMilliseconds = 0;
+  /// The artifact came from the disk cache (no pipeline ran).
+  bool fromDiskCache = false;
 };
 
-/// Compiles `key` of `kernel`: trace, every pipeline stage, load. With
+/// Compiles `key` of `kernel`: trace, every pipeline stage (or the disk
+/// cache entry for the traced IR, see DiskCache.h), load. With
 /// $BLOCKJIT_DUMP_DIR set, writes every stage to
 /// $BLOCKJIT_DUMP_DIR/<kernel key>.<stage>.
 llvm::Expected<std::unique_ptr<CompiledKernel>>
