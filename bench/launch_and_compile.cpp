@@ -1,0 +1,143 @@
+//===- launch_and_compile.cpp - host launch cost and compile times -------===//
+//
+//   build/bin/launch_and_compile [--launches N]
+//
+// 1. Host time per launch of a tiny softmax (4x128) that hits the in-memory
+//    cache, against a bare cuLaunchKernel of the same function and arguments
+//    in the same process.
+// 2. Cold compile: trace -> PTX -> module loaded, with an empty disk cache.
+// 3. First launch in a fresh process whose disk cache is warm.
+// Runs on the GPU when there is one, else reports the CPU backend's numbers
+// for 2 and 3 only.
+//
+//===----------------------------------------------------------------------===//
+#include "examples/kernels/Kernels.h"
+#include "runtime/CudaDriver.h"
+#include "runtime/KernelCache.h"
+#include "runtime/Launch.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace blockjit;
+using Clock = std::chrono::steady_clock;
+
+static double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start)
+      .count();
+}
+
+int main(int argc, char **argv) {
+  int launches = 20000;
+  bool child = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--launches") && i + 1 < argc)
+      launches = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--child"))
+      child = true;
+  }
+  auto fail = [](const std::string &message) {
+    llvm::errs() << "launch_and_compile: " << message << "\n";
+    return 1;
+  };
+  TargetKind target = defaultTarget();
+  const int64_t rows = 4, cols = 128;
+  std::vector<float> hostIn(rows * cols, 1.0f), hostOut(rows * cols);
+  const void *in = hostIn.data();
+  void *out = hostOut.data();
+  const cuda::DriverAPI *api = nullptr;
+  if (target == TargetKind::CUDA) {
+    auto driver = cuda::driver();
+    if (!driver)
+      return fail(llvm::toString(driver.takeError()));
+    api = &*driver;
+    if (llvm::Error e = cuda::useDevice(0))
+      return fail(llvm::toString(std::move(e)));
+    cuda::CUdeviceptr din, dout;
+    api->cuMemAlloc(&din, hostIn.size() * 4);
+    api->cuMemAlloc(&dout, hostOut.size() * 4);
+    api->cuMemcpyHtoD(din, hostIn.data(), hostIn.size() * 4);
+    in = reinterpret_cast<const void *>(din);
+    out = reinterpret_cast<void *>(dout);
+  }
+  LaunchOptions options;
+  options.target = target;
+  options.grid = {int(rows)};
+  std::vector<Arg> args = {Arg::typedPointer(out, DType::F32),
+                           Arg::typedPointer(in, DType::F32),
+                           int32_t(cols), int32_t(cols), int32_t(rows),
+                           int32_t(cols), Constexpr(cols)};
+  const KernelDef &kernel = *examples::softmax();
+
+  // First launch: compile (cold, or from the disk cache in the child).
+  auto start = Clock::now();
+  if (llvm::Error e = launch(kernel, options, args))
+    return fail(llvm::toString(std::move(e)));
+  if (api)
+    api->cuCtxSynchronize();
+  double firstMs = msSince(start);
+  if (child) {
+    llvm::outs() << llvm::format("%.3f\n", firstMs);
+    return 0;
+  }
+  auto key = specializationFor(kernel, options, args);
+  auto compiled = KernelCache::instance().get(kernel, *key);
+  if (!compiled)
+    return fail(llvm::toString(compiled.takeError()));
+  const char *where = target == TargetKind::CUDA ? "cuda" : "cpu";
+  llvm::outs() << llvm::format(
+      "first launch (%s, disk cache %s): %.2f ms\n", where,
+      compiled->fromDiskCache ? "hit" : "cold: trace + compile + load",
+      firstMs);
+
+  // First launch in a fresh process, same (now warm) disk cache.
+  std::string command = std::string(argv[0]) + " --child";
+  FILE *pipe = popen(command.c_str(), "r");
+  char line[64] = {};
+  if (pipe && fgets(line, sizeof(line), pipe))
+    llvm::outs() << llvm::format(
+        "first launch in a fresh process, warm disk cache (%s): %.2f ms\n",
+        where, std::atof(line));
+  if (pipe)
+    pclose(pipe);
+
+  if (!api)
+    return 0;
+  // Host cost per launch on a cache hit vs a bare cuLaunchKernel.
+  auto timeLaunches = [&](auto &&body) {
+    for (int i = 0; i < 1000; ++i)
+      body();
+    api->cuCtxSynchronize();
+    auto begin = Clock::now();
+    for (int i = 0; i < launches; ++i)
+      body();
+    double us = msSince(begin) * 1e3 / launches;
+    api->cuCtxSynchronize();
+    return us;
+  };
+  double blockjitUs = timeLaunches([&] {
+    if (llvm::Error e = launch(kernel, options, args))
+      llvm::report_fatal_error(std::move(e));
+  });
+  void *params[6];
+  size_t n = 0;
+  for (const Arg &arg : args)
+    if (arg.kind != Arg::Kind::Constexpr)
+      params[n++] = const_cast<void *>(static_cast<const void *>(&arg.pointer));
+  double bareUs = timeLaunches([&] {
+    api->cuLaunchKernel(compiled->cuda.function, rows, 1, 1,
+                        compiled->artifact.threadsPerProgram, 1, 1, 0, nullptr,
+                        params, nullptr);
+  });
+  llvm::outs() << llvm::format(
+      "host time per launch, softmax 4x128, %d launches: blockjit %.2f us, "
+      "bare cuLaunchKernel %.2f us, ratio %.2f\n",
+      launches, blockjitUs, bareUs, blockjitUs / bareUs);
+  return 0;
+}
