@@ -31,7 +31,8 @@ static cl::opt<std::string> targetName("target", cl::init("auto"),
 static cl::opt<int64_t> rows("rows", cl::init(1823), cl::desc("rows"));
 static cl::opt<int64_t> cols("cols", cl::init(781), cl::desc("columns"));
 static cl::opt<int> iters("iters", cl::init(20), cl::desc("timed runs"));
-static cl::opt<int> numWarps("num-warps", cl::init(4), cl::desc("num_warps"));
+static cl::opt<int> numWarps("num-warps", cl::init(0),
+                             cl::desc("num_warps (0: chosen from the row length)"));
 
 int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "blockjit softmax example\n");
@@ -50,7 +51,6 @@ int main(int argc, char **argv) {
     return fail("--target must be auto, cpu or cuda");
   TargetKind target = options.target.value_or(defaultTarget());
   options.target = target;
-  options.numWarps = numWarps;
 
   std::vector<float> input(rows * cols), output(rows * cols, 0.0f);
   std::mt19937 rng(42);
@@ -58,6 +58,7 @@ int main(int argc, char **argv) {
   for (float &x : input)
     x = normal(rng);
   int64_t blockSize = next_power_of_2(cols);
+  options.numWarps = numWarps ? numWarps : examples::softmaxNumWarps(blockSize);
   size_t bytes = input.size() * sizeof(float);
 
   // Where the kernel reads and writes: host memory, or device buffers.
@@ -138,9 +139,9 @@ int main(int argc, char **argv) {
   }
 
   llvm::outs() << llvm::format(
-      "softmax %lldx%lld f32 on %s: BLOCK_SIZE=%lld, grid %d", (long long)rows.getValue(),
-      (long long)cols.getValue(), where.c_str(), (long long)blockSize,
-      options.grid.x);
+      "softmax %lldx%lld f32 on %s: BLOCK_SIZE=%lld, num_warps %d, grid %d",
+      (long long)rows.getValue(), (long long)cols.getValue(), where.c_str(),
+      (long long)blockSize, options.numWarps, options.grid.x);
   if (api)
     llvm::outs() << llvm::format(" (%d regs, %d B smem, %d programs/SM)",
                                  info->registers, info->sharedMemoryBytes,
