@@ -67,10 +67,11 @@ def triton_softmax(x, y):
     kernel[(grid, 1, 1)](y, x, x.stride(0), y.stride(0), n_rows, n_cols, block, 0)
 
 
-def blockjit_num_warps(block):
-    # Measured on the H100 with bench/tune_softmax_warps.py: about 32 elements
-    # per thread, except 2048 (same as examples::softmaxNumWarps in C++).
-    return {2048: 4}.get(block, max(1, min(16, block // 1024)))
+def blockjit_config(block):
+    """(num_warps, num_stages), as examples::softmaxNumWarps/NumStages in C++
+    (measured on the H100 with bench/tune_softmax_warps.py)."""
+    warps = 2 if block <= 512 else 4 if block == 1024 else min(16, block // 2048)
+    return warps, 1 if block == 512 else 2
 
 
 class BlockjitSoftmax:
@@ -82,13 +83,15 @@ class BlockjitSoftmax:
         n_rows, n_cols = x.shape
         block = triton.next_power_of_2(n_cols)
         args = [y, x, x.stride(0), y.stride(0), n_rows, n_cols, constexpr(block)]
-        warps = blockjit_num_warps(block)
+        warps, stages = blockjit_config(block)
         key = (x.dtype, block, n_rows)
         if key not in self.grids:
-            info = self.lib.warmup("softmax", args, num_warps=warps, target="cuda")
+            info = self.lib.warmup("softmax", args, num_warps=warps,
+                                   num_stages=stages, target="cuda")
             self.grids[key] = min(n_rows, info.processors * info.max_programs_per_processor)
         self.lib.launch("softmax", args, grid=(self.grids[key],), num_warps=warps,
-                        target="cuda", stream=torch.cuda.current_stream().cuda_stream)
+                        num_stages=stages, target="cuda",
+                        stream=torch.cuda.current_stream().cuda_stream)
 
 
 def main():

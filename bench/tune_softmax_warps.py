@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Which num_warps is fastest for blockjit's softmax at each BLOCK_SIZE?
+"""Which num_warps and num_stages are fastest for blockjit's softmax at each BLOCK_SIZE?
 
     python3 bench/tune_softmax_warps.py --lib build/lib/libblockjit_c.so
 
 Prints GB/s (do_bench median, M = 4096) per (dtype, N, num_warps); the
-heuristic in softmax_gpu.py's blockjit_num_warps() comes from this table.
+heuristic in softmax_gpu.py (blockjit_config) and examples::softmaxNumWarps/
+softmaxNumStages comes from this table.
 """
 import argparse
 import os
@@ -27,17 +28,18 @@ for dtype, n in [(torch.float32, c) for c in (256, 512, 1024, 1280, 1792, 2048, 
     y = torch.empty_like(x)
     block = triton.next_power_of_2(n)
     results = []
-    for warps in (1, 2, 4, 8, 16, 32):
+    for warps, stages in [(w, s) for w in (1, 2, 4, 8, 16) for s in (1, 2)]:
         if block < 32 * warps:
             continue
         args = [y, x, n, n, M, n, constexpr(block)]
-        info = lib.warmup("softmax", args, num_warps=warps, target="cuda")
+        info = lib.warmup("softmax", args, num_warps=warps, num_stages=stages,
+                          target="cuda")
         grid = min(M, info.processors * info.max_programs_per_processor)
         stream = torch.cuda.current_stream().cuda_stream
         fn = lambda: lib.launch("softmax", args, grid=(grid,), num_warps=warps,
-                                target="cuda", stream=stream)
+                                num_stages=stages, target="cuda", stream=stream)
         ms = triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
-        results.append((warps, 2 * x.numel() * x.element_size() / ms / 1e6))
+        results.append((f"w{warps}s{stages}", 2 * x.numel() * x.element_size() / ms / 1e6))
     best = max(results, key=lambda r: r[1])
-    print(f"{str(dtype):15} N={n:6} " + " ".join(f"w{w}:{g:5.0f}" for w, g in results)
-          + f"  best w{best[0]}", flush=True)
+    print(f"{str(dtype):15} N={n:6} " + " ".join(f"{c}:{g:5.0f}" for c, g in results)
+          + f"  best {best[0]}", flush=True)

@@ -34,6 +34,22 @@ def ConvertBlkToLLVMCPU : Pass<"convert-blk-to-llvm-cpu", "mlir::ModuleOp"> {
                            "mlir::cf::ControlFlowDialect"];
 }
 
+def BlkPipelineLoads : Pass<"blk-pipeline-loads", "mlir::ModuleOp"> {
+  let summary = "Prefetch the next iteration's loads in scf.for loops (num_stages)";
+  let description = [{
+    For a load in an scf.for body whose address, mask and `other` depend only
+    on the induction variable and values from outside the loop, the load for
+    iteration i + step is issued at the start of iteration i and carried to
+    it through an iter_arg; a prologue loads the first iteration. The
+    prefetch is masked off past the upper bound, so it never touches memory
+    the original loop would not. `num-stages` = 1 leaves loops alone; larger
+    values prefetch one iteration ahead.
+  }];
+  let options = [Option<"numStages", "num-stages", "int", "2",
+                        "software pipelining depth (1 = off)">];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect"];
+}
+
 def BlkAssignLayouts : Pass<"blk-assign-layouts", "mlir::ModuleOp"> {
   let summary = "Give every block a #blk.blocked distribution over GPU threads";
   let description = [{

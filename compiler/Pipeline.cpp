@@ -46,6 +46,12 @@ const Stage cpuStages[] = {
     {"llvm", "LLVM dialect with the host entry point", addCPULLVMStage},
 };
 
+void addPipelineStage(OpPassManager &pm, const PipelineOptions &options) {
+  pm.addPass(
+      createBlkPipelineLoads(BlkPipelineLoadsOptions{options.numStages}));
+  pm.addPass(createCanonicalizerPass());
+}
+
 void addLayoutStage(OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(createBlkAssignLayouts(BlkAssignLayoutsOptions{options.numWarps}));
 }
@@ -63,6 +69,8 @@ void addGPULLVMStage(OpPassManager &pm, const PipelineOptions &) {
 
 const Stage gpuStages[] = {
     {"blk", "traced blk IR, canonicalized", addBlkStage},
+    {"pipeline", "next-iteration loads prefetched (num_stages > 1)",
+     addPipelineStage},
     {"layout", "blocks with #blk.blocked thread layouts", addLayoutStage},
     {"nvvm", "per-thread scalars, vector accesses, shuffles", addNVVMStage},
     {"llvm", "LLVM dialect NVVM kernel", addGPULLVMStage},

@@ -31,6 +31,9 @@ static cl::opt<std::string> targetName("target", cl::init("auto"),
 static cl::opt<int64_t> rows("rows", cl::init(1823), cl::desc("rows"));
 static cl::opt<int64_t> cols("cols", cl::init(781), cl::desc("columns"));
 static cl::opt<int> iters("iters", cl::init(20), cl::desc("timed runs"));
+static cl::opt<int> numStages("num-stages", cl::init(0),
+                              cl::desc("num_stages (0: chosen from the row "
+                                       "length; 2 prefetches the next row)"));
 static cl::opt<int> numWarps("num-warps", cl::init(0),
                              cl::desc("num_warps (0: chosen from the row length)"));
 
@@ -59,6 +62,8 @@ int main(int argc, char **argv) {
     x = normal(rng);
   int64_t blockSize = next_power_of_2(cols);
   options.numWarps = numWarps ? numWarps : examples::softmaxNumWarps(blockSize);
+  options.numStages =
+      numStages ? numStages : examples::softmaxNumStages(blockSize);
   size_t bytes = input.size() * sizeof(float);
 
   // Where the kernel reads and writes: host memory, or device buffers.

@@ -11,13 +11,17 @@ namespace blockjit::examples {
 /// softmax(output_ptr, input_ptr, input_row_stride, output_row_stride,
 ///         n_rows, n_cols; BLOCK_SIZE)
 const std::shared_ptr<KernelDef> &softmax();
-/// num_warps for softmax rows of BLOCK_SIZE elements on the GPU: about 32
-/// elements per thread (measured on the H100 by bench/tune_softmax_warps.py).
+/// num_warps and num_stages for softmax rows of BLOCK_SIZE elements on the
+/// GPU, measured on the H100 with bench/tune_softmax_warps.py: from 2048 on,
+/// 64 elements per thread with the next row prefetched (num_stages 2).
 inline int softmaxNumWarps(int64_t blockSize) {
-  if (blockSize == 2048)
+  if (blockSize <= 512)
+    return 2;
+  if (blockSize == 1024)
     return 4;
-  return int(std::max<int64_t>(1, std::min<int64_t>(16, blockSize / 1024)));
+  return int(std::min<int64_t>(16, blockSize / 2048));
 }
+inline int softmaxNumStages(int64_t blockSize) { return blockSize == 512 ? 1 : 2; }
 
 /// vector_add(x_ptr, y_ptr, output_ptr, n_elements; BLOCK_SIZE)
 const std::shared_ptr<KernelDef> &vectorAdd();

@@ -1,0 +1,132 @@
+//===- PipelineLoads.cpp - prefetch the next iteration's loads -----------===//
+#include "compiler/Passes.h"
+
+#include "dialect/BlkDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace blockjit {
+#define GEN_PASS_DEF_BLKPIPELINELOADS
+#include "compiler/Passes.h.inc"
+} // namespace blockjit
+
+using namespace mlir;
+using namespace blockjit;
+
+namespace {
+
+/// The ops of `loop`'s body that `load`'s operands are computed from, in
+/// program order, if they are all pure and read only the induction variable
+/// and values from outside the loop.
+std::optional<SmallVector<Operation *>> addressSlice(scf::ForOp loop,
+                                                     blk::LoadOp load) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist(load->getOperands());
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (v == loop.getInductionVar() || loop.isDefinedOutsideOfLoop(v))
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != loop.getBody() || !isPure(def) ||
+        def->getNumRegions() != 0)
+      return std::nullopt; // an iter_arg, a nested value or a side effect
+    if (slice.insert(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  return ordered;
+}
+
+/// Emits `load` for the iteration whose induction variable is `iv`, masked
+/// off entirely when `iv >= upper`.
+Value emitLoadAt(OpBuilder &b, scf::ForOp loop, blk::LoadOp load,
+                 ArrayRef<Operation *> slice, Value iv) {
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), iv);
+  for (Operation *op : slice)
+    b.clone(*op, mapping);
+  Location loc = load.getLoc();
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
+                                        loop.getUpperBound());
+  Type ptrType = load.getPtr().getType();
+  Value mask = inRange;
+  if (auto tensor = dyn_cast<RankedTensorType>(ptrType))
+    mask = blk::SplatOp::create(
+        b, loc, RankedTensorType::get(tensor.getShape(), b.getI1Type()),
+        inRange);
+  if (load.getMask())
+    mask = arith::AndIOp::create(b, loc, mapping.lookupOrDefault(load.getMask()),
+                                 mask);
+  Value other = load.getOther() ? mapping.lookupOrDefault(load.getOther())
+                                : Value();
+  return blk::LoadOp::create(b, loc, mapping.lookupOrDefault(load.getPtr()),
+                             mask, other);
+}
+
+LogicalResult pipeline(scf::ForOp loop) {
+  SmallVector<std::pair<blk::LoadOp, SmallVector<Operation *>>> loads;
+  for (auto load : loop.getBody()->getOps<blk::LoadOp>())
+    if (auto slice = addressSlice(loop, load))
+      loads.push_back({load, std::move(*slice)});
+  if (loads.empty())
+    return success();
+  IRRewriter rewriter(loop.getContext());
+  // Prologue: the first iteration's loads, before the loop.
+  rewriter.setInsertionPoint(loop);
+  SmallVector<Value> prologue;
+  for (auto &[load, slice] : loads)
+    prologue.push_back(
+        emitLoadAt(rewriter, loop, load, slice, loop.getLowerBound()));
+  SmallVector<Value> prefetched;
+  auto newLoop = cast<scf::ForOp>(
+      *cast<LoopLikeOpInterface>(loop.getOperation())
+           .replaceWithAdditionalYields(
+               rewriter, prologue, /*replaceInitOperandUsesInLoop=*/false,
+               [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument>) {
+                 // The next iteration's loads go first, so their latency
+                 // overlaps this iteration's work.
+                 OpBuilder::InsertionGuard guard(b);
+                 Block *body = b.getInsertionBlock();
+                 b.setInsertionPointToStart(body);
+                 auto forOp = cast<scf::ForOp>(body->getParentOp());
+                 Value next = arith::AddIOp::create(
+                     b, loc, forOp.getInductionVar(), forOp.getStep());
+                 SmallVector<Value> values;
+                 for (auto &[load, slice] : loads) {
+                   // The slice ops now live in the new loop's body.
+                   values.push_back(emitLoadAt(b, forOp, load, slice, next));
+                 }
+                 return values;
+               }));
+  unsigned first = newLoop.getNumRegionIterArgs() - loads.size();
+  for (auto [i, entry] : llvm::enumerate(loads)) {
+    blk::LoadOp load = entry.first;
+    load.getResult().replaceAllUsesWith(newLoop.getRegionIterArgs()[first + i]);
+    load.erase();
+  }
+  return success();
+}
+
+struct BlkPipelineLoads
+    : blockjit::impl::BlkPipelineLoadsBase<BlkPipelineLoads> {
+  using BlkPipelineLoadsBase::BlkPipelineLoadsBase;
+  void runOnOperation() override {
+    if (numStages <= 1)
+      return;
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      if (failed(pipeline(loop)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
