@@ -1,0 +1,1034 @@
+//===- GPUKernelTest.cpp - kernels JIT-compiled and run on a CUDA device --===//
+//
+// End-to-end on the GPU: every test launches DSL kernels with target = CUDA
+// on device buffers and compares the results with plain C++ references
+// (double precision for softmax), mirroring tests/unit/CPUKernelTest.cpp.
+// Tolerances: fp32 max abs error <= 1e-6, fp16 <= 2e-3, bf16 <= 1e-2 (on the
+// output converted to float); integer results and exactly representable sums
+// must match exactly. Every test skips when there is no CUDA device.
+//
+//===----------------------------------------------------------------------===//
+#include "examples/kernels/Kernels.h"
+#include "examples/kernels/Reference.h"
+#include "runtime/CudaDriver.h"
+#include "runtime/KernelCache.h"
+#include "runtime/Launch.h"
+
+#include "llvm/Support/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <latch>
+#include <limits>
+#include <random>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+using namespace blockjit;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+bool haveGpu() { return cuda::deviceCount() > 0; }
+
+#define REQUIRE_GPU()                                                          \
+  do {                                                                         \
+    if (!haveGpu())                                                            \
+      GTEST_SKIP() << "no CUDA device";                                        \
+  } while (0)
+
+/// "" on success, else the error's message.
+std::string errorText(llvm::Error error) {
+  if (error)
+    return "error: " + llvm::toString(std::move(error));
+  return "";
+}
+
+const cuda::DriverAPI &api() {
+  // Only called after REQUIRE_GPU(), so the driver is there.
+  auto driver = cuda::driver();
+  if (!driver) {
+    std::fprintf(stderr, "%s\n", llvm::toString(driver.takeError()).c_str());
+    std::abort();
+  }
+  return *driver;
+}
+
+/// Waits for all work on the device (surfacing asynchronous kernel faults).
+std::string synchronize() {
+  if (std::string e = errorText(cuda::useDevice(0)); !e.empty())
+    return e;
+  return errorText(cuda::check(api().cuCtxSynchronize(), "cuCtxSynchronize"));
+}
+
+/// `count` elements of T in device memory; freed on destruction. Makes
+/// device 0's primary context current on the calling thread.
+template <typename T> class DeviceBuffer {
+public:
+  explicit DeviceBuffer(size_t count) : count_(count) {
+    error_ = errorText(cuda::useDevice(0));
+    if (!error_.empty())
+      return;
+    // cuMemAlloc rejects 0 bytes.
+    error_ = errorText(cuda::check(
+        api().cuMemAlloc(&ptr_, std::max<size_t>(1, count) * sizeof(T)),
+        "cuMemAlloc"));
+    if (!error_.empty())
+      ptr_ = 0;
+  }
+  explicit DeviceBuffer(const std::vector<T> &host)
+      : DeviceBuffer(host.size()) {
+    if (error_.empty())
+      error_ = upload(host);
+  }
+  ~DeviceBuffer() {
+    if (ptr_)
+      api().cuMemFree(ptr_);
+  }
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+
+  /// "" when the allocation (and initial upload) worked.
+  const std::string &error() const { return error_; }
+  size_t size() const { return count_; }
+  cuda::CUdeviceptr address() const { return ptr_; }
+  /// The device pointer as a T * (for Arg, which then knows the dtype).
+  T *get() const { return reinterpret_cast<T *>(ptr_); }
+  Arg arg() const {
+    return Arg::typedPointer(reinterpret_cast<const void *>(ptr_), dtype_v<T>);
+  }
+
+  std::string upload(const std::vector<T> &host) {
+    if (host.size() != count_)
+      return "upload: size mismatch";
+    if (host.empty())
+      return "";
+    if (std::string e = errorText(cuda::useDevice(0)); !e.empty())
+      return e;
+    return errorText(cuda::check(
+        api().cuMemcpyHtoD(ptr_, host.data(), count_ * sizeof(T)),
+        "cuMemcpyHtoD"));
+  }
+  /// Copies the buffer back (after the caller synchronized).
+  std::string download(std::vector<T> &host) const {
+    host.resize(count_);
+    if (host.empty())
+      return "";
+    if (std::string e = errorText(cuda::useDevice(0)); !e.empty())
+      return e;
+    return errorText(cuda::check(
+        api().cuMemcpyDtoH(host.data(), ptr_, count_ * sizeof(T)),
+        "cuMemcpyDtoH"));
+  }
+
+private:
+  size_t count_;
+  cuda::CUdeviceptr ptr_ = 0;
+  std::string error_;
+};
+
+LaunchOptions gpuOptions(Grid grid, int numWarps = 4) {
+  LaunchOptions options;
+  options.grid = grid;
+  options.numWarps = numWarps;
+  options.target = TargetKind::CUDA;
+  return options;
+}
+
+std::string launchError(const KernelDef &kernel, const LaunchOptions &options,
+                        llvm::ArrayRef<Arg> args) {
+  return errorText(launch(kernel, options, args));
+}
+
+#define ASSERT_LAUNCH_OK(kernel, options, ...)                                 \
+  do {                                                                         \
+    std::string launchMessage = launchError(kernel, options, __VA_ARGS__);     \
+    ASSERT_EQ(launchMessage, "") << "launch failed";                           \
+  } while (0)
+
+#define ASSERT_SYNC_OK() ASSERT_EQ(synchronize(), "") << "cuCtxSynchronize"
+
+/// A number with enough digits to tell close values apart.
+std::string num(double x) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.9g", x);
+  return text;
+}
+
+bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+template <typename T> double toDouble(T x) { return double(float(x)); }
+template <> double toDouble<float>(float x) { return x; }
+template <typename T> T fromFloat(float x) { return T(x); }
+
+template <typename T> constexpr double tolerance = 1e-6;
+template <> constexpr double tolerance<half> = 2e-3;
+template <> constexpr double tolerance<bfloat16> = 1e-2;
+
+template <typename T> const char *typeName();
+template <> const char *typeName<float>() { return "f32"; }
+template <> const char *typeName<half>() { return "f16"; }
+template <> const char *typeName<bfloat16>() { return "bf16"; }
+
+/// Bitwise equality (sentinels may be NaN).
+template <typename T> bool sameBits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+int smCount() {
+  auto props = cuda::deviceProperties(0);
+  if (!props) {
+    llvm::consumeError(props.takeError());
+    return 0;
+  }
+  return props->smCount;
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax (examples::softmax) against the double-precision reference
+//===----------------------------------------------------------------------===//
+
+// Runtime argument indices of softmax (for SpecializationKey::divisibleBy16).
+enum SoftmaxArg : unsigned {
+  kOut = 0, kIn = 1, kInStride = 2, kOutStride = 3, kRows = 4, kCols = 5
+};
+
+struct SoftmaxShape {
+  int64_t rows, cols, inStride, outStride;
+  int grid;         // 0: the occupancy grid from warmup() + persistentGrid
+  int numWarps = 0; // 0: examples::softmaxNumWarps(BLOCK_SIZE)
+};
+
+int warpsFor(const SoftmaxShape &s) {
+  return s.numWarps ? s.numWarps
+                    : examples::softmaxNumWarps(next_power_of_2(s.cols));
+}
+
+/// Input with `rows` rows of `cols` random N(0, 3) values, `inStride` apart;
+/// the padding between rows holds NaN so that reading it would show.
+template <typename T>
+std::vector<T> makeSoftmaxInput(const SoftmaxShape &s, unsigned seed) {
+  std::vector<T> input((s.rows - 1) * s.inStride + s.cols,
+                       fromFloat<T>(std::numeric_limits<float>::quiet_NaN()));
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 3.0f);
+  for (int64_t r = 0; r < s.rows; ++r)
+    for (int64_t c = 0; c < s.cols; ++c)
+      input[r * s.inStride + c] = fromFloat<T>(normal(rng));
+  return input;
+}
+
+template <typename In, typename Out>
+std::vector<Arg> softmaxArgs(const SoftmaxShape &s, const DeviceBuffer<In> &in,
+                             const DeviceBuffer<Out> &out) {
+  return {out.get(),          in.get(),           int32_t(s.inStride),
+          int32_t(s.outStride), int32_t(s.rows), int32_t(s.cols),
+          Constexpr(next_power_of_2(s.cols))};
+}
+
+/// Launches softmax on the device buffers (grid from the shape, or the
+/// occupancy grid); "" or the error. `gridUsed` receives the grid.
+template <typename In, typename Out>
+std::string launchSoftmax(const SoftmaxShape &s, const DeviceBuffer<In> &in,
+                          const DeviceBuffer<Out> &out,
+                          int *gridUsed = nullptr) {
+  std::vector<Arg> args = softmaxArgs(s, in, out);
+  LaunchOptions options = gpuOptions({s.grid}, warpsFor(s));
+  if (s.grid == 0) {
+    auto info = warmup(*examples::softmax(), options, args);
+    if (!info)
+      return "warmup: " + llvm::toString(info.takeError());
+    options.grid = {persistentGrid(*info, s.rows)};
+  }
+  if (gridUsed)
+    *gridUsed = options.grid.x;
+  return launchError(*examples::softmax(), options, args);
+}
+
+/// Compares `output` with the reference on `input`: NaN where the reference
+/// is NaN, else within `tol`. Returns the number of bad elements; describes
+/// the first few in `report`.
+template <typename In, typename Out>
+int64_t checkSoftmax(const SoftmaxShape &s, const In *input, const Out *output,
+                     double tol, std::string &report, double *maxErrorOut) {
+  std::vector<double> expected((s.rows - 1) * s.outStride + s.cols);
+  examples::referenceSoftmax(input, expected.data(), s.rows, s.cols,
+                             s.inStride, s.outStride,
+                             [](In x) { return toDouble(x); });
+  int64_t bad = 0;
+  double maxError = 0;
+  for (int64_t r = 0; r < s.rows; ++r)
+    for (int64_t c = 0; c < s.cols; ++c) {
+      double want = expected[r * s.outStride + c];
+      double got = toDouble(output[r * s.outStride + c]);
+      bool ok;
+      if (std::isnan(want)) {
+        ok = std::isnan(got);
+      } else {
+        double error = std::abs(got - want);
+        ok = error <= tol; // false for NaN
+        if (ok)
+          maxError = std::max(maxError, error);
+      }
+      if (!ok && ++bad <= 5)
+        report += "  [" + std::to_string(r) + "][" + std::to_string(c) +
+                  "]: got " + num(got) + ", want " + num(want) + "\n";
+    }
+  if (maxErrorOut)
+    *maxErrorOut = maxError;
+  return bad;
+}
+
+/// The whole round trip through device memory; output padding (and 32
+/// elements past the end) hold a sentinel that must survive, and the input
+/// must come back unchanged.
+template <typename In, typename Out>
+void softmaxRoundTrip(const SoftmaxShape &s, unsigned seed = 1) {
+  SCOPED_TRACE(testing::Message()
+               << typeName<In>() << "->" << typeName<Out>() << " rows="
+               << s.rows << " cols=" << s.cols << " inStride=" << s.inStride
+               << " outStride=" << s.outStride << " grid="
+               << (s.grid ? std::to_string(s.grid) : std::string("occupancy"))
+               << " num_warps=" << warpsFor(s));
+  std::vector<In> input = makeSoftmaxInput<In>(s, seed);
+  const Out sentinel = fromFloat<Out>(-7.25f);
+  const int64_t tail = 32;
+  std::vector<Out> output((s.rows - 1) * s.outStride + s.cols + tail,
+                          sentinel);
+  DeviceBuffer<In> deviceIn(input);
+  DeviceBuffer<Out> deviceOut(output);
+  ASSERT_EQ(deviceIn.error(), "");
+  ASSERT_EQ(deviceOut.error(), "");
+  int grid = 0;
+  ASSERT_EQ(launchSoftmax(s, deviceIn, deviceOut, &grid), "");
+  ASSERT_SYNC_OK();
+  ASSERT_EQ(deviceOut.download(output), "");
+  std::vector<In> inputAfter;
+  ASSERT_EQ(deviceIn.download(inputAfter), "");
+
+  std::string report;
+  double maxError = 0;
+  int64_t bad = checkSoftmax(s, input.data(), output.data(), tolerance<Out>,
+                             report, &maxError);
+  EXPECT_EQ(bad, 0) << "wrong elements (grid " << grid << ", max ok error "
+                    << maxError << "):\n"
+                    << report;
+  int64_t clobbered = 0;
+  for (int64_t r = 0; r < s.rows; ++r) {
+    int64_t end = r + 1 < s.rows ? (r + 1) * s.outStride
+                                 : int64_t(output.size());
+    for (int64_t i = r * s.outStride + s.cols; i < end; ++i)
+      clobbered += !sameBits(output[i], sentinel);
+  }
+  EXPECT_EQ(clobbered, 0) << "output padding / tail elements were written";
+  int64_t inputChanged = 0;
+  for (size_t i = 0; i < input.size(); ++i)
+    inputChanged += !sameBits(input[i], inputAfter[i]);
+  EXPECT_EQ(inputChanged, 0) << "the kernel wrote to its input";
+}
+
+/// num_warps to try for rows of n: 4 and 8, and 16 for long rows.
+std::vector<int> warpChoices(int64_t n) {
+  std::vector<int> warps = {4, 8};
+  if (n >= 4096)
+    warps.push_back(16);
+  return warps;
+}
+
+/// Rows for the occupancy-grid runs: more than the resident programs for
+/// short rows, about 4M elements at most.
+int64_t occupancyRows(int64_t n) {
+  return std::clamp<int64_t>((int64_t(4) << 20) / n, 37, 3000);
+}
+
+class GPUSoftmaxTest : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(GPUSoftmaxTest, F32UnevenSmallGrid) {
+  REQUIRE_GPU();
+  int64_t n = GetParam();
+  // 37 rows over 5 programs: the persistent loop strides unevenly.
+  for (int warps : warpChoices(n))
+    softmaxRoundTrip<float, float>({37, n, n, n, 5, warps});
+}
+
+TEST_P(GPUSoftmaxTest, F32OccupancyGrid) {
+  REQUIRE_GPU();
+  int64_t n = GetParam();
+  int64_t rows = occupancyRows(n);
+  for (int warps : warpChoices(n))
+    softmaxRoundTrip<float, float>({rows, n, n, n, 0, warps}, 4);
+  // And num_warps as the examples choose it.
+  softmaxRoundTrip<float, float>({rows, n, n, n, 0, 0}, 5);
+}
+
+TEST_P(GPUSoftmaxTest, F32MoreProgramsThanRows) {
+  REQUIRE_GPU();
+  int64_t n = GetParam();
+  softmaxRoundTrip<float, float>({3, n, n, n, 8, 4}, 7);
+}
+
+// Strides N+13 (input) and N+7 (output) are never multiples of 16: the
+// specialization must take the scalar (unaligned) path.
+TEST_P(GPUSoftmaxTest, PaddedStridesScalarPath) {
+  REQUIRE_GPU();
+  int64_t n = GetParam();
+  SoftmaxShape s{37, n, n + 13, n + 7, 5, 4};
+  {
+    DeviceBuffer<float> in(16), out(16);
+    ASSERT_EQ(in.error(), "");
+    ASSERT_EQ(out.error(), "");
+    auto key = specializationFor(*examples::softmax(),
+                                 gpuOptions({5}, 4), softmaxArgs(s, in, out));
+    ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
+    EXPECT_TRUE(key->divisibleBy16 & (1u << kOut)) << "cuMemAlloc alignment";
+    EXPECT_TRUE(key->divisibleBy16 & (1u << kIn)) << "cuMemAlloc alignment";
+    // N+7 is never a multiple of 16 here (N+13 is for N = 3).
+    EXPECT_EQ(bool(key->divisibleBy16 & (1u << kInStride)),
+              s.inStride % 16 == 0);
+    EXPECT_FALSE(key->divisibleBy16 & (1u << kOutStride));
+  }
+  for (int warps : warpChoices(n)) {
+    s.numWarps = warps;
+    softmaxRoundTrip<float, float>(s, 3);
+  }
+  s.grid = 0;
+  s.rows = std::min<int64_t>(occupancyRows(n), 1000);
+  s.numWarps = 0;
+  softmaxRoundTrip<float, float>(s, 6);
+}
+
+INSTANTIATE_TEST_SUITE_P(GPUWidths, GPUSoftmaxTest,
+                         ::testing::Values(1, 2, 3, 127, 128, 129, 781, 1024,
+                                           4096, 12288));
+
+TEST(GPUSoftmax, Shape1823x781) {
+  REQUIRE_GPU();
+  softmaxRoundTrip<float, float>({1823, 781, 781, 781, 0, 0});
+  softmaxRoundTrip<float, float>({1823, 781, 781, 781, 0, 4}, 2);
+  softmaxRoundTrip<float, float>({1823, 781, 781, 781, 0, 8}, 3);
+  softmaxRoundTrip<float, float>({1823, 781, 781, 781, 7, 4}, 4);
+}
+
+TEST(GPUSoftmax, SingleProgram) {
+  REQUIRE_GPU();
+  softmaxRoundTrip<float, float>({37, 129, 129, 129, 1, 4});
+  softmaxRoundTrip<float, float>({11, 4096, 4096, 4096, 1, 16});
+}
+
+// Strides that are multiples of 16 and n_cols a multiple of 16: the
+// specialization may use 16-byte vector accesses.
+TEST(GPUSoftmax, AlignedStridesVectorPath) {
+  REQUIRE_GPU();
+  for (int64_t n : {16, 128, 784, 1024, 2048, 4096}) {
+    SoftmaxShape s{48, n, n + 16, n + 32, 5, 4};
+    {
+      DeviceBuffer<float> in(16), out(16);
+      ASSERT_EQ(in.error(), "");
+      ASSERT_EQ(out.error(), "");
+      auto key = specializationFor(*examples::softmax(), gpuOptions({5}, 4),
+                                   softmaxArgs(s, in, out));
+      ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
+      uint64_t want = (1u << kOut) | (1u << kIn) | (1u << kInStride) |
+                      (1u << kOutStride) | (1u << kRows) | (1u << kCols);
+      EXPECT_EQ(key->divisibleBy16, want) << "n=" << n;
+    }
+    for (int warps : warpChoices(n)) {
+      s.numWarps = warps;
+      softmaxRoundTrip<float, float>(s, 8);
+    }
+    // Dense rows (stride == n) and the occupancy grid.
+    softmaxRoundTrip<float, float>({std::min<int64_t>(occupancyRows(n), 1024),
+                                    n, n, n, 0, 0},
+                                   9);
+  }
+}
+
+TEST(GPUSoftmax, F16) {
+  REQUIRE_GPU();
+  for (int64_t n : {1, 3, 129, 781, 1024, 4096})
+    softmaxRoundTrip<half, half>({37, n, n, n, 5, 0});
+  softmaxRoundTrip<half, half>({37, 781, 800, 790, 5, 4});
+  softmaxRoundTrip<half, half>({37, 1024, 1040, 1056, 5, 8}); // aligned
+  softmaxRoundTrip<half, half>({1823, 781, 781, 781, 0, 0});
+}
+
+TEST(GPUSoftmax, BF16) {
+  REQUIRE_GPU();
+  for (int64_t n : {1, 3, 129, 781, 1024, 4096})
+    softmaxRoundTrip<bfloat16, bfloat16>({37, n, n, n, 5, 0});
+  softmaxRoundTrip<bfloat16, bfloat16>({37, 781, 800, 790, 5, 4});
+  softmaxRoundTrip<bfloat16, bfloat16>({37, 1024, 1040, 1056, 5, 8});
+  softmaxRoundTrip<bfloat16, bfloat16>({1823, 781, 781, 781, 0, 0});
+}
+
+// The maths is f32 after .to(F32): a 16-bit input written as f32 is exact to
+// the fp32 tolerance against the reference on the same 16-bit values.
+TEST(GPUSoftmax, MixedF16InF32Out) {
+  REQUIRE_GPU();
+  softmaxRoundTrip<half, float>({37, 781, 781, 781, 5, 4});
+  softmaxRoundTrip<half, float>({37, 4096, 4096, 4096, 5, 16});
+  softmaxRoundTrip<half, float>({500, 129, 129, 129, 0, 0});
+  softmaxRoundTrip<float, half>({37, 781, 781, 781, 5, 4});
+}
+
+TEST(GPUSoftmax, MixedBF16AndF32) {
+  REQUIRE_GPU();
+  softmaxRoundTrip<bfloat16, float>({37, 129, 129, 129, 5, 4});
+  softmaxRoundTrip<float, bfloat16>({37, 781, 781, 781, 5, 8});
+}
+
+//===----------------------------------------------------------------------===//
+// Special values: -inf, large magnitudes, NaN
+//===----------------------------------------------------------------------===//
+
+template <typename T> void specialValues(int64_t cols, int numWarps, int grid) {
+  SCOPED_TRACE(testing::Message() << typeName<T>() << " cols=" << cols
+                                  << " num_warps=" << numWarps
+                                  << " grid=" << grid);
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  SoftmaxShape s{8, cols, cols, cols, grid, numWarps};
+  std::mt19937 rng(11);
+  std::normal_distribution<float> normal(0.0f, 2.0f);
+  std::vector<float> values(s.rows * cols);
+  for (float &x : values)
+    x = normal(rng);
+  auto at = [&](int64_t r, int64_t c) -> float & { return values[r * cols + c]; };
+  // Row 0: some -inf entries (never all of them).
+  for (int64_t c = 1; c < cols; c += 3)
+    at(0, c) = -inf;
+  // Row 1: all -inf except one finite value -> one-hot.
+  for (int64_t c = 0; c < cols; ++c)
+    at(1, c) = c == cols / 2 ? 0.5f : -inf;
+  // Row 2: +-1000 (naive exp overflows / underflows).
+  for (int64_t c = 0; c < cols; ++c)
+    at(2, c) = (c % 2 ? 1000.0f : -1000.0f) + float(c % 5);
+  // Row 3: all 1000 -> uniform.
+  for (int64_t c = 0; c < cols; ++c)
+    at(3, c) = 1000.0f;
+  // Row 4: one NaN at the end -> the whole row NaN.
+  at(4, cols - 1) = nan;
+  // Row 5: all -1000 with one slightly bigger.
+  for (int64_t c = 0; c < cols; ++c)
+    at(5, c) = c == 0 ? -999.0f : -1000.0f;
+  // Row 6: a NaN at the front. Row 7: untouched (normal values).
+  at(6, 0) = nan;
+
+  std::vector<T> input(values.size()), output(values.size(), fromFloat<T>(0));
+  for (size_t i = 0; i < values.size(); ++i)
+    input[i] = fromFloat<T>(values[i]);
+  DeviceBuffer<T> deviceIn(input), deviceOut(output);
+  ASSERT_EQ(deviceIn.error(), "");
+  ASSERT_EQ(deviceOut.error(), "");
+  ASSERT_EQ(launchSoftmax(s, deviceIn, deviceOut), "");
+  ASSERT_SYNC_OK();
+  ASSERT_EQ(deviceOut.download(output), "");
+
+  std::string report;
+  EXPECT_EQ(checkSoftmax(s, input.data(), output.data(), tolerance<T>, report,
+                         nullptr),
+            0)
+      << report;
+  // Spelled out for the rows whose answer is known exactly.
+  EXPECT_NEAR(toDouble(output[1 * cols + cols / 2]), 1.0, tolerance<T>);
+  if (cols > 1) {
+    EXPECT_EQ(toDouble(output[1 * cols + 0]), 0.0);
+  }
+  EXPECT_NEAR(toDouble(output[3 * cols + 0]), 1.0 / cols, tolerance<T>);
+  int64_t wrongNaN = 0;
+  for (int64_t c = 0; c < cols; ++c) {
+    wrongNaN += !std::isnan(toDouble(output[4 * cols + c]));
+    wrongNaN += !std::isnan(toDouble(output[6 * cols + c]));
+    for (int64_t r : {0, 1, 2, 3, 5, 7})
+      wrongNaN += std::isnan(toDouble(output[r * cols + c]));
+  }
+  EXPECT_EQ(wrongNaN, 0)
+      << "rows 4 and 6 must be all NaN, the others free of NaN";
+}
+
+TEST(GPUSoftmaxSpecialValues, F32) {
+  REQUIRE_GPU();
+  for (int64_t cols : {1, 3, 129, 1024, 4097}) {
+    specialValues<float>(cols, 4, 3);
+    specialValues<float>(cols, 8, 0);
+  }
+  specialValues<float>(12288, 16, 3);
+}
+
+TEST(GPUSoftmaxSpecialValues, F16) {
+  REQUIRE_GPU();
+  for (int64_t cols : {3, 129, 1024}) {
+    specialValues<half>(cols, 4, 3);
+    specialValues<half>(cols, 8, 0);
+  }
+}
+
+TEST(GPUSoftmaxSpecialValues, BF16) {
+  REQUIRE_GPU();
+  for (int64_t cols : {3, 129, 1024}) {
+    specialValues<bfloat16>(cols, 4, 3);
+    specialValues<bfloat16>(cols, 8, 0);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// vector_add
+//===----------------------------------------------------------------------===//
+
+template <typename T> void vectorAddCheck(int64_t n, int64_t block) {
+  SCOPED_TRACE(testing::Message() << "n=" << n << " BLOCK=" << block);
+  std::mt19937 rng(n + 17);
+  std::vector<T> x(n), y(n);
+  for (int64_t i = 0; i < n; ++i) {
+    if constexpr (std::is_floating_point_v<T>) {
+      std::normal_distribution<T> normal(0, 100);
+      x[i] = normal(rng);
+      y[i] = normal(rng);
+    } else {
+      std::uniform_int_distribution<T> uniform(-1000000, 1000000);
+      x[i] = uniform(rng);
+      y[i] = uniform(rng);
+    }
+  }
+  const T sentinel = T(-12345);
+  std::vector<T> out(n + 64, sentinel);
+  DeviceBuffer<T> dx(x), dy(y), dout(out);
+  ASSERT_EQ(dx.error(), "");
+  ASSERT_EQ(dy.error(), "");
+  ASSERT_EQ(dout.error(), "");
+  ASSERT_LAUNCH_OK(*examples::vectorAdd(),
+                   gpuOptions({int((n + block - 1) / block)}),
+                   {dx.get(), dy.get(), dout.get(), int32_t(n),
+                    Constexpr(block)});
+  ASSERT_SYNC_OK();
+  ASSERT_EQ(dout.download(out), "");
+  int64_t bad = 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (!sameBits<T>(out[i], T(x[i] + y[i])) && ++bad <= 5)
+      ADD_FAILURE() << "out[" << i << "] = " << out[i] << ", want "
+                    << x[i] + y[i];
+  EXPECT_EQ(bad, 0);
+  int64_t past = 0;
+  for (int64_t i = n; i < int64_t(out.size()); ++i)
+    past += !sameBits(out[i], sentinel);
+  EXPECT_EQ(past, 0) << "wrote past n";
+}
+
+TEST(GPUVectorAdd, F32) {
+  REQUIRE_GPU();
+  for (int64_t n : {1, 1000, 4096, 100003}) {
+    vectorAddCheck<float>(n, 1024);
+    vectorAddCheck<float>(n, 128);
+  }
+}
+
+TEST(GPUVectorAdd, I32) {
+  REQUIRE_GPU();
+  for (int64_t n : {1, 1000, 4096, 100003}) {
+    vectorAddCheck<int32_t>(n, 1024);
+    vectorAddCheck<int32_t>(n, 256);
+  }
+}
+
+TEST(GPUVectorAdd, UnalignedPointers) {
+  REQUIRE_GPU();
+  // Device pointers one element past a 256-byte boundary: not 16-byte
+  // aligned, another specialization (scalar accesses).
+  int64_t n = 1000;
+  std::vector<float> x(n + 1), y(n + 1), out(n + 2, -1.0f);
+  for (int64_t i = 0; i <= n; ++i) {
+    x[i] = float(i);
+    y[i] = float(2 * i);
+  }
+  DeviceBuffer<float> dx(x), dy(y), dout(out);
+  ASSERT_EQ(dx.error(), "");
+  ASSERT_EQ(dy.error(), "");
+  ASSERT_EQ(dout.error(), "");
+  std::vector<Arg> args = {dx.get() + 1, dy.get() + 1, dout.get() + 1,
+                           int32_t(n), Constexpr(1024)};
+  auto key = specializationFor(*examples::vectorAdd(), gpuOptions({1}), args);
+  ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
+  EXPECT_EQ(key->divisibleBy16 & 0b111, 0u);
+  ASSERT_LAUNCH_OK(*examples::vectorAdd(), gpuOptions({1}), args);
+  ASSERT_SYNC_OK();
+  ASSERT_EQ(dout.download(out), "");
+  EXPECT_EQ(out[0], -1.0f);
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(out[i + 1], x[i + 1] + y[i + 1]) << i;
+  EXPECT_EQ(out[n + 1], -1.0f);
+}
+
+//===----------------------------------------------------------------------===//
+// warmup() and persistentGrid()
+//===----------------------------------------------------------------------===//
+
+TEST(GPUWarmup, ReportsResourcesAndOccupancy) {
+  REQUIRE_GPU();
+  auto props = cuda::deviceProperties(0);
+  ASSERT_TRUE(bool(props)) << llvm::toString(props.takeError());
+  DeviceBuffer<float> in(4096), out(4096);
+  ASSERT_EQ(in.error(), "");
+  ASSERT_EQ(out.error(), "");
+  for (int warps : {1, 2, 4, 8, 16}) {
+    SCOPED_TRACE(testing::Message() << "num_warps=" << warps);
+    SoftmaxShape s{4, 1024, 1024, 1024, 1, warps};
+    auto info = warmup(*examples::softmax(), gpuOptions({1}, warps),
+                       softmaxArgs(s, in, out));
+    ASSERT_TRUE(bool(info)) << llvm::toString(info.takeError());
+    EXPECT_GT(info->registers, 0);
+    EXPECT_LE(info->registers, 255);
+    EXPECT_GE(info->sharedMemoryBytes, 0);
+    EXPECT_EQ(info->threadsPerProgram, 32 * warps);
+    EXPECT_GE(info->maxProgramsPerProcessor, 1);
+    EXPECT_EQ(info->processors, props->smCount);
+    // Occupancy within what an SM holds.
+    EXPECT_LE(info->maxProgramsPerProcessor * info->threadsPerProgram,
+              props->maxThreadsPerSM);
+    EXPECT_LE(int64_t(info->maxProgramsPerProcessor) *
+                  info->threadsPerProgram * info->registers,
+              int64_t(props->registersPerSM));
+    EXPECT_LE(int64_t(info->maxProgramsPerProcessor) *
+                  info->sharedMemoryBytes,
+              int64_t(props->sharedMemoryPerSM));
+    // The compiled kernel in the cache is the one warmup described.
+    auto key = specializationFor(*examples::softmax(), gpuOptions({1}, warps),
+                                 softmaxArgs(s, in, out));
+    ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
+    auto compiled = KernelCache::instance().get(*examples::softmax(), *key);
+    ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+    EXPECT_NE(compiled->cuda.function, nullptr);
+    EXPECT_EQ(compiled->cuda.registers, info->registers);
+    EXPECT_EQ(compiled->artifact.threadsPerProgram, 32 * warps);
+  }
+  // vector_add too.
+  DeviceBuffer<float> z(4096);
+  ASSERT_EQ(z.error(), "");
+  auto info = warmup(*examples::vectorAdd(), gpuOptions({4}),
+                     {in.get(), out.get(), z.get(), int32_t(4096),
+                      Constexpr(1024)});
+  ASSERT_TRUE(bool(info)) << llvm::toString(info.takeError());
+  EXPECT_GT(info->registers, 0);
+  EXPECT_EQ(info->threadsPerProgram, 128);
+  EXPECT_GE(info->maxProgramsPerProcessor, 1);
+  EXPECT_EQ(info->processors, props->smCount);
+}
+
+TEST(GPUWarmup, PersistentGridIsResidentProgramsCappedByWork) {
+  REQUIRE_GPU();
+  int sms = smCount();
+  ASSERT_GT(sms, 0);
+  DeviceBuffer<float> in(1024), out(1024);
+  ASSERT_EQ(in.error(), "");
+  ASSERT_EQ(out.error(), "");
+  SoftmaxShape s{4, 781, 781, 781, 1, 4};
+  auto info = warmup(*examples::softmax(), gpuOptions({1}, 4),
+                     softmaxArgs(s, in, out));
+  ASSERT_TRUE(bool(info)) << llvm::toString(info.takeError());
+  ASSERT_EQ(info->processors, sms);
+  int64_t resident = int64_t(sms) * info->maxProgramsPerProcessor;
+  for (int64_t rows : {int64_t(1), int64_t(2), int64_t(37), int64_t(sms),
+                       resident - 1, resident, resident + 1, int64_t(1823),
+                       int64_t(1) << 20, int64_t(1) << 40}) {
+    if (rows < 1)
+      continue;
+    EXPECT_EQ(persistentGrid(*info, rows), std::min(resident, rows))
+        << "rows=" << rows;
+  }
+  // Warmup does not launch anything: the output is untouched.
+  std::vector<float> host;
+  ASSERT_SYNC_OK();
+  ASSERT_EQ(out.upload(std::vector<float>(1024, 3.0f)), "");
+  auto again = warmup(*examples::softmax(), gpuOptions({1}, 4),
+                      softmaxArgs(s, in, out));
+  ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+  ASSERT_SYNC_OK();
+  ASSERT_EQ(out.download(host), "");
+  EXPECT_EQ(host, std::vector<float>(1024, 3.0f));
+}
+
+//===----------------------------------------------------------------------===//
+// Launch errors, scalars, streams
+//===----------------------------------------------------------------------===//
+
+void gpu_scale_kernel(Ptr<float> x, Ptr<float> y, Int n, Float factor,
+                      Constexpr BLOCK) {
+  Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
+  Tensor mask = offsets < n;
+  store(y + offsets, load(x + offsets, mask) * factor, mask);
+}
+
+const KernelDef &gpuScaleKernel() {
+  static auto kernel =
+      jit("gpu_scale_f32", gpu_scale_kernel, {"x", "y", "n", "factor", "BLOCK"});
+  return *kernel;
+}
+
+/// Three device buffers of 16 floats; `out` holds a sentinel that a
+/// rejected launch must leave alone.
+struct ErrorFixture {
+  DeviceBuffer<float> x{std::vector<float>(16, 1.0f)};
+  DeviceBuffer<float> y{std::vector<float>(16, 2.0f)};
+  DeviceBuffer<float> out{std::vector<float>(16, -5.0f)};
+  std::string ready() const {
+    return x.error() + y.error() + out.error();
+  }
+  /// "" when `out` still holds the sentinel.
+  std::string untouched() const {
+    if (std::string e = synchronize(); !e.empty())
+      return e;
+    std::vector<float> host;
+    if (std::string e = out.download(host); !e.empty())
+      return e;
+    return host == std::vector<float>(16, -5.0f) ? "" : "output was written";
+  }
+};
+
+TEST(GPULaunchErrors, WrongArgumentCount) {
+  REQUIRE_GPU();
+  ErrorFixture f;
+  ASSERT_EQ(f.ready(), "");
+  std::string message =
+      launchError(*examples::vectorAdd(), gpuOptions({1}),
+                  {f.x.get(), f.y.get(), f.out.get(), int32_t(16)});
+  EXPECT_TRUE(contains(message, "vector_add")) << message;
+  EXPECT_TRUE(contains(message, "takes 5 arguments, got 4")) << message;
+  auto info = warmup(*examples::vectorAdd(), gpuOptions({1}),
+                     {f.x.get(), f.y.get(), f.out.get(), int32_t(16)});
+  ASSERT_FALSE(bool(info));
+  std::string warmupMessage = llvm::toString(info.takeError());
+  EXPECT_TRUE(contains(warmupMessage, "vector_add")) << warmupMessage;
+  EXPECT_EQ(f.untouched(), "");
+}
+
+TEST(GPULaunchErrors, PointerWhereScalarExpected) {
+  REQUIRE_GPU();
+  ErrorFixture f;
+  ASSERT_EQ(f.ready(), "");
+  std::string message = launchError(
+      *examples::vectorAdd(), gpuOptions({1}),
+      {f.x.get(), f.y.get(), f.out.get(), f.out.get(), Constexpr(16)});
+  EXPECT_TRUE(contains(message, "vector_add")) << message;
+  EXPECT_TRUE(contains(message, "n_elements")) << message;
+  EXPECT_TRUE(contains(message, "#3")) << message;
+  EXPECT_TRUE(contains(message, "got a pointer")) << message;
+  EXPECT_EQ(f.untouched(), "");
+}
+
+TEST(GPULaunchErrors, ScalarWherePointerExpected) {
+  REQUIRE_GPU();
+  ErrorFixture f;
+  ASSERT_EQ(f.ready(), "");
+  std::string message = launchError(
+      *examples::vectorAdd(), gpuOptions({1}),
+      {f.x.get(), int32_t(5), f.out.get(), int32_t(16), Constexpr(16)});
+  EXPECT_TRUE(contains(message, "vector_add")) << message;
+  EXPECT_TRUE(contains(message, "y_ptr")) << message;
+  EXPECT_TRUE(contains(message, "pointer")) << message;
+  EXPECT_EQ(f.untouched(), "");
+}
+
+TEST(GPULaunchErrors, WrongPointeeType) {
+  REQUIRE_GPU();
+  ErrorFixture f;
+  ASSERT_EQ(f.ready(), "");
+  // The f32 buffer passed as f16.
+  std::string message = launchError(
+      gpuScaleKernel(), gpuOptions({1}),
+      {Arg::typedPointer(reinterpret_cast<const void *>(f.x.address()),
+                         DType::F16),
+       f.out.get(), int32_t(16), 1.0f, Constexpr(16)});
+  EXPECT_TRUE(contains(message, "gpu_scale_f32")) << message;
+  EXPECT_TRUE(contains(message, "'x'")) << message;
+  EXPECT_TRUE(contains(message, "f32")) << message;
+  EXPECT_TRUE(contains(message, "f16")) << message;
+  EXPECT_EQ(f.untouched(), "");
+}
+
+TEST(GPULaunchErrors, IntWhereFloatScalarExpected) {
+  REQUIRE_GPU();
+  ErrorFixture f;
+  ASSERT_EQ(f.ready(), "");
+  std::string message =
+      launchError(gpuScaleKernel(), gpuOptions({1}),
+                  {f.x.get(), f.out.get(), int32_t(16), int32_t(2),
+                   Constexpr(16)});
+  EXPECT_TRUE(contains(message, "gpu_scale_f32")) << message;
+  EXPECT_TRUE(contains(message, "factor")) << message;
+  EXPECT_EQ(f.untouched(), "");
+}
+
+TEST(GPULaunchErrors, ZeroSizedGrid) {
+  REQUIRE_GPU();
+  ErrorFixture f;
+  ASSERT_EQ(f.ready(), "");
+  for (Grid grid : {Grid{0, 1, 1}, Grid{1, 0, 1}, Grid{1, 1, 0},
+                    Grid{-1, 1, 1}}) {
+    std::string message =
+        launchError(*examples::vectorAdd(), gpuOptions(grid),
+                    {f.x.get(), f.y.get(), f.out.get(), int32_t(16),
+                     Constexpr(16)});
+    EXPECT_TRUE(contains(message, "vector_add")) << message;
+    EXPECT_TRUE(contains(message, "grid")) << message;
+  }
+  EXPECT_EQ(f.untouched(), "");
+}
+
+TEST(GPURuntime, ScaleKernelWithFloatScalar) {
+  REQUIRE_GPU();
+  std::vector<float> x(300), y(300, 0.0f);
+  for (int i = 0; i < 300; ++i)
+    x[i] = float(i) - 150.0f;
+  DeviceBuffer<float> dx(x), dy(y);
+  ASSERT_EQ(dx.error(), "");
+  ASSERT_EQ(dy.error(), "");
+  ASSERT_LAUNCH_OK(gpuScaleKernel(), gpuOptions({3}),
+                   {dx.get(), dy.get(), int32_t(300), 2.5f, Constexpr(128)});
+  ASSERT_SYNC_OK();
+  ASSERT_EQ(dy.download(y), "");
+  for (int i = 0; i < 300; ++i)
+    ASSERT_EQ(y[i], x[i] * 2.5f) << i;
+}
+
+// options.stream = nullptr is the default stream: launches on it run in
+// order, so dependent launches need no synchronization between them.
+TEST(GPUStream, NullStreamOrdersDependentLaunches) {
+  REQUIRE_GPU();
+  const int64_t n = 100003;
+  std::vector<float> x(n), y(n);
+  for (int64_t i = 0; i < n; ++i) {
+    x[i] = float(i % 1000);
+    y[i] = float(i % 7) - 3.0f;
+  }
+  DeviceBuffer<float> dx(x), dy(y), t(n), out(n);
+  ASSERT_EQ(dx.error() + dy.error() + t.error() + out.error(), "");
+  LaunchOptions options = gpuOptions({int((n + 1023) / 1024)});
+  options.stream = nullptr;
+  // t = x + y; out = t + y, then one synchronization.
+  ASSERT_LAUNCH_OK(*examples::vectorAdd(), options,
+                   {dx.get(), dy.get(), t.get(), int32_t(n), Constexpr(1024)});
+  ASSERT_LAUNCH_OK(*examples::vectorAdd(), options,
+                   {t.get(), dy.get(), out.get(), int32_t(n), Constexpr(1024)});
+  ASSERT_SYNC_OK();
+  std::vector<float> result;
+  ASSERT_EQ(out.download(result), "");
+  int64_t bad = 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (result[i] != (x[i] + y[i]) + y[i] && ++bad <= 5)
+      ADD_FAILURE() << "out[" << i << "] = " << result[i] << ", want "
+                    << (x[i] + y[i]) + y[i];
+  EXPECT_EQ(bad, 0);
+}
+
+TEST(GPUStream, ManyInPlaceLaunchesThenOneSync) {
+  REQUIRE_GPU();
+  const int64_t n = 4099;
+  const int launches = 50;
+  std::vector<int32_t> acc(n), ones(n, 1);
+  for (int64_t i = 0; i < n; ++i)
+    acc[i] = int32_t(i);
+  DeviceBuffer<int32_t> dacc(acc), dones(ones);
+  ASSERT_EQ(dacc.error() + dones.error(), "");
+  LaunchOptions options = gpuOptions({int((n + 255) / 256)});
+  options.stream = nullptr;
+  for (int k = 0; k < launches; ++k)
+    ASSERT_LAUNCH_OK(*examples::vectorAdd(), options,
+                     {dacc.get(), dones.get(), dacc.get(), int32_t(n),
+                      Constexpr(256)});
+  ASSERT_SYNC_OK();
+  std::vector<int32_t> result;
+  ASSERT_EQ(dacc.download(result), "");
+  int64_t bad = 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (result[i] != int32_t(i) + launches && ++bad <= 5)
+      ADD_FAILURE() << "acc[" << i << "] = " << result[i];
+  EXPECT_EQ(bad, 0);
+}
+
+TEST(GPUStream, SoftmaxOfSoftmaxWithoutIntermediateSync) {
+  REQUIRE_GPU();
+  SoftmaxShape s{300, 781, 781, 781, 0, 0};
+  std::vector<float> input = makeSoftmaxInput<float>(s, 21);
+  DeviceBuffer<float> din(input), mid(input.size()), dout(input.size());
+  ASSERT_EQ(din.error() + mid.error() + dout.error(), "");
+  ASSERT_EQ(launchSoftmax(s, din, mid), "");
+  ASSERT_EQ(launchSoftmax(s, mid, dout), "");
+  ASSERT_SYNC_OK();
+  std::vector<float> middle, output;
+  ASSERT_EQ(mid.download(middle), "");
+  ASSERT_EQ(dout.download(output), "");
+  std::string report;
+  EXPECT_EQ(checkSoftmax(s, input.data(), middle.data(), 1e-6, report,
+                         nullptr),
+            0)
+      << report;
+  // The second launch read the first one's (complete) output.
+  EXPECT_EQ(checkSoftmax(s, middle.data(), output.data(), 1e-6, report,
+                         nullptr),
+            0)
+      << report;
+}
+
+//===----------------------------------------------------------------------===//
+// Concurrency: first launches of one new key from many threads
+//===----------------------------------------------------------------------===//
+
+TEST(GPUConcurrency, EightThreadsFirstLaunchOfNewKey) {
+  REQUIRE_GPU();
+  // N = 300 -> BLOCK_SIZE 512 with num_warps 2: a key no other test uses, so
+  // the threads race on its first compilation and load.
+  const int threads = 8;
+  const int64_t cols = 300;
+  std::latch start(threads);
+  std::vector<std::string> errors(threads);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&, t] {
+      SoftmaxShape s{50 + 7 * t, cols, cols, cols, 3 + t, 2};
+      std::vector<float> input = makeSoftmaxInput<float>(s, 100 + t);
+      std::vector<float> output(input.size() + 32, -7.25f);
+      // Each thread its own buffers (allocating makes the context current).
+      DeviceBuffer<float> din(input), dout(output);
+      std::string message = din.error() + dout.error();
+      start.arrive_and_wait();
+      if (!message.empty()) {
+        errors[t] = message;
+        return;
+      }
+      message = launchSoftmax(s, din, dout);
+      if (message.empty())
+        message = synchronize();
+      if (message.empty())
+        message = dout.download(output);
+      if (!message.empty()) {
+        errors[t] = message;
+        return;
+      }
+      std::string report;
+      if (int64_t bad = checkSoftmax(s, input.data(), output.data(), 1e-6,
+                                     report, nullptr))
+        errors[t] = std::to_string(bad) + " wrong elements\n" + report;
+      for (size_t i = input.size(); i < output.size(); ++i)
+        if (output[i] != -7.25f) {
+          errors[t] += "wrote past the end at " + std::to_string(i);
+          break;
+        }
+    });
+  for (std::thread &worker : workers)
+    worker.join();
+  for (int t = 0; t < threads; ++t)
+    EXPECT_EQ(errors[t], "") << "thread " << t;
+}
+
+} // namespace
