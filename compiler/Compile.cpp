@@ -44,6 +44,16 @@ llvm::Expected<CompiledArtifact> compileModule(mlir::ModuleOp module,
     if (dump)
       dump("ptx", *ptx);
     artifact.binary = std::move(*ptx);
+    // With ptxas at hand, a cubin spares the driver its PTX compilation; if
+    // ptxas is missing or fails, the driver gets the PTX as before.
+    if (std::string ptxas = findPtxas(); !ptxas.empty()) {
+      if (auto cubin = assembleCubin(ptxas, artifact.binary, options.smArch)) {
+        artifact.binary = std::move(*cubin);
+        artifact.isCubin = true;
+      } else {
+        llvm::consumeError(cubin.takeError());
+      }
+    }
     return artifact;
   }
   if (dump) {

@@ -5,12 +5,18 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -82,6 +88,48 @@ llvm::Expected<std::string> emitPTX(llvm::Module &module, int smArch) {
                                    "NVPTX cannot emit assembly");
   pm.run(module);
   return std::string(ptx.str());
+}
+
+std::string findPtxas() {
+  if (const char *env = std::getenv("BLOCKJIT_PTXAS"))
+    return std::string(env) == "none" ? "" : env;
+  if (auto onPath = llvm::sys::findProgramByName("ptxas"))
+    return *onPath;
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
+    return "/usr/local/cuda/bin/ptxas";
+  return "";
+}
+
+llvm::Expected<std::string> assembleCubin(llvm::StringRef ptxas,
+                                          llvm::StringRef ptx, int smArch) {
+  llvm::SmallString<128> input, output;
+  int fd;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("blockjit", "ptx", fd, input))
+    return llvm::createStringError(ec, "cannot create a temporary PTX file");
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << ptx;
+  }
+  auto removeInput = llvm::make_scope_exit([&] { llvm::sys::fs::remove(input); });
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("blockjit", "cubin", output))
+    return llvm::createStringError(ec, "cannot create a temporary cubin file");
+  auto removeOutput =
+      llvm::make_scope_exit([&] { llvm::sys::fs::remove(output); });
+  std::string arch = "-arch=sm_" + std::to_string(smArch);
+  llvm::StringRef args[] = {ptxas, arch, input, "-o", output};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, {}, 0, 0,
+                                     &message);
+  if (rc != 0)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "ptxas failed (exit " + std::to_string(rc) +
+                                       ") " + message);
+  auto cubin = llvm::MemoryBuffer::getFile(output);
+  if (!cubin)
+    return llvm::createStringError(cubin.getError(), "ptxas wrote no cubin");
+  return (*cubin)->getBuffer().str();
 }
 
 } // namespace blockjit

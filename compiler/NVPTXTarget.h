@@ -23,6 +23,15 @@ llvm::Expected<llvm::TargetMachine &> nvptxTargetMachine(int smArch);
 /// PTX text for `module` (already optimized).
 llvm::Expected<std::string> emitPTX(llvm::Module &module, int smArch);
 
+/// The ptxas to assemble PTX with: $BLOCKJIT_PTXAS (a path; "none" turns it
+/// off), else `ptxas` on PATH, else /usr/local/cuda/bin/ptxas; empty if none.
+std::string findPtxas();
+
+/// A cubin for `ptx`, assembled by `ptxas` for sm_<smArch>. Loading a cubin
+/// skips the driver's own PTX compilation, the bulk of a cold first launch.
+llvm::Expected<std::string> assembleCubin(llvm::StringRef ptxas,
+                                          llvm::StringRef ptx, int smArch);
+
 } // namespace blockjit
 
 #endif // BLOCKJIT_COMPILER_NVPTXTARGET_H

@@ -15,11 +15,12 @@ loadCudaArtifact(const CompiledArtifact &artifact) {
   if (llvm::Error e = cuda::useDevice(0))
     return std::move(e);
   cuda::CUmodule module;
-  // The PTX must be NUL-terminated for cuModuleLoadData.
-  std::string ptx = artifact.binary;
-  if (llvm::Error e = cuda::check(api->cuModuleLoadData(&module, ptx.c_str()),
-                                  "cuModuleLoadData (the driver rejected "
-                                  "the PTX)"))
+  // std::string keeps PTX NUL-terminated, as cuModuleLoadData needs; a
+  // cubin is an ELF image the driver reads as is.
+  if (llvm::Error e = cuda::check(
+          api->cuModuleLoadData(&module, artifact.binary.c_str()),
+          artifact.isCubin ? "cuModuleLoadData (the driver rejected the cubin)"
+                           : "cuModuleLoadData (the driver rejected the PTX)"))
     return std::move(e);
   CudaFunction result;
   if (llvm::Error e = cuda::check(

@@ -23,7 +23,7 @@ namespace blockjit {
 
 namespace {
 
-constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '1'};
+constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '2'};
 
 void appendU64(std::string &out, uint64_t v) {
   for (int i = 0; i < 8; ++i)
@@ -108,12 +108,14 @@ std::optional<CompiledArtifact> readDiskCache(llvm::StringRef key) {
                                   actual.size()))
     return std::nullopt; // corrupt
   CompiledArtifact artifact;
-  uint64_t backend, threads, shared;
-  if (!readU64(payload, backend) || !readU64(payload, threads) ||
+  uint64_t backend, cubin, threads, shared;
+  if (!readU64(payload, backend) || !readU64(payload, cubin) ||
+      !readU64(payload, threads) ||
       !readU64(payload, shared) || !readString(payload, artifact.entryName) ||
       !readString(payload, artifact.binary) || !payload.empty())
     return std::nullopt;
   artifact.backend = backend ? Backend::GPU : Backend::CPU;
+  artifact.isCubin = cubin != 0;
   artifact.threadsPerProgram = int(threads);
   artifact.sharedMemoryBytes = int(shared);
   return artifact;
@@ -125,6 +127,7 @@ void writeDiskCache(llvm::StringRef key, const CompiledArtifact &artifact) {
     return;
   std::string payload;
   appendU64(payload, artifact.backend == Backend::GPU);
+  appendU64(payload, artifact.isCubin);
   appendU64(payload, artifact.threadsPerProgram);
   appendU64(payload, artifact.sharedMemoryBytes);
   appendString(payload, artifact.entryName);
