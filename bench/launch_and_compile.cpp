@@ -125,13 +125,16 @@ int main(int argc, char **argv) {
     if (llvm::Error e = launch(kernel, options, args))
       llvm::report_fatal_error(std::move(e));
   });
+  auto function = compiled->cudaFunction(0);
+  if (!function)
+    return fail(llvm::toString(function.takeError()));
   void *params[6];
   size_t n = 0;
   for (const Arg &arg : args)
     if (arg.kind != Arg::Kind::Constexpr)
       params[n++] = const_cast<void *>(static_cast<const void *>(&arg.pointer));
   double bareUs = timeLaunches([&] {
-    api->cuLaunchKernel(compiled->cuda.function, rows, 1, 1,
+    api->cuLaunchKernel(function->function, rows, 1, 1,
                         compiled->artifact.threadsPerProgram, 1, 1, 0, nullptr,
                         params, nullptr);
   });

@@ -8,11 +8,11 @@ enum : int { kFuncNumRegs = 4, kFuncSharedSizeBytes = 1 };
 } // namespace
 
 llvm::Expected<CudaFunction>
-loadCudaArtifact(const CompiledArtifact &artifact) {
+loadCudaArtifact(const CompiledArtifact &artifact, int device) {
   auto api = cuda::driver();
   if (!api)
     return api.takeError();
-  if (llvm::Error e = cuda::useDevice(0))
+  if (llvm::Error e = cuda::useDevice(device))
     return std::move(e);
   cuda::CUmodule module;
   // std::string keeps PTX NUL-terminated, as cuModuleLoadData needs; a
@@ -49,11 +49,11 @@ loadCudaArtifact(const CompiledArtifact &artifact) {
 
 llvm::Error launchCuda(const CudaFunction &function,
                        const CompiledArtifact &artifact, const Grid &grid,
-                       void **params, void *stream) {
+                       void **params, void *stream, int device) {
   auto api = cuda::driver();
   if (!api)
     return api.takeError();
-  if (llvm::Error e = cuda::useDevice(0))
+  if (llvm::Error e = cuda::useDevice(device))
     return e;
   return cuda::check(
       api->cuLaunchKernel(function.function, grid.x, grid.y, grid.z,

@@ -18,14 +18,15 @@ struct CudaFunction {
   int maxProgramsPerSM = 0;   // occupancy at the compiled thread count
 };
 
-/// Loads the PTX of `artifact` on the current thread's device (the driver
-/// JIT-compiles it; its own cache makes later loads fast).
-llvm::Expected<CudaFunction> loadCudaArtifact(const CompiledArtifact &artifact);
+/// Loads `artifact` (a cubin, or PTX the driver compiles) on `device`.
+llvm::Expected<CudaFunction> loadCudaArtifact(const CompiledArtifact &artifact,
+                                              int device);
 
-/// Launches asynchronously on `stream`; `params[i]` points to argument i.
+/// Launches asynchronously on `stream` of `device`; `params[i]` points to
+/// argument i.
 llvm::Error launchCuda(const CudaFunction &function,
                        const CompiledArtifact &artifact, const Grid &grid,
-                       void **params, void *stream);
+                       void **params, void *stream, int device);
 
 } // namespace blockjit
 

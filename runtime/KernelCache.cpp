@@ -81,20 +81,32 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
     if (!entry)
       return entry.takeError();
     compiled->cpuEntry = *entry;
-  } else {
-    auto function = loadCudaArtifact(compiled->artifact);
-    if (!function)
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          "loading " + compiled->keyString + ": " +
-              llvm::toString(function.takeError()));
-    compiled->cuda = *function;
   }
   compiled->compileMilliseconds =
       std::chrono::duration<double, std::milli>(
           std::chrono::steady_clock::now() - start)
           .count();
   return compiled;
+}
+
+llvm::Expected<const CudaFunction &>
+CompiledKernel::cudaFunction(int device) const {
+  if (device < 0 || device >= kMaxDevices)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "CUDA device %d is out of range", device);
+  DeviceSlot &slot = devices[device];
+  std::call_once(slot.once, [&] {
+    auto function = loadCudaArtifact(artifact, device);
+    if (function)
+      slot.function = *function;
+    else
+      slot.error = "loading " + keyString + " on CUDA device " +
+                   std::to_string(device) + ": " +
+                   llvm::toString(function.takeError());
+  });
+  if (!slot.error.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), slot.error);
+  return slot.function;
 }
 
 KernelCache &KernelCache::instance() {

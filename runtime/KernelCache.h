@@ -9,6 +9,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -16,16 +17,28 @@
 
 namespace blockjit {
 
+inline constexpr int kMaxDevices = 16;
+
 /// One specialization, ready to launch.
 struct CompiledKernel {
   std::string keyString;
   CompiledArtifact artifact;
   CPUEntry cpuEntry = nullptr;
-  CudaFunction cuda; // on device 0, for CUDA targets
+  /// The kernel loaded on CUDA device `device`: loaded on first use, once
+  /// per device, so one specialization serves every GPU of its arch.
+  llvm::Expected<const CudaFunction &> cudaFunction(int device) const;
   /// How long trace + compile (or disk read) + load took.
   double compileMilliseconds = 0;
   /// The artifact came from the disk cache (no pipeline ran).
   bool fromDiskCache = false;
+
+private:
+  struct DeviceSlot {
+    std::once_flag once;
+    CudaFunction function;
+    std::string error;
+  };
+  mutable std::array<DeviceSlot, kMaxDevices> devices;
 };
 
 /// Compiles `key` of `kernel`: trace, every pipeline stage (or the disk

@@ -9,6 +9,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 namespace blockjit {
 
@@ -47,21 +49,25 @@ TargetKind defaultTarget() {
 }
 
 namespace {
-/// The sm_XX of device 0, asked once.
-llvm::Expected<int> deviceArch() {
-  static std::string error;
-  static const int arch = [] {
-    auto props = cuda::deviceProperties(0);
-    if (!props) {
-      error = llvm::toString(props.takeError());
-      return 0;
-    }
-    return props->smArch;
-  }();
-  if (!arch)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "the CUDA target needs a device: " + error);
-  return arch;
+/// The sm_XX of a device, asked once per device.
+llvm::Expected<int> deviceArch(int device) {
+  static std::mutex mutex;
+  static std::map<int, std::pair<int, std::string>> known; // arch, error
+  std::lock_guard lock(mutex);
+  auto it = known.find(device);
+  if (it == known.end()) {
+    auto props = cuda::deviceProperties(device);
+    it = known
+             .try_emplace(device, props ? props->smArch : 0,
+                          props ? "" : llvm::toString(props.takeError()))
+             .first;
+  }
+  if (!it->second.first)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the CUDA target needs device " + std::to_string(device) + ": " +
+            it->second.second);
+  return it->second.first;
 }
 } // namespace
 
@@ -79,7 +85,7 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
   key.numStages = options.numStages;
   key.target.kind = options.target.value_or(defaultTarget());
   if (key.target.kind == TargetKind::CUDA) {
-    auto arch = deviceArch();
+    auto arch = deviceArch(options.device);
     if (!arch)
       return arch.takeError();
     key.target.smArch = *arch;
@@ -179,9 +185,13 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
     }
     ++n;
   }
-  if (key->target.kind == TargetKind::CUDA)
-    return launchCuda(compiled->cuda, compiled->artifact, options.grid, slots,
-                      options.stream);
+  if (key->target.kind == TargetKind::CUDA) {
+    auto function = compiled->cudaFunction(options.device);
+    if (!function)
+      return function.takeError();
+    return launchCuda(*function, compiled->artifact, options.grid, slots,
+                      options.stream, options.device);
+  }
   runCPUGrid(compiled->cpuEntry, slots, options.grid);
   return llvm::Error::success();
 }
@@ -200,14 +210,17 @@ llvm::Expected<KernelInfo> warmup(const KernelDef &kernel,
     info.processors = cpuThreadCount();
     return info;
   }
-  auto props = cuda::deviceProperties(0);
+  auto props = cuda::deviceProperties(options.device);
   if (!props)
     return props.takeError();
+  auto function = compiled->cudaFunction(options.device);
+  if (!function)
+    return function.takeError();
   info.processors = props->smCount;
-  info.registers = compiled->cuda.registers;
-  info.sharedMemoryBytes = compiled->cuda.sharedMemoryBytes;
+  info.registers = function->registers;
+  info.sharedMemoryBytes = function->sharedMemoryBytes;
   info.threadsPerProgram = compiled->artifact.threadsPerProgram;
-  info.maxProgramsPerProcessor = std::max(1, compiled->cuda.maxProgramsPerSM);
+  info.maxProgramsPerProcessor = std::max(1, function->maxProgramsPerSM);
   return info;
 }
 

@@ -64,8 +64,10 @@ struct LaunchOptions {
   /// Where to run; unset: $BLOCKJIT_TARGET (cpu|cuda), else the GPU when a
   /// CUDA driver and device are present, else the CPU.
   std::optional<TargetKind> target;
-  /// CUDA stream (CUstream); null is the default stream.
+  /// CUDA stream (CUstream) of `device`; null is the default stream.
   void *stream = nullptr;
+  /// CUDA device ordinal.
+  int device = 0;
 };
 
 /// Compiles (or finds in the cache) the specialization these arguments call

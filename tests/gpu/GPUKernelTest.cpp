@@ -708,8 +708,10 @@ TEST(GPUWarmup, ReportsResourcesAndOccupancy) {
     ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
     auto compiled = KernelCache::instance().get(*examples::softmax(), *key);
     ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
-    EXPECT_NE(compiled->cuda.function, nullptr);
-    EXPECT_EQ(compiled->cuda.registers, info->registers);
+    auto function = compiled->cudaFunction(0);
+    ASSERT_TRUE(bool(function)) << llvm::toString(function.takeError());
+    EXPECT_NE(function->function, nullptr);
+    EXPECT_EQ(function->registers, info->registers);
     EXPECT_EQ(compiled->artifact.threadsPerProgram, 32 * warps);
   }
   // vector_add too.
@@ -1029,6 +1031,55 @@ TEST(GPUConcurrency, EightThreadsFirstLaunchOfNewKey) {
     worker.join();
   for (int t = 0; t < threads; ++t)
     EXPECT_EQ(errors[t], "") << "thread " << t;
+}
+
+} // namespace
+
+namespace {
+
+// Several GPUs: one specialization (same arch) is loaded once per device and
+// runs on each. Skips with fewer than two devices.
+TEST(GPUMultiDevice, SoftmaxOnEveryDevice) {
+  int devices = cuda::deviceCount();
+  if (devices < 2)
+    GTEST_SKIP() << "needs two CUDA devices, found " << devices;
+  auto api = cuda::driver();
+  ASSERT_TRUE(bool(api)) << llvm::toString(api.takeError());
+  const int64_t rows = 64, cols = 1000;
+  std::vector<float> in(rows * cols);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = float(int(i % 29) - 14) * 0.25f;
+  std::vector<double> expected(rows * cols);
+  examples::referenceSoftmax(in.data(), expected.data(), rows, cols, cols,
+                             cols, [](float x) { return double(x); });
+  for (int device = 0; device < std::min(devices, 4); ++device) {
+    ASSERT_FALSE(bool(cuda::useDevice(device)));
+    cuda::CUdeviceptr din, dout;
+    ASSERT_EQ(api->cuMemAlloc(&din, in.size() * 4), 0);
+    ASSERT_EQ(api->cuMemAlloc(&dout, in.size() * 4), 0);
+    ASSERT_EQ(api->cuMemcpyHtoD(din, in.data(), in.size() * 4), 0);
+    LaunchOptions options;
+    options.target = TargetKind::CUDA;
+    options.device = device;
+    options.grid = {16};
+    std::vector<Arg> args = {
+        Arg::typedPointer(reinterpret_cast<void *>(dout), DType::F32),
+        Arg::typedPointer(reinterpret_cast<void *>(din), DType::F32),
+        int32_t(cols), int32_t(cols), int32_t(rows), int32_t(cols),
+        Constexpr(1024)};
+    llvm::Error error = launch(*examples::softmax(), options, args);
+    ASSERT_FALSE(bool(error)) << llvm::toString(std::move(error));
+    ASSERT_FALSE(bool(cuda::useDevice(device)));
+    ASSERT_EQ(api->cuCtxSynchronize(), 0);
+    std::vector<float> out(in.size());
+    ASSERT_EQ(api->cuMemcpyDtoH(out.data(), dout, out.size() * 4), 0);
+    double maxError = 0;
+    for (size_t i = 0; i < out.size(); ++i)
+      maxError = std::max(maxError, std::abs(expected[i] - out[i]));
+    EXPECT_LE(maxError, 1e-6) << "device " << device;
+    api->cuMemFree(din);
+    api->cuMemFree(dout);
+  }
 }
 
 } // namespace
