@@ -19,11 +19,15 @@ from blockjit_ctypes import Blockjit, constexpr  # noqa: E402
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--lib", default="build/lib/libblockjit_c.so")
+parser.add_argument("--n", type=int, nargs="*", help="fp32 row lengths to try")
 opts = parser.parse_args()
 lib = Blockjit(opts.lib)
 M = 4096
-for dtype, n in [(torch.float32, c) for c in (256, 512, 1024, 1280, 1792, 2048, 4096, 8192, 12288)] + \
-                [(torch.float16, 4096), (torch.bfloat16, 4096), (torch.float16, 12288)]:
+shapes = [(torch.float32, c) for c in (256, 512, 1024, 1280, 1792, 2048, 4096, 8192, 12288)] + \
+         [(torch.float16, 4096), (torch.bfloat16, 4096), (torch.float16, 12288)]
+if opts.n:
+    shapes = [(torch.float32, c) for c in opts.n]
+for dtype, n in shapes:
     x = torch.randn(M, n, device="cuda", dtype=dtype)
     y = torch.empty_like(x)
     block = triton.next_power_of_2(n)

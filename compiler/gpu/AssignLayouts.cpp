@@ -39,7 +39,7 @@ struct BlkAssignLayouts
     MLIRContext *context = &getContext();
     if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
       module.emitError() << "num-warps must be a power of two in 1..32, got "
-                         << numWarps;
+                         << int(numWarps);
       return signalPassFailure();
     }
     // The narrowest element accessed in memory at each block size decides
@@ -60,7 +60,8 @@ struct BlkAssignLayouts
           failedRank = true;
           return;
         }
-        narrowestBytes.try_emplace(tensor.getDimSize(0), 4);
+        // 0: no memory access at this size yet (4 bytes if none comes).
+        narrowestBytes.try_emplace(tensor.getDimSize(0), 0);
       }
       Type ptrType;
       if (auto load = dyn_cast<blk::LoadOp>(op))
@@ -77,10 +78,34 @@ struct BlkAssignLayouts
     });
     if (failedRank)
       return signalPassFailure();
+    // Kernel parameters are scalars and pointers; a non-splat block constant
+    // has no per-thread lowering.
+    bool unsupported = false;
+    module.walk([&](Operation *op) {
+      if (auto func = dyn_cast<func::FuncOp>(op)) {
+        for (Type type : func.getArgumentTypes())
+          if (isa<RankedTensorType>(type)) {
+            func.emitOpError() << "takes a block parameter " << type
+                               << "; kernel parameters must be scalars or "
+                                  "pointers";
+            unsupported = true;
+          }
+      } else if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+        if (isa<RankedTensorType>(constant.getType()) &&
+            !isa<SplatElementsAttr>(constant.getValue())) {
+          constant.emitOpError()
+              << "non-splat block constants are not supported on the GPU";
+          unsupported = true;
+        }
+      }
+    });
+    if (unsupported)
+      return signalPassFailure();
 
     std::map<int64_t, Attribute> layouts;
     int64_t threads = int64_t(numWarps) * kWarpSize;
-    for (auto [size, bytes] : narrowestBytes) {
+    for (auto [size, accessed] : narrowestBytes) {
+      unsigned bytes = accessed ? accessed : 4;
       int64_t vector = std::min<int64_t>(16 / bytes,
                                          std::max<int64_t>(1, size / threads));
       layouts[size] = blk::BlockedLayoutAttr::get(

@@ -285,7 +285,9 @@ private:
   Value sharedArray(Location loc, Type element, int64_t count) {
     auto module = func->getParentOfType<ModuleOp>();
     auto arrayType = LLVM::LLVMArrayType::get(element, count);
-    std::string name = "__blk_reduce_smem_" + std::to_string(sharedCount++);
+    std::string name = ("__blk_reduce_smem_" + func.getName() + "_" +
+                        std::to_string(sharedCount++))
+                           .str();
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(module.getBody());

@@ -28,7 +28,7 @@ static KernelRegistration registration({
       SpecializationKey key;
       key.argTypes = {c.dtype, c.dtype, c.dtype, DType::I32};
       key.constexprs = {c.blockSize};
-      key.divisibleBy16 = 0b111;
+      key.divisibleBy16 = 0b1111; // aligned buffers, n a multiple of 16
       key.numWarps = c.numWarps;
       key.numStages = c.numStages;
       key.target = c.target;

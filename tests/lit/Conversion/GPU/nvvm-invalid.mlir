@@ -1,0 +1,33 @@
+// RUN: blockjit-opt %s --split-input-file --verify-diagnostics \
+// RUN:   --blk-assign-layouts="num-warps=4" --convert-blk-to-nvvm
+
+// What convert-blk-to-nvvm rejects rather than miscompiles.
+
+// Only scf.for may carry blocks through a region.
+func.func @if_yields_block(%out: !blk.ptr<f32>, %c: i1, %v: f32, %w: f32) {
+  // expected-error @+1 {{'scf.if' op on blocks has no GPU lowering (only scf.for may carry blocks)}}
+  %x = scf.if %c -> (tensor<128xf32>) {
+    %a = blk.splat %v : f32 -> tensor<128xf32>
+    scf.yield %a : tensor<128xf32>
+  } else {
+    %b = blk.splat %w : f32 -> tensor<128xf32>
+    scf.yield %b : tensor<128xf32>
+  }
+  %s = blk.reduce sum %x axis = 0 : tensor<128xf32> -> f32
+  blk.store %out, %s : !blk.ptr<f32>
+  return
+}
+
+// -----
+
+// 64-bit reductions have no shuffle lowering yet.
+func.func @f64_sum(%in: !blk.ptr<f64> {blk.divisibility = 16 : i32}, %out: !blk.ptr<f64>) {
+  %r = blk.make_range 0 to 128 : tensor<128xi32>
+  %b = blk.splat %in : !blk.ptr<f64> -> tensor<128x!blk.ptr<f64>>
+  %p = blk.addptr %b, %r : tensor<128x!blk.ptr<f64>>, tensor<128xi32>
+  %x = blk.load %p : tensor<128x!blk.ptr<f64>>
+  // expected-error @+1 {{'blk.reduce' op of 'f64' is not supported on the GPU yet}}
+  %s = blk.reduce sum %x axis = 0 : tensor<128xf64> -> f64
+  blk.store %out, %s : !blk.ptr<f64>
+  return
+}

@@ -1,0 +1,124 @@
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4" \
+// RUN:   --convert-blk-to-nvvm | FileCheck %s
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=1" \
+// RUN:   --convert-blk-to-nvvm | FileCheck %s --check-prefix=W1
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=8" \
+// RUN:   --convert-blk-to-nvvm | FileCheck %s --check-prefix=W8
+// Two reductions: 5 butterfly shuffles each (offsets 16, 8, 4, 2, 1) and,
+// with more than one warp, 2 barriers each; with one warp no barrier at all.
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4" \
+// RUN:   --convert-blk-to-nvvm | grep -c "nvvm.shfl.sync  bfly" | FileCheck %s --check-prefix=SHFL
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=1" \
+// RUN:   --convert-blk-to-nvvm | grep -c "nvvm.shfl.sync  bfly" | FileCheck %s --check-prefix=SHFL
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4" \
+// RUN:   --convert-blk-to-nvvm | grep -c "nvvm.barrier0" | FileCheck %s --check-prefix=BAR4
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=1" \
+// RUN:   --convert-blk-to-nvvm | FileCheck %s --check-prefix=NOBAR
+
+// A reduction combines in-thread, then across the warp with butterfly
+// shuffles (so every lane has the warp's value), then across warps: lane 0
+// of each warp writes its value to a shared-memory array (address space 3)
+// of num_warps elements, all threads wait (barrier), every thread combines
+// all the slots, and a second barrier keeps the next reduction through the
+// same array (next loop iteration) from overwriting slots still being read.
+
+// SHFL: {{^}}10{{$}}
+// BAR4: {{^}}4{{$}}
+// NOBAR-NOT: nvvm.barrier0
+// NOBAR-NOT: addr_space = 3
+
+// One shared array of num_warps (4) f32 per reduction.
+// CHECK-DAG:   llvm.mlir.global internal @__blk_reduce_smem_{{[A-Za-z0-9_]+}}_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4 x f32>
+// CHECK-DAG:   llvm.mlir.global internal @__blk_reduce_smem_{{[A-Za-z0-9_]+}}_1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4 x f32>
+// CHECK-LABEL: func.func @max_and_sum
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// In-thread: 8 elements (1024 over 128 threads) folded into -inf.
+// CHECK:         %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT:    %[[A0:.*]] = arith.maximumf %[[NINF]], %{{.*}} : f32
+// CHECK-COUNT-7: arith.maximumf
+// CHECK:         %[[ALL:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[CLAMP:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[O16:.*]] = arith.constant 16 : i32
+// CHECK-NEXT:    %[[S16:.*]] = nvvm.shfl.sync  bfly %[[ALL]], %[[X16:.*]], %[[O16]], %[[CLAMP]] : f32 -> f32
+// CHECK-NEXT:    %[[X8:.*]] = arith.maximumf %[[X16]], %[[S16]] : f32
+// CHECK-NEXT:    %[[O8:.*]] = arith.constant 8 : i32
+// CHECK-NEXT:    %[[S8:.*]] = nvvm.shfl.sync  bfly %[[ALL]], %[[X8]], %[[O8]], %[[CLAMP]] : f32 -> f32
+// CHECK-NEXT:    %[[X4:.*]] = arith.maximumf %[[X8]], %[[S8]] : f32
+// CHECK-NEXT:    %[[O4:.*]] = arith.constant 4 : i32
+// CHECK-NEXT:    %[[S4:.*]] = nvvm.shfl.sync  bfly %[[ALL]], %[[X4]], %[[O4]], %[[CLAMP]] : f32 -> f32
+// CHECK-NEXT:    %[[X2:.*]] = arith.maximumf %[[X4]], %[[S4]] : f32
+// CHECK-NEXT:    %[[O2:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:    %[[S2:.*]] = nvvm.shfl.sync  bfly %[[ALL]], %[[X2]], %[[O2]], %[[CLAMP]] : f32 -> f32
+// CHECK-NEXT:    %[[X1:.*]] = arith.maximumf %[[X2]], %[[S2]] : f32
+// CHECK-NEXT:    %[[O1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[S1:.*]] = nvvm.shfl.sync  bfly %[[ALL]], %[[X1]], %[[O1]], %[[CLAMP]] : f32 -> f32
+// CHECK-NEXT:    %[[WMAX:.*]] = arith.maximumf %[[X1]], %[[S1]] : f32
+// Across warps: lane = tid & 31, warp = tid >> 5; lane 0 publishes.
+// CHECK-NEXT:    %[[SMEM:.*]] = llvm.mlir.addressof @__blk_reduce_smem_{{[A-Za-z0-9_]+}}_0 : !llvm.ptr<3>
+// CHECK-NEXT:    %[[C31:.*]] = arith.constant 31 : i32
+// CHECK-NEXT:    %[[LANE:.*]] = arith.andi %[[TID]], %[[C31]] : i32
+// CHECK-NEXT:    %[[C5:.*]] = arith.constant 5 : i32
+// CHECK-NEXT:    %[[WARP:.*]] = arith.shrui %[[TID]], %[[C5]] : i32
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[LEADER:.*]] = arith.cmpi eq, %[[LANE]], %[[C0]] : i32
+// CHECK-NEXT:    scf.if %[[LEADER]] {
+// CHECK-NEXT:      %[[SLOT:.*]] = llvm.getelementptr %[[SMEM]][%[[WARP]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK-NEXT:      llvm.store %[[WMAX]], %[[SLOT]] : f32, !llvm.ptr<3>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    nvvm.barrier0
+// CHECK-NEXT:    %[[NINF2:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT:    %[[G0:.*]] = llvm.getelementptr %[[SMEM]][0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// CHECK-NEXT:    %[[L0:.*]] = llvm.load %[[G0]] : !llvm.ptr<3> -> f32
+// CHECK-NEXT:    %[[R0:.*]] = arith.maximumf %[[NINF2]], %[[L0]] : f32
+// CHECK-NEXT:    %[[G1:.*]] = llvm.getelementptr %[[SMEM]][1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// CHECK-NEXT:    %[[L1:.*]] = llvm.load %[[G1]] : !llvm.ptr<3> -> f32
+// CHECK-NEXT:    %[[R1:.*]] = arith.maximumf %[[R0]], %[[L1]] : f32
+// CHECK-NEXT:    %[[G2:.*]] = llvm.getelementptr %[[SMEM]][2] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// CHECK-NEXT:    %[[L2:.*]] = llvm.load %[[G2]] : !llvm.ptr<3> -> f32
+// CHECK-NEXT:    %[[R2:.*]] = arith.maximumf %[[R1]], %[[L2]] : f32
+// CHECK-NEXT:    %[[G3:.*]] = llvm.getelementptr %[[SMEM]][3] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// CHECK-NEXT:    %[[L3:.*]] = llvm.load %[[G3]] : !llvm.ptr<3> -> f32
+// CHECK-NEXT:    %[[MAX:.*]] = arith.maximumf %[[R2]], %[[L3]] : f32
+// CHECK-NEXT:    nvvm.barrier0
+// The sum uses its own shared array.
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    arith.addf %[[ZERO]], %{{.*}} : f32
+// CHECK-COUNT-5: nvvm.shfl.sync  bfly %{{.*}} : f32 -> f32
+// CHECK:         llvm.mlir.addressof @__blk_reduce_smem_{{[A-Za-z0-9_]+}}_1 : !llvm.ptr<3>
+// CHECK:         nvvm.barrier0
+// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NEXT:    %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:    nvvm.barrier0
+// CHECK-NEXT:    %[[T:.*]] = arith.addf %[[MAX]], %[[SUM]] : f32
+// CHECK-NEXT:    blk.store %{{.*}}, %[[T]] : !blk.ptr<f32>
+
+// 8 warps: 8-slot arrays, all 8 slots read back.
+// W8-DAG:      llvm.mlir.global internal @__blk_reduce_smem_{{[A-Za-z0-9_]+}}_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8 x f32>
+// W8-DAG:      llvm.mlir.global internal @__blk_reduce_smem_{{[A-Za-z0-9_]+}}_1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8 x f32>
+// W8-LABEL:    func.func @max_and_sum
+// W8:            nvvm.barrier0
+// W8-COUNT-8:    llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// W8-NEXT:       arith.maximumf
+// W8-NEXT:       nvvm.barrier0
+
+// One warp: the shuffles are the whole reduction; no shared memory.
+// W1-NOT:      llvm.mlir.global
+// W1-LABEL:    func.func @max_and_sum
+// W1-COUNT-5:    nvvm.shfl.sync  bfly %{{.*}} : f32 -> f32
+// W1-NEXT:       %[[MAX:.*]] = arith.maximumf %{{.*}} : f32
+// W1-NOT:        llvm.mlir.addressof
+// W1-COUNT-5:    nvvm.shfl.sync  bfly %{{.*}} : f32 -> f32
+// W1-NEXT:       %[[SUM:.*]] = arith.addf %{{.*}} : f32
+// W1-NEXT:       %[[T:.*]] = arith.addf %[[MAX]], %[[SUM]] : f32
+// W1-NEXT:       blk.store %{{.*}}, %[[T]] : !blk.ptr<f32>
+func.func @max_and_sum(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %out: !blk.ptr<f32>) {
+  %r = blk.make_range 0 to 1024 : tensor<1024xi32>
+  %b = blk.splat %in : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
+  %p = blk.addptr %b, %r : tensor<1024x!blk.ptr<f32>>, tensor<1024xi32>
+  %x = blk.load %p : tensor<1024x!blk.ptr<f32>>
+  %mx = blk.reduce max %x axis = 0 : tensor<1024xf32> -> f32
+  %s = blk.reduce sum %x axis = 0 : tensor<1024xf32> -> f32
+  %t = arith.addf %mx, %s : f32
+  blk.store %out, %t : !blk.ptr<f32>
+  return
+}
