@@ -133,7 +133,7 @@ def main():
             raise SystemExit(f"blockjit wrong at {dtype} N={n}: max error {err}")
         gbps = {}
         for provider, fn in providers.items():
-            ms = triton.testing.do_bench(lambda: fn(x, y), warmup=25, rep=100,
+            ms = triton.testing.do_bench(lambda: fn(x, y), warmup=25, rep=200,
                                          return_mode="median")
             gbps[provider] = 2 * x.numel() * x.element_size() / (ms * 1e-3) / 1e9
         row = {"dtype": str(dtype).replace("torch.", ""), "M": M, "N": n,
