@@ -1,6 +1,6 @@
 //===- BlkToLLVMCPU.cpp - loop-level kernels to the LLVM dialect (host) --===//
 #include "compiler/Passes.h"
-#include "compiler/cpu/ScalarBlkToLLVM.h"
+#include "compiler/BlkToLLVMCommon.h"
 
 #include "dialect/BlkDialect.h"
 
@@ -115,27 +115,15 @@ struct ConvertBlkToLLVMCPU
       if (failed(applyPatternsGreedily(module, std::move(patterns))))
         return signalPassFailure();
     }
-    {
-      RewritePatternSet patterns(context);
-      populateSCFToControlFlowConversionPatterns(patterns);
-      ConversionTarget target(*context);
-      target.addIllegalDialect<scf::SCFDialect>();
-      target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-      if (failed(applyPartialConversion(module, target, std::move(patterns))))
-        return signalPassFailure();
-    }
+    if (failed(lowerSCFToControlFlow(module)))
+      return signalPassFailure();
 
     LowerToLLVMOptions options(context);
     LLVMTypeConverter converter(context, options);
     addBlkTypeConversions(converter);
     RewritePatternSet patterns(context);
-    populateScalarBlkToLLVMPatterns(converter, patterns);
-    arith::populateArithToLLVMConversionPatterns(converter, patterns);
-    populateMathToLLVMConversionPatterns(converter, patterns);
+    populateBlkToLLVMCommonPatterns(converter, patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
-    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
-    populateFuncToLLVMConversionPatterns(converter, patterns);
-    ub::populateUBToLLVMConversionPatterns(converter, patterns);
     LLVMConversionTarget target(*context);
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))

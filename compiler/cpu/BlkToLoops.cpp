@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Passes.h"
+#include "compiler/Reduction.h"
 
 #include "dialect/BlkDialect.h"
 
@@ -228,55 +229,17 @@ private:
     });
   }
 
-  /// Identity of a reduction: the neutral starting value.
-  Value reductionInit(Location loc, blk::ReduceKind kind, Type type) {
-    if (auto f = dyn_cast<FloatType>(type)) {
-      const llvm::fltSemantics &sem = f.getFloatSemantics();
-      APFloat init = kind == blk::ReduceKind::Sum
-                         ? APFloat::getZero(sem)
-                         : APFloat::getInf(sem, kind == blk::ReduceKind::Max);
-      return arith::ConstantOp::create(builder, loc, FloatAttr::get(f, init));
-    }
-    unsigned width = type.getIntOrFloatBitWidth();
-    APInt init = kind == blk::ReduceKind::Sum   ? APInt::getZero(width)
-                 : kind == blk::ReduceKind::Max ? APInt::getSignedMinValue(width)
-                                                : APInt::getSignedMaxValue(width);
-    return arith::ConstantOp::create(builder, loc, IntegerAttr::get(type, init));
-  }
-
-  Value combine(Location loc, blk::ReduceKind kind, Value acc, Value x) {
-    bool isFloat = isa<FloatType>(acc.getType());
-    // Sums may be reassociated so that the host compiler vectorizes them.
-    auto reassoc = arith::FastMathFlagsAttr::get(builder.getContext(),
-                                                 arith::FastMathFlags::reassoc);
-    switch (kind) {
-    case blk::ReduceKind::Sum:
-      return isFloat ? Value(arith::AddFOp::create(builder, loc, acc, x, reassoc))
-                     : Value(arith::AddIOp::create(builder, loc, acc, x));
-    case blk::ReduceKind::Max:
-      return isFloat ? Value(arith::MaximumFOp::create(builder, loc, acc, x))
-                     : Value(arith::MaxSIOp::create(builder, loc, acc, x));
-    case blk::ReduceKind::Min:
-      return isFloat ? Value(arith::MinimumFOp::create(builder, loc, acc, x))
-                     : Value(arith::MinSIOp::create(builder, loc, acc, x));
-    }
-    return {};
-  }
-
   void lowerReduce(blk::ReduceOp reduce) {
     Location loc = reduce.getLoc();
     RankedTensorType srcType = reduce.getSrc().getType();
     Type element = srcType.getElementType();
-    // f16/bf16 accumulate in f32, as on the GPU.
-    Type accType = isa<FloatType>(element) && element.getIntOrFloatBitWidth() < 32
-                       ? Type(builder.getF32Type())
-                       : element;
+    Type accType = reductionAccumulatorType(element);
     int64_t axis = reduce.getAxis();
     SmallVector<int64_t> outerShape(srcType.getShape());
     outerShape.erase(outerShape.begin() + axis);
 
     auto reduceAt = [&](ValueRange outer) -> Value {
-      Value init = reductionInit(loc, reduce.getKind(), accType);
+      Value init = reductionIdentity(builder, loc, reduce.getKind(), accType);
       Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
       Value one = arith::ConstantIndexOp::create(builder, loc, 1);
       Value ub = arith::ConstantIndexOp::create(builder, loc,
@@ -289,9 +252,11 @@ private:
       Value x = readElement(loc, reduce.getSrc(), indices);
       if (accType != element)
         x = arith::ExtFOp::create(builder, loc, accType, x);
-      scf::YieldOp::create(
-          builder, loc,
-          combine(loc, reduce.getKind(), loop.getRegionIterArgs()[0], x));
+      // Sums may be reassociated so that the host compiler vectorizes them.
+      scf::YieldOp::create(builder, loc,
+                           combineReduction(builder, loc, reduce.getKind(),
+                                            loop.getRegionIterArgs()[0], x,
+                                            /*reassociate=*/true));
       builder.setInsertionPointAfter(loop);
       Value result = loop.getResult(0);
       if (accType != element)

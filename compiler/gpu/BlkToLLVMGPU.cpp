@@ -1,6 +1,6 @@
 //===- BlkToLLVMGPU.cpp - per-thread kernels to the LLVM dialect (NVVM) --===//
 #include "compiler/Passes.h"
-#include "compiler/cpu/ScalarBlkToLLVM.h"
+#include "compiler/BlkToLLVMCommon.h"
 #include "compiler/gpu/Layout.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -43,25 +43,13 @@ struct ConvertBlkToLLVMGPU
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal())
         kernels.push_back(func.getName().str());
-    {
-      RewritePatternSet patterns(context);
-      populateSCFToControlFlowConversionPatterns(patterns);
-      ConversionTarget target(*context);
-      target.addIllegalDialect<scf::SCFDialect>();
-      target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-      if (failed(applyPartialConversion(module, target, std::move(patterns))))
-        return signalPassFailure();
-    }
+    if (failed(lowerSCFToControlFlow(module)))
+      return signalPassFailure();
     LowerToLLVMOptions options(context);
     LLVMTypeConverter converter(context, options);
     addBlkTypeConversions(converter, /*addressSpace=*/1);
     RewritePatternSet patterns(context);
-    populateScalarBlkToLLVMPatterns(converter, patterns);
-    arith::populateArithToLLVMConversionPatterns(converter, patterns);
-    populateMathToLLVMConversionPatterns(converter, patterns);
-    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
-    populateFuncToLLVMConversionPatterns(converter, patterns);
-    ub::populateUBToLLVMConversionPatterns(converter, patterns);
+    populateBlkToLLVMCommonPatterns(converter, patterns);
     LLVMConversionTarget target(*context);
     target.addLegalOp<ModuleOp>();
     target.addLegalDialect<NVVM::NVVMDialect>();

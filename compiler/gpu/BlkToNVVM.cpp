@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Passes.h"
+#include "compiler/Reduction.h"
 #include "compiler/gpu/AxisInfo.h"
 #include "compiler/gpu/Layout.h"
 
@@ -250,37 +251,6 @@ private:
     return success();
   }
 
-  Value identity(Location loc, blk::ReduceKind kind, Type type) {
-    if (auto f = dyn_cast<FloatType>(type)) {
-      const llvm::fltSemantics &sem = f.getFloatSemantics();
-      APFloat init = kind == blk::ReduceKind::Sum
-                         ? APFloat::getZero(sem)
-                         : APFloat::getInf(sem, kind == blk::ReduceKind::Max);
-      return arith::ConstantOp::create(builder, loc, FloatAttr::get(f, init));
-    }
-    unsigned width = type.getIntOrFloatBitWidth();
-    APInt init = kind == blk::ReduceKind::Sum   ? APInt::getZero(width)
-                 : kind == blk::ReduceKind::Max ? APInt::getSignedMinValue(width)
-                                                : APInt::getSignedMaxValue(width);
-    return arith::ConstantOp::create(builder, loc, IntegerAttr::get(type, init));
-  }
-
-  Value combine(Location loc, blk::ReduceKind kind, Value a, Value b) {
-    bool isFloat = isa<FloatType>(a.getType());
-    switch (kind) {
-    case blk::ReduceKind::Sum:
-      return isFloat ? Value(arith::AddFOp::create(builder, loc, a, b))
-                     : Value(arith::AddIOp::create(builder, loc, a, b));
-    case blk::ReduceKind::Max:
-      return isFloat ? Value(arith::MaximumFOp::create(builder, loc, a, b))
-                     : Value(arith::MaxSIOp::create(builder, loc, a, b));
-    case blk::ReduceKind::Min:
-      return isFloat ? Value(arith::MinimumFOp::create(builder, loc, a, b))
-                     : Value(arith::MinSIOp::create(builder, loc, a, b));
-    }
-    return {};
-  }
-
   /// A fresh shared-memory array of `count` elements for one reduction.
   Value sharedArray(Location loc, Type element, int64_t count) {
     auto module = func->getParentOfType<ModuleOp>();
@@ -305,8 +275,8 @@ private:
     RankedTensorType srcType = reduce.getSrc().getType();
     Layout1D layout = layoutOf(srcType);
     Type element = srcType.getElementType();
-    bool widen = isa<FloatType>(element) && element.getIntOrFloatBitWidth() < 32;
-    Type accType = widen ? Type(builder.getF32Type()) : element;
+    Type accType = reductionAccumulatorType(element);
+    bool widen = accType != element;
     if (accType.getIntOrFloatBitWidth() > 32)
       return reduce.emitOpError()
              << "of " << element << " is not supported on the GPU yet";
@@ -314,7 +284,7 @@ private:
     auto &xs = elementsOf(reduce.getSrc());
 
     // 1. In-thread; replicas of small blocks contribute the identity.
-    Value acc = identity(loc, kind, accType);
+    Value acc = reductionIdentity(builder, loc, kind, accType);
     for (int64_t k = 0; k < layout.perThread(); ++k) {
       Value x = xs[k];
       if (widen)
@@ -325,9 +295,9 @@ private:
                                             rawIndex(loc, layout, k),
                                             i32(loc, layout.size));
         x = arith::SelectOp::create(builder, loc, valid, x,
-                                    identity(loc, kind, accType));
+                                    reductionIdentity(builder, loc, kind, accType));
       }
-      acc = combine(loc, kind, acc, x);
+      acc = combineReduction(builder, loc, kind, acc, x);
     }
     // 2. Across the warp: butterfly shuffles.
     Value all = i32(loc, -1), clamp = i32(loc, kWarpSize - 1);
@@ -335,7 +305,7 @@ private:
       Value other = NVVM::ShflOp::create(
           builder, loc, accType, all, acc, i32(loc, offset), clamp,
           NVVM::ShflKind::bfly, UnitAttr());
-      acc = combine(loc, kind, acc, other);
+      acc = combineReduction(builder, loc, kind, acc, other);
     }
     // 3. Across warps: lane 0 of each warp publishes, everyone combines.
     if (numWarps > 1) {
@@ -356,11 +326,11 @@ private:
         LLVM::StoreOp::create(builder, loc, acc, slot);
       }
       NVVM::Barrier0Op::create(builder, loc);
-      acc = identity(loc, kind, accType);
+      acc = reductionIdentity(builder, loc, kind, accType);
       for (int w = 0; w < numWarps; ++w) {
         Value slot = LLVM::GEPOp::create(builder, loc, ptrType, accType, smem,
                                          ArrayRef<LLVM::GEPArg>{w});
-        acc = combine(loc, kind, acc,
+        acc = combineReduction(builder, loc, kind, acc,
                       LLVM::LoadOp::create(builder, loc, accType, slot));
       }
       // The next use of this array (next loop iteration) waits for readers.

@@ -1,11 +1,20 @@
-//===- ScalarBlkToLLVM.cpp - scalar blk ops to LLVM ----------------------===//
-#include "compiler/cpu/ScalarBlkToLLVM.h"
+//===- BlkToLLVMCommon.cpp - LLVM lowering shared by both backends -------===//
+#include "compiler/BlkToLLVMCommon.h"
 
 #include "dialect/BlkDialect.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
 
@@ -67,6 +76,25 @@ void addBlkTypeConversions(LLVMTypeConverter &converter,
 void populateScalarBlkToLLVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns) {
   patterns.add<AddPtrLowering, LoadLowering, StoreLowering>(converter);
+}
+
+void populateBlkToLLVMCommonPatterns(LLVMTypeConverter &converter,
+                                     RewritePatternSet &patterns) {
+  populateScalarBlkToLLVMPatterns(converter, patterns);
+  arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  populateMathToLLVMConversionPatterns(converter, patterns);
+  cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+  populateFuncToLLVMConversionPatterns(converter, patterns);
+  ub::populateUBToLLVMConversionPatterns(converter, patterns);
+}
+
+LogicalResult lowerSCFToControlFlow(ModuleOp module) {
+  RewritePatternSet patterns(module.getContext());
+  populateSCFToControlFlowConversionPatterns(patterns);
+  ConversionTarget target(*module.getContext());
+  target.addIllegalDialect<scf::SCFDialect>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  return applyPartialConversion(module, target, std::move(patterns));
 }
 
 } // namespace blockjit
