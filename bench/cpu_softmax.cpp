@@ -66,9 +66,9 @@ double timeIt(const std::function<void()> &body, int repeats = 15) {
   for (int i = 0; i < repeats; ++i) {
     auto start = std::chrono::steady_clock::now();
     body();
-    times.push_back(std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start)
-                        .count());
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
@@ -99,8 +99,12 @@ int main(int argc, char **argv) {
       LaunchOptions options;
       options.target = TargetKind::CPU;
       options.grid = {int(std::min<int64_t>(rows, useThreads))};
-      std::vector<Arg> args = {out.data(),     input.data(),  int32_t(cols),
-                               int32_t(cols),  int32_t(rows), int32_t(cols),
+      std::vector<Arg> args = {out.data(),
+                               input.data(),
+                               int32_t(cols),
+                               int32_t(cols),
+                               int32_t(rows),
+                               int32_t(cols),
                                Constexpr(next_power_of_2(cols))};
       bool ok = true;
       double jit = timeIt([&] {
@@ -132,10 +136,9 @@ int main(int argc, char **argv) {
                      << llvm::format("%.3f,%.3f,%.3f\n", jitGbps, handGbps,
                                      jitGbps / handGbps);
       else
-        llvm::outs() << llvm::format("%5lldx%-6lld %7u %10.2f %10.2f %7.2f\n",
-                                     (long long)rows, (long long)cols,
-                                     useThreads, jitGbps, handGbps,
-                                     jitGbps / handGbps);
+        llvm::outs() << llvm::format(
+            "%5lldx%-6lld %7u %10.2f %10.2f %7.2f\n", (long long)rows,
+            (long long)cols, useThreads, jitGbps, handGbps, jitGbps / handGbps);
     }
   }
   return 0;

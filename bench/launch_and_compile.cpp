@@ -71,8 +71,11 @@ int main(int argc, char **argv) {
   options.grid = {int(rows)};
   std::vector<Arg> args = {Arg::typedPointer(out, DType::F32),
                            Arg::typedPointer(in, DType::F32),
-                           int32_t(cols), int32_t(cols), int32_t(rows),
-                           int32_t(cols), Constexpr(cols)};
+                           int32_t(cols),
+                           int32_t(cols),
+                           int32_t(rows),
+                           int32_t(cols),
+                           Constexpr(cols)};
   const KernelDef &kernel = *examples::softmax();
 
   // First launch: compile (cold, or from the disk cache in the child).

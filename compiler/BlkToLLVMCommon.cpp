@@ -31,9 +31,8 @@ struct AddPtrLowering : ConvertOpToLLVMPattern<blk::AddPtrOp> {
       return rewriter.notifyMatchFailure(op, "blocks are lowered earlier");
     Type element = typeConverter->convertType(ptrType.getPointeeType());
     rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
-        op, typeConverter->convertType(op.getType()), element,
-        adaptor.getPtr(), ValueRange{adaptor.getOffset()},
-        LLVM::GEPNoWrapFlags::inbounds);
+        op, typeConverter->convertType(op.getType()), element, adaptor.getPtr(),
+        ValueRange{adaptor.getOffset()}, LLVM::GEPNoWrapFlags::inbounds);
     return success();
   }
 };

@@ -1,4 +1,5 @@
-//===- BlkToLLVMCommon.h - LLVM lowering shared by both backends -*- C++ -*-===//
+//===- BlkToLLVMCommon.h - LLVM lowering shared by both backends -*- C++
+//-*-===//
 #ifndef BLOCKJIT_COMPILER_BLKTOLLVMCOMMON_H
 #define BLOCKJIT_COMPILER_BLKTOLLVMCOMMON_H
 

@@ -13,9 +13,9 @@ namespace blockjit {
 /// on disk and loaded by another process.
 struct CompiledArtifact {
   Backend backend = Backend::CPU;
-  std::string entryName;  // symbol of the kernel entry point
-  std::string binary;     // PTX text, a cubin, or object file bytes
-  bool isCubin = false;   // GPU: `binary` was assembled by ptxas
+  std::string entryName; // symbol of the kernel entry point
+  std::string binary;    // PTX text, a cubin, or object file bytes
+  bool isCubin = false;  // GPU: `binary` was assembled by ptxas
   int threadsPerProgram = 1;
   int sharedMemoryBytes = 0; // static shared memory of the GPU kernel
 };

@@ -1,8 +1,8 @@
 //===- HostTarget.cpp - LLVM IR to host machine code ---------------------===//
 #include "compiler/HostTarget.h"
 
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/TargetSelect.h"
@@ -55,8 +55,9 @@ llvm::Expected<std::string> emitHostCode(llvm::Module &module,
                                    output == HostOutput::Object
                                        ? llvm::CodeGenFileType::ObjectFile
                                        : llvm::CodeGenFileType::AssemblyFile))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "the host target cannot emit this file type");
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the host target cannot emit this file type");
   pm.run(module);
   return std::string(code.str());
 }

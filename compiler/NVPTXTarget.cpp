@@ -33,8 +33,8 @@ namespace blockjit {
 std::string ptxFeatureFor(int smArch) {
   // Minimum PTX ISA for each arch (PTX ISA docs, "Target ISA notes").
   static const std::pair<int, int> table[] = {
-      {120, 87}, {100, 86}, {90, 80}, {89, 78}, {87, 74}, {86, 71},
-      {80, 70},  {75, 63},  {72, 61}, {70, 60}};
+      {120, 87}, {100, 86}, {90, 80}, {89, 78}, {87, 74},
+      {86, 71},  {80, 70},  {75, 63}, {72, 61}, {70, 60}};
   for (auto [arch, ptx] : table)
     if (smArch >= arch)
       return "+ptx" + std::to_string(ptx);
@@ -69,7 +69,8 @@ llvm::Expected<llvm::TargetMachine &> nvptxTargetMachine(int smArch) {
     if (!machine)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "cannot create an NVPTX target machine "
-                                     "for sm_" + std::to_string(smArch));
+                                     "for sm_" +
+                                         std::to_string(smArch));
   }
   return *machine;
 }
@@ -111,7 +112,8 @@ llvm::Expected<std::string> assembleCubin(llvm::StringRef ptxas,
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os << ptx;
   }
-  auto removeInput = llvm::make_scope_exit([&] { llvm::sys::fs::remove(input); });
+  auto removeInput =
+      llvm::make_scope_exit([&] { llvm::sys::fs::remove(input); });
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("blockjit", "cubin", output))
     return llvm::createStringError(ec, "cannot create a temporary cubin file");
@@ -120,8 +122,8 @@ llvm::Expected<std::string> assembleCubin(llvm::StringRef ptxas,
   std::string arch = "-arch=sm_" + std::to_string(smArch);
   llvm::StringRef args[] = {ptxas, arch, input, "-o", output};
   std::string message;
-  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, {}, 0, 0,
-                                     &message);
+  int rc =
+      llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, {}, 0, 0, &message);
   if (rc != 0)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "ptxas failed (exit " + std::to_string(rc) +

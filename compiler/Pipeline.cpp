@@ -5,16 +5,16 @@
 #include "compiler/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Target/TargetMachine.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
 
 using namespace mlir;
 
@@ -120,9 +120,9 @@ llvm::Error runMLIRStages(ModuleOp module, const PipelineOptions &options,
     PassManager pm(context);
     stage.addPasses(pm, options);
     if (failed(pm.run(module)))
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          llvm::Twine("stage '") + stage.name + "' failed:\n" + diagnostics);
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     llvm::Twine("stage '") + stage.name +
+                                         "' failed:\n" + diagnostics);
     if (dump)
       dump(stage.name, printModule(module));
     if (lastStage == stage.name)

@@ -58,7 +58,8 @@ llvm::ArrayRef<Stage> mlirStages(Backend backend);
 std::vector<std::string> allStageNames(Backend backend);
 
 /// Called after each stage with its name and printed output.
-using DumpHook = std::function<void(llvm::StringRef stage, llvm::StringRef text)>;
+using DumpHook =
+    std::function<void(llvm::StringRef stage, llvm::StringRef text)>;
 
 /// Adds every MLIR stage of `options.backend` to `pm`.
 void buildMLIRPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);

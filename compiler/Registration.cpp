@@ -1,7 +1,7 @@
 //===- Registration.cpp - dialects and passes every blockjit tool knows --===//
 #include "compiler/Registration.h"
-#include "compiler/Pipeline.h"
 #include "compiler/Passes.h"
+#include "compiler/Pipeline.h"
 
 #include "dialect/BlkDialect.h"
 
@@ -11,10 +11,10 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 

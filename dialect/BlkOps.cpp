@@ -66,7 +66,8 @@ LogicalResult NumProgramsOp::verify() {
 
 void MakeRangeOp::build(OpBuilder &builder, OperationState &state,
                         int32_t start, int32_t end) {
-  auto type = RankedTensorType::get({int64_t(end) - start}, builder.getI32Type());
+  auto type =
+      RankedTensorType::get({int64_t(end) - start}, builder.getI32Type());
   build(builder, state, type, start, end);
 }
 
@@ -95,8 +96,7 @@ LogicalResult SplatOp::verify() {
   if (isa<ShapedType>(getSrc().getType()))
     return emitOpError() << "splats a scalar, got " << getSrc().getType();
   if (getType().getElementType() != getSrc().getType())
-    return emitOpError() << "result element type "
-                         << getType().getElementType()
+    return emitOpError() << "result element type " << getType().getElementType()
                          << " must match the splatted value's type "
                          << getSrc().getType();
   return success();
@@ -106,8 +106,7 @@ LogicalResult BroadcastOp::verify() {
   RankedTensorType src = getSrc().getType(), result = getType();
   if (src.getElementType() != result.getElementType())
     return emitOpError() << "result element type " << result.getElementType()
-                         << " must match the source's "
-                         << src.getElementType();
+                         << " must match the source's " << src.getElementType();
   if (src.getRank() != result.getRank())
     return emitOpError() << "broadcast keeps the rank: source has rank "
                          << src.getRank() << ", result has rank "
@@ -183,8 +182,8 @@ LogicalResult LoadOp::verify() {
   Type ptrType = getPtr().getType();
   Type loaded = pointeeTypeOf(ptrType);
   if (getType() != loaded)
-    return emitOpError() << "result type " << getType() << " must be "
-                         << loaded << " (the pointee type with the pointers' "
+    return emitOpError() << "result type " << getType() << " must be " << loaded
+                         << " (the pointee type with the pointers' "
                          << "shape)";
   if (failed(verifyMask(*this, ptrType, getMask())))
     return failure();
@@ -208,9 +207,11 @@ ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(loc, "expected pointers, then optionally a mask "
                                  "and an 'other' value");
   if (!isa<PtrType>(elementTypeOf(ptrType)))
-    return parser.emitError(loc, "expected a !blk.ptr or a tensor of them, got ")
+    return parser.emitError(loc,
+                            "expected a !blk.ptr or a tensor of them, got ")
            << ptrType;
-  Type types[] = {ptrType, withShapeOf(ptrType, parser.getBuilder().getI1Type()),
+  Type types[] = {ptrType,
+                  withShapeOf(ptrType, parser.getBuilder().getI1Type()),
                   pointeeTypeOf(ptrType)};
   for (auto [operand, type] : llvm::zip(operands, types))
     if (parser.resolveOperand(operand, type, result.operands))
@@ -232,8 +233,8 @@ LogicalResult StoreOp::verify() {
   Type ptrType = getPtr().getType();
   Type stored = pointeeTypeOf(ptrType);
   if (getValue().getType() != stored)
-    return emitOpError() << "value type " << getValue().getType()
-                         << " must be " << stored
+    return emitOpError() << "value type " << getValue().getType() << " must be "
+                         << stored
                          << " (the pointee type with the pointers' shape)";
   return verifyMask(*this, ptrType, getMask());
 }
@@ -250,7 +251,8 @@ ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(loc, "expected pointers, a value and optionally "
                                  "a mask");
   if (!isa<PtrType>(elementTypeOf(ptrType)))
-    return parser.emitError(loc, "expected a !blk.ptr or a tensor of them, got ")
+    return parser.emitError(loc,
+                            "expected a !blk.ptr or a tensor of them, got ")
            << ptrType;
   Type types[] = {ptrType, pointeeTypeOf(ptrType),
                   withShapeOf(ptrType, parser.getBuilder().getI1Type())};
@@ -280,8 +282,8 @@ Type ReduceOp::inferResultType(RankedTensorType src, int64_t axis) {
   return RankedTensorType::get(shape, src.getElementType());
 }
 
-void ReduceOp::build(OpBuilder &builder, OperationState &state,
-                     ReduceKind kind, Value src, int32_t axis) {
+void ReduceOp::build(OpBuilder &builder, OperationState &state, ReduceKind kind,
+                     Value src, int32_t axis) {
   Type type = inferResultType(cast<RankedTensorType>(src.getType()), axis);
   build(builder, state, type, kind, src, axis);
 }

@@ -34,8 +34,9 @@ static cl::opt<int> iters("iters", cl::init(20), cl::desc("timed runs"));
 static cl::opt<int> numStages("num-stages", cl::init(0),
                               cl::desc("num_stages (0: chosen from the row "
                                        "length; 2 prefetches the next row)"));
-static cl::opt<int> numWarps("num-warps", cl::init(0),
-                             cl::desc("num_warps (0: chosen from the row length)"));
+static cl::opt<int>
+    numWarps("num-warps", cl::init(0),
+             cl::desc("num_warps (0: chosen from the row length)"));
 
 int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "blockjit softmax example\n");
@@ -79,9 +80,11 @@ int main(int argc, char **argv) {
     api = &*driver;
     if (llvm::Error e = cuda::useDevice(0))
       return fail(llvm::toString(std::move(e)));
-    if (llvm::Error e = cuda::check(api->cuMemAlloc(&deviceIn, bytes), "cuMemAlloc"))
+    if (llvm::Error e =
+            cuda::check(api->cuMemAlloc(&deviceIn, bytes), "cuMemAlloc"))
       return fail(llvm::toString(std::move(e)));
-    if (llvm::Error e = cuda::check(api->cuMemAlloc(&deviceOut, bytes), "cuMemAlloc"))
+    if (llvm::Error e =
+            cuda::check(api->cuMemAlloc(&deviceOut, bytes), "cuMemAlloc"))
       return fail(llvm::toString(std::move(e)));
     if (llvm::Error e = cuda::check(
             api->cuMemcpyHtoD(deviceIn, input.data(), bytes), "cuMemcpyHtoD"))
@@ -98,8 +101,11 @@ int main(int argc, char **argv) {
 
   std::vector<Arg> args = {Arg::typedPointer(outPtr, DType::F32),
                            Arg::typedPointer(inPtr, DType::F32),
-                           int32_t(cols), int32_t(cols), int32_t(rows),
-                           int32_t(cols), Constexpr(blockSize)};
+                           int32_t(cols),
+                           int32_t(cols),
+                           int32_t(rows),
+                           int32_t(cols),
+                           Constexpr(blockSize)};
   const KernelDef &kernel = *examples::softmax();
 
   // Compile and size the persistent grid from the kernel's occupancy.
@@ -133,10 +139,10 @@ int main(int argc, char **argv) {
       return fail(llvm::toString(std::move(error)));
   if (llvm::Error e = synchronize())
     return fail(llvm::toString(std::move(e)));
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count() /
-                   std::max(1, iters.getValue());
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count() /
+      std::max(1, iters.getValue());
   double gbps = 2.0 * rows * cols * sizeof(float) / seconds / 1e9;
   if (api) {
     api->cuMemFree(deviceIn);

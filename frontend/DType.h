@@ -42,14 +42,28 @@ std::optional<DType> fromMLIRType(mlir::Type type);
 /// The DType of a host C++ element type.
 template <typename T> struct DTypeOf;
 template <> struct DTypeOf<bool> { static constexpr DType value = DType::I1; };
-template <> struct DTypeOf<int8_t> { static constexpr DType value = DType::I8; };
-template <> struct DTypeOf<int16_t> { static constexpr DType value = DType::I16; };
-template <> struct DTypeOf<int32_t> { static constexpr DType value = DType::I32; };
-template <> struct DTypeOf<int64_t> { static constexpr DType value = DType::I64; };
+template <> struct DTypeOf<int8_t> {
+  static constexpr DType value = DType::I8;
+};
+template <> struct DTypeOf<int16_t> {
+  static constexpr DType value = DType::I16;
+};
+template <> struct DTypeOf<int32_t> {
+  static constexpr DType value = DType::I32;
+};
+template <> struct DTypeOf<int64_t> {
+  static constexpr DType value = DType::I64;
+};
 template <> struct DTypeOf<half> { static constexpr DType value = DType::F16; };
-template <> struct DTypeOf<bfloat16> { static constexpr DType value = DType::BF16; };
-template <> struct DTypeOf<float> { static constexpr DType value = DType::F32; };
-template <> struct DTypeOf<double> { static constexpr DType value = DType::F64; };
+template <> struct DTypeOf<bfloat16> {
+  static constexpr DType value = DType::BF16;
+};
+template <> struct DTypeOf<float> {
+  static constexpr DType value = DType::F32;
+};
+template <> struct DTypeOf<double> {
+  static constexpr DType value = DType::F64;
+};
 template <typename T> inline constexpr DType dtype_v = DTypeOf<T>::value;
 
 } // namespace blockjit

@@ -79,9 +79,9 @@ std::string KernelDef::keyFileName(const SpecializationKey &key) const {
 
 llvm::Error KernelDef::checkKey(const SpecializationKey &key) const {
   auto error = [&](const llvm::Twine &message) {
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        llvm::Twine("kernel '") + name_ + "': " + message);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   llvm::Twine("kernel '") + name_ +
+                                       "': " + message);
   };
   size_t runtime = 0, constexprs = 0;
   for (const ParamInfo &p : params_) {
@@ -93,11 +93,10 @@ llvm::Error KernelDef::checkKey(const SpecializationKey &key) const {
       break;
     DType given = key.argTypes[runtime++];
     if (p.dtype && *p.dtype != given)
-      return error(llvm::formatv("argument '{0}' expects {1} {2}, got {3}",
-                                 p.name,
-                                 p.kind == ParamKind::Pointer ? "a pointer to"
-                                                              : "a scalar",
-                                 dtypeName(*p.dtype), dtypeName(given)));
+      return error(llvm::formatv(
+          "argument '{0}' expects {1} {2}, got {3}", p.name,
+          p.kind == ParamKind::Pointer ? "a pointer to" : "a scalar",
+          dtypeName(*p.dtype), dtypeName(given)));
   }
   if (key.argTypes.size() != numRuntimeParams())
     return error(llvm::formatv("expects {0} runtime arguments, got {1}",
@@ -108,10 +107,11 @@ llvm::Error KernelDef::checkKey(const SpecializationKey &key) const {
   if (key.numWarps < 1 || key.numWarps > 32 ||
       (key.numWarps & (key.numWarps - 1)))
     return error(llvm::formatv("num_warps must be a power of two in 1..32, "
-                               "got {0}", key.numWarps));
+                               "got {0}",
+                               key.numWarps));
   if (key.numStages < 1 || key.numStages > 8)
-    return error(llvm::formatv("num_stages must be in 1..8, got {0}",
-                               key.numStages));
+    return error(
+        llvm::formatv("num_stages must be in 1..8, got {0}", key.numStages));
   return llvm::Error::success();
 }
 

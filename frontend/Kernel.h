@@ -155,8 +155,8 @@ std::shared_ptr<KernelDef> makeKernel(std::string name,
                                      std::move(body));
 }
 
-template <typename F> struct CallableTraits
-    : CallableTraits<decltype(&F::operator())> {};
+template <typename F>
+struct CallableTraits : CallableTraits<decltype(&F::operator())> {};
 template <typename... Params> struct CallableTraits<void (*)(Params...)> {
   template <typename F>
   static auto make(std::string name, std::vector<std::string> names, F fn) {

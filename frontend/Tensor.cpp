@@ -34,8 +34,8 @@ TraceContext::~TraceContext() { currentTrace = previous_; }
 TraceContext *TraceContext::current() { return currentTrace; }
 
 Location TraceContext::location(const SourceLoc &loc) {
-  return FileLineColLoc::get(builder_.getContext(), loc.file_name(),
-                             loc.line(), loc.column());
+  return FileLineColLoc::get(builder_.getContext(), loc.file_name(), loc.line(),
+                             loc.column());
 }
 
 Tensor TraceContext::fail(const SourceLoc &loc, const llvm::Twine &message) {
@@ -102,8 +102,8 @@ Value castValue(OpBuilder &b, Location loc, Value v, Type toElement) {
   Type to = blk::withShapeOf(v.getType(), toElement);
   bool ff = isFloatType(from), ft = isFloatType(toElement);
   if (toElement.isInteger(1)) { // nonzero is true (as in Triton)
-    Value zero = arith::ConstantOp::create(
-        b, loc, cast<TypedAttr>(b.getZeroAttr(from)));
+    Value zero =
+        arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(from)));
     if (isa<RankedTensorType>(v.getType()))
       zero = blk::SplatOp::create(b, loc, v.getType(), zero);
     if (ff)
@@ -179,22 +179,38 @@ std::optional<std::vector<int64_t>> broadcastShape(ArrayRef<int64_t> a,
 
 const char *opSymbol(BinaryOp op) {
   switch (op) {
-  case BinaryOp::Add: return "+";
-  case BinaryOp::Sub: return "-";
-  case BinaryOp::Mul: return "*";
-  case BinaryOp::Div: return "/";
-  case BinaryOp::Rem: return "%";
-  case BinaryOp::And: return "&";
-  case BinaryOp::Or: return "|";
-  case BinaryOp::Xor: return "^";
-  case BinaryOp::Lt: return "<";
-  case BinaryOp::Le: return "<=";
-  case BinaryOp::Gt: return ">";
-  case BinaryOp::Ge: return ">=";
-  case BinaryOp::Eq: return "==";
-  case BinaryOp::Ne: return "!=";
-  case BinaryOp::Max: return "maximum";
-  case BinaryOp::Min: return "minimum";
+  case BinaryOp::Add:
+    return "+";
+  case BinaryOp::Sub:
+    return "-";
+  case BinaryOp::Mul:
+    return "*";
+  case BinaryOp::Div:
+    return "/";
+  case BinaryOp::Rem:
+    return "%";
+  case BinaryOp::And:
+    return "&";
+  case BinaryOp::Or:
+    return "|";
+  case BinaryOp::Xor:
+    return "^";
+  case BinaryOp::Lt:
+    return "<";
+  case BinaryOp::Le:
+    return "<=";
+  case BinaryOp::Gt:
+    return ">";
+  case BinaryOp::Ge:
+    return ">=";
+  case BinaryOp::Eq:
+    return "==";
+  case BinaryOp::Ne:
+    return "!=";
+  case BinaryOp::Max:
+    return "maximum";
+  case BinaryOp::Min:
+    return "minimum";
   }
   return "?";
 }
@@ -252,15 +268,24 @@ Value emitArith(OpBuilder &b, Location loc, BinaryOp op, Value l, Value r) {
   case BinaryOp::Rem:
     return isFloat ? Value(arith::RemFOp::create(b, loc, l, r))
                    : Value(arith::RemSIOp::create(b, loc, l, r));
-  case BinaryOp::And: return arith::AndIOp::create(b, loc, l, r);
-  case BinaryOp::Or: return arith::OrIOp::create(b, loc, l, r);
-  case BinaryOp::Xor: return arith::XOrIOp::create(b, loc, l, r);
-  case BinaryOp::Lt: return cmp(P::slt, F::OLT);
-  case BinaryOp::Le: return cmp(P::sle, F::OLE);
-  case BinaryOp::Gt: return cmp(P::sgt, F::OGT);
-  case BinaryOp::Ge: return cmp(P::sge, F::OGE);
-  case BinaryOp::Eq: return cmp(P::eq, F::OEQ);
-  case BinaryOp::Ne: return cmp(P::ne, F::UNE);
+  case BinaryOp::And:
+    return arith::AndIOp::create(b, loc, l, r);
+  case BinaryOp::Or:
+    return arith::OrIOp::create(b, loc, l, r);
+  case BinaryOp::Xor:
+    return arith::XOrIOp::create(b, loc, l, r);
+  case BinaryOp::Lt:
+    return cmp(P::slt, F::OLT);
+  case BinaryOp::Le:
+    return cmp(P::sle, F::OLE);
+  case BinaryOp::Gt:
+    return cmp(P::sgt, F::OGT);
+  case BinaryOp::Ge:
+    return cmp(P::sge, F::OGE);
+  case BinaryOp::Eq:
+    return cmp(P::eq, F::OEQ);
+  case BinaryOp::Ne:
+    return cmp(P::ne, F::UNE);
   case BinaryOp::Max:
     return isFloat ? Value(arith::MaximumFOp::create(b, loc, l, r))
                    : Value(arith::MaxSIOp::create(b, loc, l, r));
@@ -287,8 +312,7 @@ Tensor pointerArith(TraceContext &t, BinaryOp op, const Operand &ptrSide,
                                             : std::string("a C++ float")));
   Value ptr = ptrSide.tensor->value();
   Value offset = materialize(
-      b, loc, offsetSide,
-      offsetElement ? offsetElement : Type(b.getI32Type()));
+      b, loc, offsetSide, offsetElement ? offsetElement : Type(b.getI32Type()));
   auto shape = broadcastShape(blk::shapeOf(ptr.getType()),
                               blk::shapeOf(offset.getType()));
   if (!shape)
@@ -299,8 +323,8 @@ Tensor pointerArith(TraceContext &t, BinaryOp op, const Operand &ptrSide,
   ptr = *broadcastTo(b, loc, ptr, *shape);
   offset = *broadcastTo(b, loc, offset, *shape);
   if (op == BinaryOp::Sub) {
-    Value zero = scalarConstant(b, loc, blk::elementTypeOf(offset.getType()),
-                                0, int64_t(0));
+    Value zero = scalarConstant(b, loc, blk::elementTypeOf(offset.getType()), 0,
+                                int64_t(0));
     zero = *broadcastTo(b, loc, zero, *shape);
     offset = arith::SubIOp::create(b, loc, zero, offset);
   }
@@ -354,7 +378,8 @@ Tensor Tensor::broadcast_to(std::vector<int64_t> shape, SourceLoc where) const {
   for (int64_t d : shape)
     if (d <= 0 || !llvm::isPowerOf2_64(d))
       return t->fail(where, "broadcast_to: block dimensions must be powers of "
-                            "two, got " + shapeString(shape));
+                            "two, got " +
+                                shapeString(shape));
   auto result = broadcastTo(t->builder(), t->location(where), value_, shape);
   if (failed(result))
     return t->fail(where, "cannot broadcast a block of shape " +
@@ -399,21 +424,20 @@ Tensor binary(BinaryOp op, const Operand &lhs, const Operand &rhs) {
     if (number.real && !isFloatType(element))
       element = b.getF32Type();
   }
-  bool logical = op == BinaryOp::And || op == BinaryOp::Or ||
-                 op == BinaryOp::Xor;
+  bool logical =
+      op == BinaryOp::And || op == BinaryOp::Or || op == BinaryOp::Xor;
   if (logical && isFloatType(element))
     return t->fail(where, llvm::Twine("operator ") + opSymbol(op) +
                               " needs integer or i1 operands, got " +
                               typeString(element));
   Value l = materialize(b, loc, lhs, element);
   Value r = materialize(b, loc, rhs, element);
-  auto shape = broadcastShape(blk::shapeOf(l.getType()),
-                              blk::shapeOf(r.getType()));
+  auto shape =
+      broadcastShape(blk::shapeOf(l.getType()), blk::shapeOf(r.getType()));
   if (!shape)
     return t->fail(where, llvm::Twine("shape mismatch in '") + opSymbol(op) +
                               "': " + shapeString(blk::shapeOf(l.getType())) +
-                              " and " +
-                              shapeString(blk::shapeOf(r.getType())) +
+                              " and " + shapeString(blk::shapeOf(r.getType())) +
                               " cannot be broadcast together");
   l = *broadcastTo(b, loc, l, *shape);
   r = *broadcastTo(b, loc, r, *shape);
@@ -450,7 +474,8 @@ static Int gridQuery(int axis, const SourceLoc &where, const char *name) {
     return {};
   if (axis < 0 || axis > 2)
     return t->fail(where, llvm::formatv("{0}(axis): axis must be 0, 1 or 2, "
-                                        "got {1}", name, axis));
+                                        "got {1}",
+                                        name, axis));
   return Int(GridOp::create(t->builder(), t->location(where), axis));
 }
 
@@ -467,7 +492,8 @@ Tensor arange(int64_t start, int64_t end, SourceLoc where) {
     return {};
   if (end <= start)
     return t->fail(where, llvm::formatv("arange({0}, {1}): end must be greater "
-                                        "than start", start, end));
+                                        "than start",
+                                        start, end));
   if (!llvm::isPowerOf2_64(end - start))
     return t->fail(where, llvm::formatv("arange({0}, {1}): the length {2} "
                                         "must be a power of two (use "
@@ -487,7 +513,8 @@ Tensor full(std::vector<int64_t> shape, double value, DType type,
   for (int64_t d : shape)
     if (d <= 0 || !llvm::isPowerOf2_64(d))
       return t->fail(where, "full: block dimensions must be powers of two, "
-                            "got " + shapeString(shape));
+                            "got " +
+                                shapeString(shape));
   OpBuilder &b = t->builder();
   Location loc = t->location(where);
   Type element = toMLIRType(b.getContext(), type);
@@ -496,7 +523,8 @@ Tensor full(std::vector<int64_t> shape, double value, DType type,
       isFloat(type) ? std::nullopt : std::optional<int64_t>(int64_t(value)));
   if (shape.empty())
     return Tensor(scalar);
-  return Tensor(blk::SplatOp::create(b, loc, withShape(shape, element), scalar));
+  return Tensor(
+      blk::SplatOp::create(b, loc, withShape(shape, element), scalar));
 }
 
 //===----------------------------------------------------------------------===//
@@ -521,8 +549,8 @@ FailureOr<Value> prepareMask(TraceContext &t, const Tensor &ptrs,
                       typeString(mask->type()));
     return failure();
   }
-  auto result = broadcastTo(t.builder(), t.location(where), mask->value(),
-                            ptrs.shape());
+  auto result =
+      broadcastTo(t.builder(), t.location(where), mask->value(), ptrs.shape());
   if (failed(result)) {
     t.fail(where, llvm::Twine(what) + " mask of shape " +
                       shapeString(mask->shape()) +
@@ -589,8 +617,8 @@ void storeImpl(const Tensor &ptrs, const Operand &value, const Tensor *mask,
   auto stored = prepareValue(*t, ptrs, value, where, "stored value");
   if (failed(stored))
     return;
-  blk::StoreOp::create(t->builder(), t->location(where), ptrs.value(),
-                       *stored, *maskValue);
+  blk::StoreOp::create(t->builder(), t->location(where), ptrs.value(), *stored,
+                       *maskValue);
 }
 
 } // namespace
@@ -623,8 +651,10 @@ static Tensor reduce(blk::ReduceKind kind, const Tensor &x, int axis,
   if (!t || !usable(*t, where, x))
     return {};
   if (!x.isBlock())
-    return t->fail(where, llvm::Twine(name) + " reduces a block, got a scalar "
-                              "of type " + typeString(x.type()));
+    return t->fail(where, llvm::Twine(name) +
+                              " reduces a block, got a scalar "
+                              "of type " +
+                              typeString(x.type()));
   if (x.isPointer())
     return t->fail(where, llvm::Twine(name) + " cannot reduce pointers");
   int64_t rank = x.shape().size();
@@ -638,8 +668,8 @@ static Tensor reduce(blk::ReduceKind kind, const Tensor &x, int axis,
   if (kind == blk::ReduceKind::Sum && x.elementType().isInteger(1))
     v = castValue(t->builder(), t->location(where), v,
                   t->builder().getI32Type());
-  return Tensor(blk::ReduceOp::create(t->builder(), t->location(where), kind,
-                                      v, int32_t(index)));
+  return Tensor(blk::ReduceOp::create(t->builder(), t->location(where), kind, v,
+                                      int32_t(index)));
 }
 
 Tensor max(const Tensor &x, int axis, SourceLoc where) {
@@ -691,10 +721,10 @@ Tensor abs(const Tensor &x, SourceLoc where) {
   if (x.isPointer())
     return t->fail(where, "abs is not defined on pointers");
   if (isFloatType(x.elementType()))
-    return Tensor(math::AbsFOp::create(t->builder(), t->location(where),
-                                       x.value()));
-  return Tensor(math::AbsIOp::create(t->builder(), t->location(where),
-                                     x.value()));
+    return Tensor(
+        math::AbsFOp::create(t->builder(), t->location(where), x.value()));
+  return Tensor(
+      math::AbsIOp::create(t->builder(), t->location(where), x.value()));
 }
 
 Tensor where(const Tensor &cond, Operand a, Operand b, SourceLoc where) {
@@ -704,7 +734,8 @@ Tensor where(const Tensor &cond, Operand a, Operand b, SourceLoc where) {
     return {};
   if (!cond.elementType().isInteger(1))
     return t->fail(where, "where: the condition must be i1 (a comparison), "
-                          "got " + typeString(cond.type()));
+                          "got " +
+                              typeString(cond.type()));
   OpBuilder &builder = t->builder();
   Location loc = t->location(where);
   Type ae = operandElementType(a), be = operandElementType(b);
@@ -717,9 +748,9 @@ Tensor where(const Tensor &cond, Operand a, Operand b, SourceLoc where) {
                               " and " +
                               (b.tensor ? typeString(b.tensor->type())
                                         : std::string("a C++ number")));
-  Type element = ae && be ? promote(ae, be)
-                 : ae     ? ae
-                 : be     ? be
+  Type element = ae && be             ? promote(ae, be)
+                 : ae                 ? ae
+                 : be                 ? be
                  : (a.real || b.real) ? Type(builder.getF32Type())
                                       : Type(builder.getI32Type());
   // A C++ floating-point number with an integer tensor gives f32, as for the
@@ -751,7 +782,8 @@ Tensor cast(const Tensor &x, DType type, SourceLoc where) {
     return t->fail(where, "cannot convert pointers to " +
                               std::string(dtypeName(type)));
   Type element = toMLIRType(t->builder().getContext(), type);
-  return Tensor(castValue(t->builder(), t->location(where), x.value(), element));
+  return Tensor(
+      castValue(t->builder(), t->location(where), x.value(), element));
 }
 
 //===----------------------------------------------------------------------===//
@@ -767,10 +799,9 @@ void for_range(Operand start, Operand end, Operand step,
             });
 }
 
-std::vector<Tensor>
-for_range(Operand start, Operand end, Operand step, std::vector<Tensor> init,
-          const std::function<std::vector<Tensor>(Int, std::vector<Tensor>)>
-              &body) {
+std::vector<Tensor> for_range(
+    Operand start, Operand end, Operand step, std::vector<Tensor> init,
+    const std::function<std::vector<Tensor>(Int, std::vector<Tensor>)> &body) {
   const SourceLoc &where = start.loc;
   // Every early return gives one (empty) tensor per carried value, so that
   // code using the results does not index past the end.
@@ -782,7 +813,8 @@ for_range(Operand start, Operand end, Operand step, std::vector<Tensor> init,
     if (!usable(*t, bound->loc, *bound))
       return empty;
     Type e = operandElementType(*bound);
-    if (bound->real || (e && (!isa<IntegerType>(e) || bound->tensor->isBlock())))
+    if (bound->real ||
+        (e && (!isa<IntegerType>(e) || bound->tensor->isBlock())))
       return t->fail(bound->loc, "for_range bounds and step must be integer "
                                  "scalars"),
              std::vector<Tensor>(init.size());

@@ -1,4 +1,5 @@
-//===- Tensor.h - values of the blockjit DSL and their operators -*- C++ -*-===//
+//===- Tensor.h - values of the blockjit DSL and their operators -*- C++
+//-*-===//
 //
 // A `Tensor` is a traced value: a scalar or a block (a ranked tensor with a
 // static power-of-two shape) of numbers or pointers. Operators and functions on
@@ -54,9 +55,18 @@ private:
 };
 
 /// Scalar kernel parameters: `Int` (i32), `Int64` (i64) and `Float` (f32).
-struct Int : Tensor { using Tensor::Tensor; Int(const Tensor &t) : Tensor(t) {} };
-struct Int64 : Tensor { using Tensor::Tensor; Int64(const Tensor &t) : Tensor(t) {} };
-struct Float : Tensor { using Tensor::Tensor; Float(const Tensor &t) : Tensor(t) {} };
+struct Int : Tensor {
+  using Tensor::Tensor;
+  Int(const Tensor &t) : Tensor(t) {}
+};
+struct Int64 : Tensor {
+  using Tensor::Tensor;
+  Int64(const Tensor &t) : Tensor(t) {}
+};
+struct Float : Tensor {
+  using Tensor::Tensor;
+  Float(const Tensor &t) : Tensor(t) {}
+};
 
 /// Marks a `Ptr` whose element type is taken from the launch argument.
 struct AnyType {};
@@ -95,8 +105,7 @@ struct Operand {
       : integer(v), loc(loc) {}
   Operand(Constexpr v, SourceLoc loc = SourceLoc::current())
       : integer(v.value), loc(loc) {}
-  Operand(double v, SourceLoc loc = SourceLoc::current())
-      : real(v), loc(loc) {}
+  Operand(double v, SourceLoc loc = SourceLoc::current()) : real(v), loc(loc) {}
   Operand(float v, SourceLoc loc = SourceLoc::current()) : real(v), loc(loc) {}
 
   std::optional<Tensor> tensor;
@@ -112,7 +121,8 @@ struct TensorOperand : Operand {
 };
 /// The C++-number side of a binary operator.
 struct NumberOperand : Operand {
-  NumberOperand(int v, SourceLoc loc = SourceLoc::current()) : Operand(v, loc) {}
+  NumberOperand(int v, SourceLoc loc = SourceLoc::current())
+      : Operand(v, loc) {}
   NumberOperand(int64_t v, SourceLoc loc = SourceLoc::current())
       : Operand(v, loc) {}
   NumberOperand(Constexpr v, SourceLoc loc = SourceLoc::current())
@@ -123,8 +133,24 @@ struct NumberOperand : Operand {
       : Operand(v, loc) {}
 };
 
-enum class BinaryOp { Add, Sub, Mul, Div, Rem, And, Or, Xor,
-                      Lt, Le, Gt, Ge, Eq, Ne, Max, Min };
+enum class BinaryOp {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  And,
+  Or,
+  Xor,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Eq,
+  Ne,
+  Max,
+  Min
+};
 Tensor binary(BinaryOp op, const Operand &lhs, const Operand &rhs);
 
 #define BLOCKJIT_BINARY_OPERATOR(SYMBOL, KIND)                                 \
@@ -217,9 +243,9 @@ void for_range(Operand start, Operand end, Operand step,
 
 /// The same with loop-carried values: `body(i, carried)` returns the next
 /// values (same types and shapes as `init`); the final values are returned.
-std::vector<Tensor>
-for_range(Operand start, Operand end, Operand step, std::vector<Tensor> init,
-          const std::function<std::vector<Tensor>(Int, std::vector<Tensor>)> &body);
+std::vector<Tensor> for_range(
+    Operand start, Operand end, Operand step, std::vector<Tensor> init,
+    const std::function<std::vector<Tensor>(Int, std::vector<Tensor>)> &body);
 
 } // namespace blockjit
 

@@ -42,9 +42,15 @@ const KernelDef *prepare(const char *name, const blockjit_arg *args,
       }
       converted.push_back(Arg::typedPointer(a.value.pointer, DType(a.dtype)));
       break;
-    case BLOCKJIT_ARG_I32: converted.push_back(Arg(a.value.i32)); break;
-    case BLOCKJIT_ARG_I64: converted.push_back(Arg(a.value.i64)); break;
-    case BLOCKJIT_ARG_F32: converted.push_back(Arg(a.value.f32)); break;
+    case BLOCKJIT_ARG_I32:
+      converted.push_back(Arg(a.value.i32));
+      break;
+    case BLOCKJIT_ARG_I64:
+      converted.push_back(Arg(a.value.i64));
+      break;
+    case BLOCKJIT_ARG_F32:
+      converted.push_back(Arg(a.value.f32));
+      break;
     case BLOCKJIT_ARG_CONSTEXPR:
       converted.push_back(Arg(Constexpr(a.value.i64)));
       break;

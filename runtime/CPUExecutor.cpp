@@ -155,8 +155,8 @@ llvm::Expected<CPUEntry> loadCPUArtifact(const CompiledArtifact &artifact,
   if (llvm::Error error =
           dylib->define(llvm::orc::absoluteSymbols(std::move(helpers))))
     return std::move(error);
-  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(artifact.binary,
-                                                     uniqueName);
+  auto buffer =
+      llvm::MemoryBuffer::getMemBufferCopy(artifact.binary, uniqueName);
   if (llvm::Error error = jit->addObjectFile(*dylib, std::move(buffer)))
     return std::move(error);
   auto symbol = jit->lookup(*dylib, artifact.entryName + kCPUEntrySuffix);
@@ -171,7 +171,9 @@ void runCPUGrid(CPUEntry entry, void **args, const Grid &grid) {
     int32_t values[6] = {int32_t(index % grid.x),
                          int32_t(index / grid.x % grid.y),
                          int32_t(index / (int64_t(grid.x) * grid.y)),
-                         grid.x, grid.y, grid.z};
+                         grid.x,
+                         grid.y,
+                         grid.z};
     entry(args, values);
   };
   if (count == 1 || pool().size() == 1) {

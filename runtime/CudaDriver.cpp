@@ -28,8 +28,8 @@ llvm::Expected<const DriverAPI &> driver() {
   std::call_once(once, [] {
     void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
-      error = std::string("no CUDA driver (dlopen libcuda.so.1: ") +
-              dlerror() + "); use the CPU target";
+      error = std::string("no CUDA driver (dlopen libcuda.so.1: ") + dlerror() +
+              "); use the CPU target";
       return;
     }
     auto bind = [&](auto &slot, const char *name) {
@@ -96,12 +96,12 @@ llvm::Error useDevice(int ordinal) {
     std::lock_guard lock(mutex);
     if (!contexts[ordinal]) {
       CUdevice device;
-      if (llvm::Error e = check(api->cuDeviceGet(&device, ordinal),
-                                "cuDeviceGet"))
+      if (llvm::Error e =
+              check(api->cuDeviceGet(&device, ordinal), "cuDeviceGet"))
         return e;
-      if (llvm::Error e = check(
-              api->cuDevicePrimaryCtxRetain(&contexts[ordinal], device),
-              "cuDevicePrimaryCtxRetain"))
+      if (llvm::Error e =
+              check(api->cuDevicePrimaryCtxRetain(&contexts[ordinal], device),
+                    "cuDevicePrimaryCtxRetain"))
         return e;
     }
     context = contexts[ordinal];
@@ -147,8 +147,9 @@ llvm::Expected<DeviceProperties> deviceProperties(int ordinal) {
       {&major, kMajor},
       {&minor, kMinor}};
   for (auto [slot, attribute] : queries)
-    if (llvm::Error e = check(api->cuDeviceGetAttribute(slot, attribute, device),
-                              "cuDeviceGetAttribute"))
+    if (llvm::Error e =
+            check(api->cuDeviceGetAttribute(slot, attribute, device),
+                  "cuDeviceGetAttribute"))
       return std::move(e);
   props.smArch = major * 10 + minor;
   return props;

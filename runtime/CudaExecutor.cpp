@@ -7,8 +7,8 @@ namespace {
 enum : int { kFuncNumRegs = 4, kFuncSharedSizeBytes = 1 };
 } // namespace
 
-llvm::Expected<CudaFunction>
-loadCudaArtifact(const CompiledArtifact &artifact, int device) {
+llvm::Expected<CudaFunction> loadCudaArtifact(const CompiledArtifact &artifact,
+                                              int device) {
   auto api = cuda::driver();
   if (!api)
     return api.takeError();
@@ -23,26 +23,26 @@ loadCudaArtifact(const CompiledArtifact &artifact, int device) {
                            : "cuModuleLoadData (the driver rejected the PTX)"))
     return std::move(e);
   CudaFunction result;
-  if (llvm::Error e = cuda::check(
-          api->cuModuleGetFunction(&result.function, module,
-                                   artifact.entryName.c_str()),
-          "cuModuleGetFunction"))
+  if (llvm::Error e =
+          cuda::check(api->cuModuleGetFunction(&result.function, module,
+                                               artifact.entryName.c_str()),
+                      "cuModuleGetFunction"))
     return std::move(e);
-  if (llvm::Error e = cuda::check(api->cuFuncGetAttribute(&result.registers,
-                                                          kFuncNumRegs,
-                                                          result.function),
-                                  "cuFuncGetAttribute"))
+  if (llvm::Error e =
+          cuda::check(api->cuFuncGetAttribute(&result.registers, kFuncNumRegs,
+                                              result.function),
+                      "cuFuncGetAttribute"))
     return std::move(e);
   if (llvm::Error e = cuda::check(
           api->cuFuncGetAttribute(&result.sharedMemoryBytes,
                                   kFuncSharedSizeBytes, result.function),
           "cuFuncGetAttribute"))
     return std::move(e);
-  if (llvm::Error e = cuda::check(
-          api->cuOccupancyMaxActiveBlocksPerMultiprocessor(
-              &result.maxProgramsPerSM, result.function,
-              artifact.threadsPerProgram, 0),
-          "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
+  if (llvm::Error e =
+          cuda::check(api->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                          &result.maxProgramsPerSM, result.function,
+                          artifact.threadsPerProgram, 0),
+                      "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
     return std::move(e);
   return result;
 }

@@ -13,9 +13,9 @@ namespace blockjit {
 /// A kernel loaded on one device, with what the driver says about it.
 struct CudaFunction {
   cuda::CUfunction function = nullptr;
-  int registers = 0;          // per thread
-  int sharedMemoryBytes = 0;  // static
-  int maxProgramsPerSM = 0;   // occupancy at the compiled thread count
+  int registers = 0;         // per thread
+  int sharedMemoryBytes = 0; // static
+  int maxProgramsPerSM = 0;  // occupancy at the compiled thread count
 };
 
 /// Loads `artifact` (a cubin, or PTX the driver compiles) on `device`.

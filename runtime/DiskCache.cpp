@@ -110,8 +110,8 @@ std::optional<CompiledArtifact> readDiskCache(llvm::StringRef key) {
   CompiledArtifact artifact;
   uint64_t backend, cubin, threads, shared;
   if (!readU64(payload, backend) || !readU64(payload, cubin) ||
-      !readU64(payload, threads) ||
-      !readU64(payload, shared) || !readString(payload, artifact.entryName) ||
+      !readU64(payload, threads) || !readU64(payload, shared) ||
+      !readString(payload, artifact.entryName) ||
       !readString(payload, artifact.binary) || !payload.empty())
     return std::nullopt;
   artifact.backend = backend ? Backend::GPU : Backend::CPU;

@@ -82,10 +82,9 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
       return entry.takeError();
     compiled->cpuEntry = *entry;
   }
-  compiled->compileMilliseconds =
-      std::chrono::duration<double, std::milli>(
-          std::chrono::steady_clock::now() - start)
-          .count();
+  compiled->compileMilliseconds = std::chrono::duration<double, std::milli>(
+                                      std::chrono::steady_clock::now() - start)
+                                      .count();
   return compiled;
 }
 

@@ -26,11 +26,16 @@ llvm::Error argError(const KernelDef &kernel, const ParamInfo &param,
 
 const char *kindName(Arg::Kind kind) {
   switch (kind) {
-  case Arg::Kind::Pointer: return "a pointer";
-  case Arg::Kind::Int32: return "an i32 scalar";
-  case Arg::Kind::Int64: return "an i64 scalar";
-  case Arg::Kind::Float32: return "an f32 scalar";
-  case Arg::Kind::Constexpr: return "a Constexpr";
+  case Arg::Kind::Pointer:
+    return "a pointer";
+  case Arg::Kind::Int32:
+    return "an i32 scalar";
+  case Arg::Kind::Int64:
+    return "an i64 scalar";
+  case Arg::Kind::Float32:
+    return "an f32 scalar";
+  case Arg::Kind::Constexpr:
+    return "a Constexpr";
   }
   return "?";
 }
@@ -63,10 +68,10 @@ llvm::Expected<int> deviceArch(int device) {
              .first;
   }
   if (!it->second.first)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "the CUDA target needs device " + std::to_string(device) + ": " +
-            it->second.second);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the CUDA target needs device " +
+                                       std::to_string(device) + ": " +
+                                       it->second.second);
   return it->second.first;
 }
 } // namespace
@@ -130,8 +135,9 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
                                       dtypeName(want), kindName(arg.kind)));
       int64_t value = arg.kind == Arg::Kind::Int32 ? arg.i32 : arg.i64;
       if (want == DType::I32 && (value < INT32_MIN || value > INT32_MAX))
-        return argError(kernel, param, i,
-                        llvm::formatv("is an i32, but {0} does not fit", value));
+        return argError(
+            kernel, param, i,
+            llvm::formatv("is an i32, but {0} does not fit", value));
       if (isInt && value % 16 == 0)
         key.divisibleBy16 |= uint64_t(1) << runtimeIndex;
       key.argTypes.push_back(want);

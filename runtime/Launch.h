@@ -43,7 +43,8 @@ struct Arg {
   };
 
   template <typename T>
-  Arg(T *p) : kind(Kind::Pointer), dtype(dtype_v<std::remove_cv_t<T>>), pointer(p) {}
+  Arg(T *p)
+      : kind(Kind::Pointer), dtype(dtype_v<std::remove_cv_t<T>>), pointer(p) {}
   Arg(int32_t v) : kind(Kind::Int32), dtype(DType::I32), i32(v) {}
   Arg(int64_t v) : kind(Kind::Int64), dtype(DType::I64), i64(v) {}
   Arg(float v) : kind(Kind::Float32), dtype(DType::F32), f32(v) {}
@@ -77,9 +78,9 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
                    llvm::ArrayRef<Arg> args);
 
 /// The specialization key `args` call for (checked against the signature).
-llvm::Expected<SpecializationKey> specializationFor(const KernelDef &kernel,
-                                                    const LaunchOptions &options,
-                                                    llvm::ArrayRef<Arg> args);
+llvm::Expected<SpecializationKey>
+specializationFor(const KernelDef &kernel, const LaunchOptions &options,
+                  llvm::ArrayRef<Arg> args);
 
 /// The target a launch without an explicit one goes to: $BLOCKJIT_TARGET,
 /// else CUDA when a driver and a device are present, else the CPU.
@@ -92,7 +93,7 @@ struct KernelInfo {
   int sharedMemoryBytes = 0; // static, per program (GPU)
   int threadsPerProgram = 1;
   int maxProgramsPerProcessor = 1;
-  int processors = 1;        // SMs, or CPU threads
+  int processors = 1; // SMs, or CPU threads
 };
 
 /// Compiles (or finds) the specialization `args` call for, without running

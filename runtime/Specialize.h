@@ -1,4 +1,5 @@
-//===- Specialize.h - from a specialization key to compiler options -*- C++ -*-===//
+//===- Specialize.h - from a specialization key to compiler options -*- C++
+//-*-===//
 #ifndef BLOCKJIT_RUNTIME_SPECIALIZE_H
 #define BLOCKJIT_RUNTIME_SPECIALIZE_H
 

@@ -26,12 +26,22 @@ enum blockjit_arg_kind {
 
 /* Element types of pointer arguments (blockjit::DType order). */
 enum blockjit_dtype {
-  BLOCKJIT_I1 = 0, BLOCKJIT_I8, BLOCKJIT_I16, BLOCKJIT_I32, BLOCKJIT_I64,
-  BLOCKJIT_F16, BLOCKJIT_BF16, BLOCKJIT_F32, BLOCKJIT_F64,
+  BLOCKJIT_I1 = 0,
+  BLOCKJIT_I8,
+  BLOCKJIT_I16,
+  BLOCKJIT_I32,
+  BLOCKJIT_I64,
+  BLOCKJIT_F16,
+  BLOCKJIT_BF16,
+  BLOCKJIT_F32,
+  BLOCKJIT_F64,
 };
 
-enum blockjit_target { BLOCKJIT_TARGET_AUTO = 0, BLOCKJIT_TARGET_CPU = 1,
-                       BLOCKJIT_TARGET_CUDA = 2 };
+enum blockjit_target {
+  BLOCKJIT_TARGET_AUTO = 0,
+  BLOCKJIT_TARGET_CPU = 1,
+  BLOCKJIT_TARGET_CUDA = 2
+};
 
 typedef struct blockjit_arg {
   int32_t kind;  /* blockjit_arg_kind */

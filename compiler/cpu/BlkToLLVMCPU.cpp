@@ -1,6 +1,6 @@
 //===- BlkToLLVMCPU.cpp - loop-level kernels to the LLVM dialect (host) --===//
-#include "compiler/Passes.h"
 #include "compiler/BlkToLLVMCommon.h"
+#include "compiler/Passes.h"
 
 #include "dialect/BlkDialect.h"
 
@@ -78,8 +78,8 @@ void addEntryPoint(ModuleOp module, LLVM::LLVMFuncOp kernel) {
     Value slot = LLVM::GEPOp::create(b, loc, ptrType, ptrType, args,
                                      ArrayRef<LLVM::GEPArg>{int32_t(i)});
     Value valuePtr = LLVM::LoadOp::create(b, loc, ptrType, slot);
-    callArgs.push_back(LLVM::LoadOp::create(
-        b, loc, kernel.getArgumentTypes()[i], valuePtr));
+    callArgs.push_back(
+        LLVM::LoadOp::create(b, loc, kernel.getArgumentTypes()[i], valuePtr));
   }
   for (unsigned i = 0; i < kGridValues; ++i) {
     Value slot = LLVM::GEPOp::create(b, loc, ptrType, i32, grid,
@@ -109,7 +109,8 @@ struct ConvertBlkToLLVMCPU
     // Polynomial approximations vectorize; libm calls would not.
     {
       RewritePatternSet patterns(context);
-      populateMathF32ExpansionPatterns(patterns, [](StringRef) { return true; });
+      populateMathF32ExpansionPatterns(patterns,
+                                       [](StringRef) { return true; });
       populateMathPolynomialApproximationPatterns(
           patterns, [](StringRef) { return true; });
       if (failed(applyPatternsGreedily(module, std::move(patterns))))

@@ -122,8 +122,8 @@ private:
                                            indices[0]);
       if (range.getStart() == 0)
         return i;
-      Value start = arith::ConstantIntOp::create(builder, loc,
-                                                 range.getStart(), 32);
+      Value start =
+          arith::ConstantIntOp::create(builder, loc, range.getStart(), 32);
       return arith::AddIOp::create(builder, loc, i, start);
     }
     if (auto bcast = dyn_cast_or_null<blk::BroadcastOp>(def)) {
@@ -189,18 +189,18 @@ private:
       } else {
         // Masked lanes must not touch memory: branch, don't select.
         Value mask = readElement(loc, load.getMask(), ivs);
-        auto ifOp = scf::IfOp::create(builder, loc, type.getElementType(),
-                                      mask, /*withElseRegion=*/true);
+        auto ifOp = scf::IfOp::create(builder, loc, type.getElementType(), mask,
+                                      /*withElseRegion=*/true);
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPointToStart(ifOp.thenBlock());
         scf::YieldOp::create(builder, loc,
                              Value(blk::LoadOp::create(builder, loc, ptr)));
         builder.setInsertionPointToStart(ifOp.elseBlock());
-        Value other =
-            load.getOther()
-                ? readElement(loc, load.getOther(), ivs)
-                : Value(arith::ConstantOp::create(
-                      builder, loc, builder.getZeroAttr(type.getElementType())));
+        Value other = load.getOther()
+                          ? readElement(loc, load.getOther(), ivs)
+                          : Value(arith::ConstantOp::create(
+                                builder, loc,
+                                builder.getZeroAttr(type.getElementType())));
         scf::YieldOp::create(builder, loc, other);
         element = ifOp.getResult(0);
       }
@@ -295,9 +295,9 @@ private:
       carry[i] = allocBuffer(type);
       copyBuffer(loc, snapshot(loc, init), carry[i]);
     }
-    auto newLoop = scf::ForOp::create(builder, loc, loop.getLowerBound(),
-                                      loop.getUpperBound(), loop.getStep(),
-                                      scalarInits);
+    auto newLoop =
+        scf::ForOp::create(builder, loc, loop.getLowerBound(),
+                           loop.getUpperBound(), loop.getStep(), scalarInits);
     // Move the body over; carried blocks are read from their buffers.
     Block *oldBody = loop.getBody();
     Block *newBody = newLoop.getBody();
@@ -370,8 +370,8 @@ private:
   /// Whether an elementwise result must be stored rather than recomputed.
   bool needsBuffer(Operation *op) {
     Value result = op->getResult(0);
-    if (isa<blk::SplatOp, blk::MakeRangeOp, blk::BroadcastOp,
-            blk::ExpandDimsOp, blk::AddPtrOp, arith::ConstantOp>(op))
+    if (isa<blk::SplatOp, blk::MakeRangeOp, blk::BroadcastOp, blk::ExpandDimsOp,
+            blk::AddPtrOp, arith::ConstantOp>(op))
       return false;
     // Reading a loop-carried buffer that the loop overwrites later is fine:
     // the copy at the end of the iteration goes through a snapshot.

@@ -23,8 +23,8 @@ Layout1D blockjit::layoutOf(RankedTensorType type) {
   Layout1D result;
   result.size = type.getDimSize(0);
   result.vector = layout.getSizePerThread()[0];
-  result.threads = int64_t(layout.getThreadsPerWarp()[0]) *
-                   layout.getWarpsPerCTA()[0];
+  result.threads =
+      int64_t(layout.getThreadsPerWarp()[0]) * layout.getWarpsPerCTA()[0];
   return result;
 }
 
@@ -47,16 +47,16 @@ struct BlkAssignLayouts
     std::map<int64_t, unsigned> narrowestBytes;
     bool failedRank = false;
     module.walk([&](Operation *op) {
-      for (Type type : llvm::concat<Type>(op->getOperandTypes(),
-                                          op->getResultTypes())) {
+      for (Type type :
+           llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
         auto tensor = dyn_cast<RankedTensorType>(type);
         if (!tensor)
           continue;
         if (tensor.getRank() != 1) {
-          op->emitOpError() << "uses the rank-" << tensor.getRank()
-                            << " block " << tensor
-                            << "; the GPU backend supports 1-D blocks only "
-                               "for now (the CPU backend runs any rank)";
+          op->emitOpError()
+              << "uses the rank-" << tensor.getRank() << " block " << tensor
+              << "; the GPU backend supports 1-D blocks only "
+                 "for now (the CPU backend runs any rank)";
           failedRank = true;
           return;
         }
@@ -106,11 +106,11 @@ struct BlkAssignLayouts
     int64_t threads = int64_t(numWarps) * kWarpSize;
     for (auto [size, accessed] : narrowestBytes) {
       unsigned bytes = accessed ? accessed : 4;
-      int64_t vector = std::min<int64_t>(16 / bytes,
-                                         std::max<int64_t>(1, size / threads));
-      layouts[size] = blk::BlockedLayoutAttr::get(
-          context, {unsigned(vector)}, {unsigned(kWarpSize)},
-          {unsigned(numWarps)}, {0u});
+      int64_t vector =
+          std::min<int64_t>(16 / bytes, std::max<int64_t>(1, size / threads));
+      layouts[size] = blk::BlockedLayoutAttr::get(context, {unsigned(vector)},
+                                                  {unsigned(kWarpSize)},
+                                                  {unsigned(numWarps)}, {0u});
     }
     auto laidOut = [&](Type type) -> Type {
       auto tensor = dyn_cast<RankedTensorType>(type);

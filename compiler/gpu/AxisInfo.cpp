@@ -76,11 +76,11 @@ AxisInfo AxisAnalysis::compute(Operation *op, Value result) {
   }
   if (auto addptr = dyn_cast<blk::AddPtrOp>(op)) {
     AxisInfo ptr = operand(0), offset = operand(1);
-    unsigned bytes = std::max(
-        1u, cast<blk::PtrType>(blk::elementTypeOf(addptr.getType()))
-                    .getPointeeType()
-                    .getIntOrFloatBitWidth() /
-                8);
+    unsigned bytes =
+        std::max(1u, cast<blk::PtrType>(blk::elementTypeOf(addptr.getType()))
+                             .getPointeeType()
+                             .getIntOrFloatBitWidth() /
+                         8);
     info.contiguity = std::max(gcd(ptr.constancy, offset.contiguity),
                                gcd(ptr.contiguity, offset.constancy));
     info.divisibility = std::min(
@@ -91,8 +91,8 @@ AxisInfo AxisAnalysis::compute(Operation *op, Value result) {
   }
   if (isa<arith::AddIOp, arith::SubIOp>(op)) {
     AxisInfo a = operand(0), b = operand(1);
-    info.contiguity =
-        std::max(gcd(a.contiguity, b.constancy), gcd(a.constancy, b.contiguity));
+    info.contiguity = std::max(gcd(a.contiguity, b.constancy),
+                               gcd(a.constancy, b.contiguity));
     info.divisibility = std::min(a.divisibility, b.divisibility);
     info.constancy = gcd(a.constancy, b.constancy);
     return info;
@@ -111,13 +111,13 @@ AxisInfo AxisAnalysis::compute(Operation *op, Value result) {
     info.constancy = gcd(a.constancy, b.constancy);
     // contiguous < uniform: equal over aligned runs of both divisibilities.
     if (b.constancy > 1 && a.contiguity > 1)
-      info.constancy = std::max(
-          info.constancy,
-          gcd(gcd(a.contiguity, b.constancy), gcd(a.divisibility, b.divisibility)));
+      info.constancy =
+          std::max(info.constancy, gcd(gcd(a.contiguity, b.constancy),
+                                       gcd(a.divisibility, b.divisibility)));
     if (a.constancy > 1 && b.contiguity > 1)
-      info.constancy = std::max(
-          info.constancy,
-          gcd(gcd(b.contiguity, a.constancy), gcd(a.divisibility, b.divisibility)));
+      info.constancy =
+          std::max(info.constancy, gcd(gcd(b.contiguity, a.constancy),
+                                       gcd(a.divisibility, b.divisibility)));
     return info;
   }
   if (op->getNumOperands() > 0 && op->hasTrait<OpTrait::Elementwise>()) {

@@ -1,4 +1,5 @@
-//===- AxisInfo.h - contiguity, divisibility and constancy of values -*- C++ -*-===//
+//===- AxisInfo.h - contiguity, divisibility and constancy of values -*- C++
+//-*-===//
 //
 // What the GPU lowering needs to know to use vector memory accesses: how many
 // consecutive elements of a 1-D block are consecutive integers (contiguity),

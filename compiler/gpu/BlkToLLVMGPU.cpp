@@ -1,6 +1,6 @@
 //===- BlkToLLVMGPU.cpp - per-thread kernels to the LLVM dialect (NVVM) --===//
-#include "compiler/Passes.h"
 #include "compiler/BlkToLLVMCommon.h"
+#include "compiler/Passes.h"
 #include "compiler/gpu/Layout.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -35,8 +35,8 @@ struct ConvertBlkToLLVMGPU
     MLIRContext *context = &getContext();
     auto warps = module->getAttrOfType<IntegerAttr>(kNumWarpsAttr);
     if (!warps) {
-      module.emitError() << "run blk-assign-layouts first (no "
-                         << kNumWarpsAttr << " on the module)";
+      module.emitError() << "run blk-assign-layouts first (no " << kNumWarpsAttr
+                         << " on the module)";
       return signalPassFailure();
     }
     SmallVector<std::string> kernels;

@@ -43,13 +43,13 @@ bool hasBlocks(Operation *op) {
 class KernelLowering {
 public:
   KernelLowering(func::FuncOp func, int numWarps)
-      : func(func), builder(func.getContext()), axis(func),
-        numWarps(numWarps) {}
+      : func(func), builder(func.getContext()), axis(func), numWarps(numWarps) {
+  }
 
   LogicalResult run() {
     builder.setInsertionPointToStart(&func.getBody().front());
-    threadId = NVVM::ThreadIdXOp::create(builder, func.getLoc(),
-                                         builder.getI32Type());
+    threadId =
+        NVVM::ThreadIdXOp::create(builder, func.getLoc(), builder.getI32Type());
     if (failed(lowerBlock(func.getBody().front())))
       return failure();
     for (Operation *op : llvm::reverse(toErase))
@@ -75,8 +75,8 @@ private:
 
   /// Raw (unwrapped) index of this thread's element k, as an i32 value.
   Value rawIndex(Location loc, const Layout1D &layout, int64_t k) {
-    Value base = arith::MulIOp::create(builder, loc, threadId,
-                                       i32(loc, layout.vector));
+    Value base =
+        arith::MulIOp::create(builder, loc, threadId, i32(loc, layout.vector));
     int64_t offset = (k / layout.vector) * layout.tile() + k % layout.vector;
     return arith::AddIOp::create(builder, loc, base, i32(loc, offset));
   }
@@ -213,8 +213,8 @@ private:
         continue;
       }
       for (int64_t j = 0; j < width; ++j)
-        result.push_back(LLVM::ExtractElementOp::create(builder, loc, loaded,
-                                                        i32(loc, j)));
+        result.push_back(
+            LLVM::ExtractElementOp::create(builder, loc, loaded, i32(loc, j)));
     }
     elements[load.getResult()] = result;
     return success();
@@ -233,8 +233,8 @@ private:
     for (int64_t k = 0; k < layout.perThread(); k += width) {
       OpBuilder::InsertionGuard guard(builder);
       if (store.getMask()) {
-        auto ifOp = scf::IfOp::create(builder, loc,
-                                      elementsOf(store.getMask())[k]);
+        auto ifOp =
+            scf::IfOp::create(builder, loc, elementsOf(store.getMask())[k]);
         builder.setInsertionPointToStart(ifOp.thenBlock());
       }
       if (width == 1) {
@@ -290,21 +290,21 @@ private:
       if (widen)
         x = arith::ExtFOp::create(builder, loc, accType, x);
       if (layout.replicated()) {
-        Value valid = arith::CmpIOp::create(builder, loc,
-                                            arith::CmpIPredicate::slt,
-                                            rawIndex(loc, layout, k),
-                                            i32(loc, layout.size));
-        x = arith::SelectOp::create(builder, loc, valid, x,
-                                    reductionIdentity(builder, loc, kind, accType));
+        Value valid = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::slt, rawIndex(loc, layout, k),
+            i32(loc, layout.size));
+        x = arith::SelectOp::create(
+            builder, loc, valid, x,
+            reductionIdentity(builder, loc, kind, accType));
       }
       acc = combineReduction(builder, loc, kind, acc, x);
     }
     // 2. Across the warp: butterfly shuffles.
     Value all = i32(loc, -1), clamp = i32(loc, kWarpSize - 1);
     for (int offset = kWarpSize / 2; offset >= 1; offset /= 2) {
-      Value other = NVVM::ShflOp::create(
-          builder, loc, accType, all, acc, i32(loc, offset), clamp,
-          NVVM::ShflKind::bfly, UnitAttr());
+      Value other = NVVM::ShflOp::create(builder, loc, accType, all, acc,
+                                         i32(loc, offset), clamp,
+                                         NVVM::ShflKind::bfly, UnitAttr());
       acc = combineReduction(builder, loc, kind, acc, other);
     }
     // 3. Across warps: lane 0 of each warp publishes, everyone combines.
@@ -330,8 +330,9 @@ private:
       for (int w = 0; w < numWarps; ++w) {
         Value slot = LLVM::GEPOp::create(builder, loc, ptrType, accType, smem,
                                          ArrayRef<LLVM::GEPArg>{w});
-        acc = combineReduction(builder, loc, kind, acc,
-                      LLVM::LoadOp::create(builder, loc, accType, slot));
+        acc =
+            combineReduction(builder, loc, kind, acc,
+                             LLVM::LoadOp::create(builder, loc, accType, slot));
       }
       // The next use of this array (next loop iteration) waits for readers.
       NVVM::Barrier0Op::create(builder, loc);
@@ -357,9 +358,9 @@ private:
         counts.push_back(-1);
       }
     }
-    auto newLoop = scf::ForOp::create(builder, loc, loop.getLowerBound(),
-                                      loop.getUpperBound(), loop.getStep(),
-                                      inits);
+    auto newLoop =
+        scf::ForOp::create(builder, loc, loop.getLowerBound(),
+                           loop.getUpperBound(), loop.getStep(), inits);
     Block *oldBody = loop.getBody(), *newBody = newLoop.getBody();
     if (newBody->mightHaveTerminator())
       newBody->getTerminator()->erase();
@@ -512,8 +513,8 @@ struct ConvertBlkToNVVM
     ModuleOp module = getOperation();
     auto warps = module->getAttrOfType<IntegerAttr>(kNumWarpsAttr);
     if (!warps) {
-      module.emitError() << "run blk-assign-layouts first (no "
-                         << kNumWarpsAttr << " on the module)";
+      module.emitError() << "run blk-assign-layouts first (no " << kNumWarpsAttr
+                         << " on the module)";
       return signalPassFailure();
     }
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());

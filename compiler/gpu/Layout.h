@@ -13,12 +13,14 @@ inline constexpr const char *kNumWarpsAttr = "blk.num_warps";
 
 /// The element-to-thread map of a 1-D #blk.blocked block, in numbers.
 struct Layout1D {
-  int64_t size = 1;       // elements in the block
-  int64_t vector = 1;     // contiguous elements per chunk (sizePerThread)
-  int64_t threads = 32;   // threads per program
+  int64_t size = 1;     // elements in the block
+  int64_t vector = 1;   // contiguous elements per chunk (sizePerThread)
+  int64_t threads = 32; // threads per program
   int64_t tile() const { return vector * threads; }
   /// Elements each thread owns: whole chunks, repeated over the block.
-  int64_t perThread() const { return vector * std::max<int64_t>(1, size / tile()); }
+  int64_t perThread() const {
+    return vector * std::max<int64_t>(1, size / tile());
+  }
   /// Element k of thread t sits at (rawIndex % size); raw indices >= size
   /// are replicas (blocks smaller than one tile).
   int64_t rawIndex(int64_t thread, int64_t k) const {

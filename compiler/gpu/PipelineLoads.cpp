@@ -39,9 +39,8 @@ std::optional<SmallVector<Operation *>> addressSlice(scf::ForOp loop,
       llvm::append_range(worklist, def->getOperands());
   }
   SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  llvm::sort(ordered, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   return ordered;
 }
 
@@ -63,10 +62,10 @@ Value emitLoadAt(OpBuilder &b, scf::ForOp loop, blk::LoadOp load,
         b, loc, RankedTensorType::get(tensor.getShape(), b.getI1Type()),
         inRange);
   if (load.getMask())
-    mask = arith::AndIOp::create(b, loc, mapping.lookupOrDefault(load.getMask()),
-                                 mask);
-  Value other = load.getOther() ? mapping.lookupOrDefault(load.getOther())
-                                : Value();
+    mask = arith::AndIOp::create(b, loc,
+                                 mapping.lookupOrDefault(load.getMask()), mask);
+  Value other =
+      load.getOther() ? mapping.lookupOrDefault(load.getOther()) : Value();
   return blk::LoadOp::create(b, loc, mapping.lookupOrDefault(load.getPtr()),
                              mask, other);
 }

@@ -21,7 +21,9 @@ inline int softmaxNumWarps(int64_t blockSize) {
     return 4;
   return int(std::min<int64_t>(16, blockSize / 2048));
 }
-inline int softmaxNumStages(int64_t blockSize) { return blockSize == 512 ? 1 : 2; }
+inline int softmaxNumStages(int64_t blockSize) {
+  return blockSize == 512 ? 1 : 2;
+}
 
 /// vector_add(x_ptr, y_ptr, output_ptr, n_elements; BLOCK_SIZE)
 const std::shared_ptr<KernelDef> &vectorAdd();

@@ -1,4 +1,5 @@
-//===- Reference.h - plain C++ references for the example kernels -*- C++ -*-===//
+//===- Reference.h - plain C++ references for the example kernels -*- C++
+//-*-===//
 #ifndef BLOCKJIT_EXAMPLES_KERNELS_REFERENCE_H
 #define BLOCKJIT_EXAMPLES_KERNELS_REFERENCE_H
 
@@ -27,9 +28,8 @@ void referenceSoftmax(const In *in, Out *out, int64_t rows, int64_t cols,
     for (int64_t c = 0; c < cols; ++c)
       sum += std::exp(toDouble(row[c]) - maximum);
     for (int64_t c = 0; c < cols; ++c)
-      out[r * outStride + c] =
-          nan ? std::numeric_limits<double>::quiet_NaN()
-              : std::exp(toDouble(row[c]) - maximum) / sum;
+      out[r * outStride + c] = nan ? std::numeric_limits<double>::quiet_NaN()
+                                   : std::exp(toDouble(row[c]) - maximum) / sum;
   }
 }
 

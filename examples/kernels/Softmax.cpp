@@ -38,10 +38,10 @@ void softmax_kernel(Ptr<> output_ptr, Ptr<> input_ptr, Int input_row_stride,
 }
 
 const std::shared_ptr<KernelDef> &softmax() {
-  static auto kernel = jit("softmax", softmax_kernel,
-                           {"output_ptr", "input_ptr", "input_row_stride",
-                            "output_row_stride", "n_rows", "n_cols",
-                            "BLOCK_SIZE"});
+  static auto kernel =
+      jit("softmax", softmax_kernel,
+          {"output_ptr", "input_ptr", "input_row_stride", "output_row_stride",
+           "n_rows", "n_cols", "BLOCK_SIZE"});
   return kernel;
 }
 
@@ -51,8 +51,8 @@ static KernelRegistration registration({
     softmax(),
     [](const ExampleConfig &c) {
       SpecializationKey key;
-      key.argTypes = {c.dtype, c.dtype, DType::I32, DType::I32, DType::I32,
-                      DType::I32};
+      key.argTypes = {c.dtype,    c.dtype,    DType::I32,
+                      DType::I32, DType::I32, DType::I32};
       key.constexprs = {c.blockSize};
       // Aligned buffers, strides and row length: the case the fast path
       // (16-byte vector accesses) targets.

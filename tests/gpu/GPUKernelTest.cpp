@@ -115,9 +115,9 @@ public:
       return "";
     if (std::string e = errorText(cuda::useDevice(0)); !e.empty())
       return e;
-    return errorText(cuda::check(
-        api().cuMemcpyHtoD(ptr_, host.data(), count_ * sizeof(T)),
-        "cuMemcpyHtoD"));
+    return errorText(
+        cuda::check(api().cuMemcpyHtoD(ptr_, host.data(), count_ * sizeof(T)),
+                    "cuMemcpyHtoD"));
   }
   /// Copies the buffer back (after the caller synchronized).
   std::string download(std::vector<T> &host) const {
@@ -126,9 +126,9 @@ public:
       return "";
     if (std::string e = errorText(cuda::useDevice(0)); !e.empty())
       return e;
-    return errorText(cuda::check(
-        api().cuMemcpyDtoH(host.data(), ptr_, count_ * sizeof(T)),
-        "cuMemcpyDtoH"));
+    return errorText(
+        cuda::check(api().cuMemcpyDtoH(host.data(), ptr_, count_ * sizeof(T)),
+                    "cuMemcpyDtoH"));
   }
 
 private:
@@ -202,7 +202,12 @@ int smCount() {
 
 // Runtime argument indices of softmax (for SpecializationKey::divisibleBy16).
 enum SoftmaxArg : unsigned {
-  kOut = 0, kIn = 1, kInStride = 2, kOutStride = 3, kRows = 4, kCols = 5
+  kOut = 0,
+  kIn = 1,
+  kInStride = 2,
+  kOutStride = 3,
+  kRows = 4,
+  kCols = 5
 };
 
 struct SoftmaxShape {
@@ -233,8 +238,12 @@ std::vector<T> makeSoftmaxInput(const SoftmaxShape &s, unsigned seed) {
 template <typename In, typename Out>
 std::vector<Arg> softmaxArgs(const SoftmaxShape &s, const DeviceBuffer<In> &in,
                              const DeviceBuffer<Out> &out) {
-  return {out.get(),          in.get(),           int32_t(s.inStride),
-          int32_t(s.outStride), int32_t(s.rows), int32_t(s.cols),
+  return {out.get(),
+          in.get(),
+          int32_t(s.inStride),
+          int32_t(s.outStride),
+          int32_t(s.rows),
+          int32_t(s.cols),
           Constexpr(next_power_of_2(s.cols))};
 }
 
@@ -264,9 +273,8 @@ template <typename In, typename Out>
 int64_t checkSoftmax(const SoftmaxShape &s, const In *input, const Out *output,
                      double tol, std::string &report, double *maxErrorOut) {
   std::vector<double> expected((s.rows - 1) * s.outStride + s.cols);
-  examples::referenceSoftmax(input, expected.data(), s.rows, s.cols,
-                             s.inStride, s.outStride,
-                             [](In x) { return toDouble(x); });
+  examples::referenceSoftmax(input, expected.data(), s.rows, s.cols, s.inStride,
+                             s.outStride, [](In x) { return toDouble(x); });
   int64_t bad = 0;
   double maxError = 0;
   for (int64_t r = 0; r < s.rows; ++r)
@@ -305,8 +313,7 @@ void softmaxRoundTrip(const SoftmaxShape &s, unsigned seed = 1) {
   std::vector<In> input = makeSoftmaxInput<In>(s, seed);
   const Out sentinel = fromFloat<Out>(-7.25f);
   const int64_t tail = 32;
-  std::vector<Out> output((s.rows - 1) * s.outStride + s.cols + tail,
-                          sentinel);
+  std::vector<Out> output((s.rows - 1) * s.outStride + s.cols + tail, sentinel);
   DeviceBuffer<In> deviceIn(input);
   DeviceBuffer<Out> deviceOut(output);
   ASSERT_EQ(deviceIn.error(), "");
@@ -327,8 +334,8 @@ void softmaxRoundTrip(const SoftmaxShape &s, unsigned seed = 1) {
                     << report;
   int64_t clobbered = 0;
   for (int64_t r = 0; r < s.rows; ++r) {
-    int64_t end = r + 1 < s.rows ? (r + 1) * s.outStride
-                                 : int64_t(output.size());
+    int64_t end =
+        r + 1 < s.rows ? (r + 1) * s.outStride : int64_t(output.size());
     for (int64_t i = r * s.outStride + s.cols; i < end; ++i)
       clobbered += !sameBits(output[i], sentinel);
   }
@@ -389,8 +396,8 @@ TEST_P(GPUSoftmaxTest, PaddedStridesScalarPath) {
     DeviceBuffer<float> in(16), out(16);
     ASSERT_EQ(in.error(), "");
     ASSERT_EQ(out.error(), "");
-    auto key = specializationFor(*examples::softmax(),
-                                 gpuOptions({5}, 4), softmaxArgs(s, in, out));
+    auto key = specializationFor(*examples::softmax(), gpuOptions({5}, 4),
+                                 softmaxArgs(s, in, out));
     ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
     EXPECT_TRUE(key->divisibleBy16 & (1u << kOut)) << "cuMemAlloc alignment";
     EXPECT_TRUE(key->divisibleBy16 & (1u << kIn)) << "cuMemAlloc alignment";
@@ -449,9 +456,8 @@ TEST(GPUSoftmax, AlignedStridesVectorPath) {
       softmaxRoundTrip<float, float>(s, 8);
     }
     // Dense rows (stride == n) and the occupancy grid.
-    softmaxRoundTrip<float, float>({std::min<int64_t>(occupancyRows(n), 1024),
-                                    n, n, n, 0, 0},
-                                   9);
+    softmaxRoundTrip<float, float>(
+        {std::min<int64_t>(occupancyRows(n), 1024), n, n, n, 0, 0}, 9);
   }
 }
 
@@ -494,9 +500,9 @@ TEST(GPUSoftmax, MixedBF16AndF32) {
 //===----------------------------------------------------------------------===//
 
 template <typename T> void specialValues(int64_t cols, int numWarps, int grid) {
-  SCOPED_TRACE(testing::Message() << typeName<T>() << " cols=" << cols
-                                  << " num_warps=" << numWarps
-                                  << " grid=" << grid);
+  SCOPED_TRACE(testing::Message()
+               << typeName<T>() << " cols=" << cols << " num_warps=" << numWarps
+               << " grid=" << grid);
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   SoftmaxShape s{8, cols, cols, cols, grid, numWarps};
@@ -505,7 +511,9 @@ template <typename T> void specialValues(int64_t cols, int numWarps, int grid) {
   std::vector<float> values(s.rows * cols);
   for (float &x : values)
     x = normal(rng);
-  auto at = [&](int64_t r, int64_t c) -> float & { return values[r * cols + c]; };
+  auto at = [&](int64_t r, int64_t c) -> float & {
+    return values[r * cols + c];
+  };
   // Row 0: some -inf entries (never all of them).
   for (int64_t c = 1; c < cols; c += 3)
     at(0, c) = -inf;
@@ -608,10 +616,9 @@ template <typename T> void vectorAddCheck(int64_t n, int64_t block) {
   ASSERT_EQ(dx.error(), "");
   ASSERT_EQ(dy.error(), "");
   ASSERT_EQ(dout.error(), "");
-  ASSERT_LAUNCH_OK(*examples::vectorAdd(),
-                   gpuOptions({int((n + block - 1) / block)}),
-                   {dx.get(), dy.get(), dout.get(), int32_t(n),
-                    Constexpr(block)});
+  ASSERT_LAUNCH_OK(
+      *examples::vectorAdd(), gpuOptions({int((n + block - 1) / block)}),
+      {dx.get(), dy.get(), dout.get(), int32_t(n), Constexpr(block)});
   ASSERT_SYNC_OK();
   ASSERT_EQ(dout.download(out), "");
   int64_t bad = 0;
@@ -696,11 +703,10 @@ TEST(GPUWarmup, ReportsResourcesAndOccupancy) {
     // Occupancy within what an SM holds.
     EXPECT_LE(info->maxProgramsPerProcessor * info->threadsPerProgram,
               props->maxThreadsPerSM);
-    EXPECT_LE(int64_t(info->maxProgramsPerProcessor) *
-                  info->threadsPerProgram * info->registers,
+    EXPECT_LE(int64_t(info->maxProgramsPerProcessor) * info->threadsPerProgram *
+                  info->registers,
               int64_t(props->registersPerSM));
-    EXPECT_LE(int64_t(info->maxProgramsPerProcessor) *
-                  info->sharedMemoryBytes,
+    EXPECT_LE(int64_t(info->maxProgramsPerProcessor) * info->sharedMemoryBytes,
               int64_t(props->sharedMemoryPerSM));
     // The compiled kernel in the cache is the one warmup described.
     auto key = specializationFor(*examples::softmax(), gpuOptions({1}, warps),
@@ -717,9 +723,9 @@ TEST(GPUWarmup, ReportsResourcesAndOccupancy) {
   // vector_add too.
   DeviceBuffer<float> z(4096);
   ASSERT_EQ(z.error(), "");
-  auto info = warmup(*examples::vectorAdd(), gpuOptions({4}),
-                     {in.get(), out.get(), z.get(), int32_t(4096),
-                      Constexpr(1024)});
+  auto info =
+      warmup(*examples::vectorAdd(), gpuOptions({4}),
+             {in.get(), out.get(), z.get(), int32_t(4096), Constexpr(1024)});
   ASSERT_TRUE(bool(info)) << llvm::toString(info.takeError());
   EXPECT_GT(info->registers, 0);
   EXPECT_EQ(info->threadsPerProgram, 128);
@@ -735,8 +741,8 @@ TEST(GPUWarmup, PersistentGridIsResidentProgramsCappedByWork) {
   ASSERT_EQ(in.error(), "");
   ASSERT_EQ(out.error(), "");
   SoftmaxShape s{4, 781, 781, 781, 1, 4};
-  auto info = warmup(*examples::softmax(), gpuOptions({1}, 4),
-                     softmaxArgs(s, in, out));
+  auto info =
+      warmup(*examples::softmax(), gpuOptions({1}, 4), softmaxArgs(s, in, out));
   ASSERT_TRUE(bool(info)) << llvm::toString(info.takeError());
   ASSERT_EQ(info->processors, sms);
   int64_t resident = int64_t(sms) * info->maxProgramsPerProcessor;
@@ -752,8 +758,8 @@ TEST(GPUWarmup, PersistentGridIsResidentProgramsCappedByWork) {
   std::vector<float> host;
   ASSERT_SYNC_OK();
   ASSERT_EQ(out.upload(std::vector<float>(1024, 3.0f)), "");
-  auto again = warmup(*examples::softmax(), gpuOptions({1}, 4),
-                      softmaxArgs(s, in, out));
+  auto again =
+      warmup(*examples::softmax(), gpuOptions({1}, 4), softmaxArgs(s, in, out));
   ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
   ASSERT_SYNC_OK();
   ASSERT_EQ(out.download(host), "");
@@ -772,8 +778,8 @@ void gpu_scale_kernel(Ptr<float> x, Ptr<float> y, Int n, Float factor,
 }
 
 const KernelDef &gpuScaleKernel() {
-  static auto kernel =
-      jit("gpu_scale_f32", gpu_scale_kernel, {"x", "y", "n", "factor", "BLOCK"});
+  static auto kernel = jit("gpu_scale_f32", gpu_scale_kernel,
+                           {"x", "y", "n", "factor", "BLOCK"});
   return *kernel;
 }
 
@@ -783,9 +789,7 @@ struct ErrorFixture {
   DeviceBuffer<float> x{std::vector<float>(16, 1.0f)};
   DeviceBuffer<float> y{std::vector<float>(16, 2.0f)};
   DeviceBuffer<float> out{std::vector<float>(16, -5.0f)};
-  std::string ready() const {
-    return x.error() + y.error() + out.error();
-  }
+  std::string ready() const { return x.error() + y.error() + out.error(); }
   /// "" when `out` still holds the sentinel.
   std::string untouched() const {
     if (std::string e = synchronize(); !e.empty())
@@ -862,10 +866,9 @@ TEST(GPULaunchErrors, IntWhereFloatScalarExpected) {
   REQUIRE_GPU();
   ErrorFixture f;
   ASSERT_EQ(f.ready(), "");
-  std::string message =
-      launchError(gpuScaleKernel(), gpuOptions({1}),
-                  {f.x.get(), f.out.get(), int32_t(16), int32_t(2),
-                   Constexpr(16)});
+  std::string message = launchError(
+      gpuScaleKernel(), gpuOptions({1}),
+      {f.x.get(), f.out.get(), int32_t(16), int32_t(2), Constexpr(16)});
   EXPECT_TRUE(contains(message, "gpu_scale_f32")) << message;
   EXPECT_TRUE(contains(message, "factor")) << message;
   EXPECT_EQ(f.untouched(), "");
@@ -875,12 +878,11 @@ TEST(GPULaunchErrors, ZeroSizedGrid) {
   REQUIRE_GPU();
   ErrorFixture f;
   ASSERT_EQ(f.ready(), "");
-  for (Grid grid : {Grid{0, 1, 1}, Grid{1, 0, 1}, Grid{1, 1, 0},
-                    Grid{-1, 1, 1}}) {
-    std::string message =
-        launchError(*examples::vectorAdd(), gpuOptions(grid),
-                    {f.x.get(), f.y.get(), f.out.get(), int32_t(16),
-                     Constexpr(16)});
+  for (Grid grid :
+       {Grid{0, 1, 1}, Grid{1, 0, 1}, Grid{1, 1, 0}, Grid{-1, 1, 1}}) {
+    std::string message = launchError(
+        *examples::vectorAdd(), gpuOptions(grid),
+        {f.x.get(), f.y.get(), f.out.get(), int32_t(16), Constexpr(16)});
     EXPECT_TRUE(contains(message, "vector_add")) << message;
     EXPECT_TRUE(contains(message, "grid")) << message;
   }
@@ -945,9 +947,9 @@ TEST(GPUStream, ManyInPlaceLaunchesThenOneSync) {
   LaunchOptions options = gpuOptions({int((n + 255) / 256)});
   options.stream = nullptr;
   for (int k = 0; k < launches; ++k)
-    ASSERT_LAUNCH_OK(*examples::vectorAdd(), options,
-                     {dacc.get(), dones.get(), dacc.get(), int32_t(n),
-                      Constexpr(256)});
+    ASSERT_LAUNCH_OK(
+        *examples::vectorAdd(), options,
+        {dacc.get(), dones.get(), dacc.get(), int32_t(n), Constexpr(256)});
   ASSERT_SYNC_OK();
   std::vector<int32_t> result;
   ASSERT_EQ(dacc.download(result), "");
@@ -971,14 +973,12 @@ TEST(GPUStream, SoftmaxOfSoftmaxWithoutIntermediateSync) {
   ASSERT_EQ(mid.download(middle), "");
   ASSERT_EQ(dout.download(output), "");
   std::string report;
-  EXPECT_EQ(checkSoftmax(s, input.data(), middle.data(), 1e-6, report,
-                         nullptr),
+  EXPECT_EQ(checkSoftmax(s, input.data(), middle.data(), 1e-6, report, nullptr),
             0)
       << report;
   // The second launch read the first one's (complete) output.
-  EXPECT_EQ(checkSoftmax(s, middle.data(), output.data(), 1e-6, report,
-                         nullptr),
-            0)
+  EXPECT_EQ(
+      checkSoftmax(s, middle.data(), output.data(), 1e-6, report, nullptr), 0)
       << report;
 }
 
@@ -1050,8 +1050,8 @@ TEST(GPUMultiDevice, SoftmaxOnEveryDevice) {
   for (size_t i = 0; i < in.size(); ++i)
     in[i] = float(int(i % 29) - 14) * 0.25f;
   std::vector<double> expected(rows * cols);
-  examples::referenceSoftmax(in.data(), expected.data(), rows, cols, cols,
-                             cols, [](float x) { return double(x); });
+  examples::referenceSoftmax(in.data(), expected.data(), rows, cols, cols, cols,
+                             [](float x) { return double(x); });
   for (int device = 0; device < std::min(devices, 4); ++device) {
     ASSERT_FALSE(bool(cuda::useDevice(device)));
     cuda::CUdeviceptr din, dout;
@@ -1065,7 +1065,10 @@ TEST(GPUMultiDevice, SoftmaxOnEveryDevice) {
     std::vector<Arg> args = {
         Arg::typedPointer(reinterpret_cast<void *>(dout), DType::F32),
         Arg::typedPointer(reinterpret_cast<void *>(din), DType::F32),
-        int32_t(cols), int32_t(cols), int32_t(rows), int32_t(cols),
+        int32_t(cols),
+        int32_t(cols),
+        int32_t(rows),
+        int32_t(cols),
         Constexpr(1024)};
     llvm::Error error = launch(*examples::softmax(), options, args);
     ASSERT_FALSE(bool(error)) << llvm::toString(std::move(error));

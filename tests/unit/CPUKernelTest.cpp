@@ -173,9 +173,8 @@ template <typename In, typename Out>
 int64_t checkSoftmax(const SoftmaxShape &s, const In *input, const Out *output,
                      double tol, std::string &report, double *maxErrorOut) {
   std::vector<double> expected((s.rows - 1) * s.outStride + s.cols);
-  examples::referenceSoftmax(input, expected.data(), s.rows, s.cols,
-                             s.inStride, s.outStride,
-                             [](In x) { return toDouble(x); });
+  examples::referenceSoftmax(input, expected.data(), s.rows, s.cols, s.inStride,
+                             s.outStride, [](In x) { return toDouble(x); });
   int64_t bad = 0;
   double maxError = 0;
   for (int64_t r = 0; r < s.rows; ++r)
@@ -211,21 +210,19 @@ void softmaxRoundTrip(const SoftmaxShape &s, unsigned seed = 1) {
   std::vector<In> input = makeSoftmaxInput<In>(s, seed);
   const Out sentinel = fromFloat<Out>(-7.25f);
   const int64_t tail = 32;
-  std::vector<Out> output((s.rows - 1) * s.outStride + s.cols + tail,
-                          sentinel);
+  std::vector<Out> output((s.rows - 1) * s.outStride + s.cols + tail, sentinel);
   std::string message = runSoftmax(s, input.data(), output.data());
   ASSERT_EQ(message, "");
   std::string report;
   double maxError = 0;
-  int64_t bad = checkSoftmax(s, input.data(), output.data(),
-                             tolerance<Out>, report,
-                             &maxError);
+  int64_t bad = checkSoftmax(s, input.data(), output.data(), tolerance<Out>,
+                             report, &maxError);
   EXPECT_EQ(bad, 0) << "wrong elements (max ok error " << maxError << "):\n"
                     << report;
   int64_t clobbered = 0;
   for (int64_t r = 0; r < s.rows; ++r) {
-    int64_t end = r + 1 < s.rows ? (r + 1) * s.outStride
-                                 : int64_t(output.size());
+    int64_t end =
+        r + 1 < s.rows ? (r + 1) * s.outStride : int64_t(output.size());
     for (int64_t i = r * s.outStride + s.cols; i < end; ++i)
       clobbered += !sameBits(output[i], sentinel);
   }
@@ -302,7 +299,9 @@ template <typename T> void specialValues(int64_t cols) {
   std::vector<float> values(s.rows * cols);
   for (float &x : values)
     x = normal(rng);
-  auto at = [&](int64_t r, int64_t c) -> float & { return values[r * cols + c]; };
+  auto at = [&](int64_t r, int64_t c) -> float & {
+    return values[r * cols + c];
+  };
   // Row 0: some -inf entries (never all of them).
   for (int64_t c = 1; c < cols; c += 3)
     at(0, c) = -inf;
@@ -339,10 +338,14 @@ template <typename T> void specialValues(int64_t cols) {
   }
   EXPECT_NEAR(toDouble(output[3 * cols + 0]), 1.0 / cols, tolerance<T>);
   for (int64_t c = 0; c < cols; ++c) {
-    EXPECT_TRUE(std::isnan(toDouble(output[4 * cols + c]))) << "row 4 col " << c;
-    EXPECT_TRUE(std::isnan(toDouble(output[6 * cols + c]))) << "row 6 col " << c;
-    EXPECT_FALSE(std::isnan(toDouble(output[7 * cols + c]))) << "row 7 col " << c;
-    EXPECT_FALSE(std::isnan(toDouble(output[2 * cols + c]))) << "row 2 col " << c;
+    EXPECT_TRUE(std::isnan(toDouble(output[4 * cols + c])))
+        << "row 4 col " << c;
+    EXPECT_TRUE(std::isnan(toDouble(output[6 * cols + c])))
+        << "row 6 col " << c;
+    EXPECT_FALSE(std::isnan(toDouble(output[7 * cols + c])))
+        << "row 7 col " << c;
+    EXPECT_FALSE(std::isnan(toDouble(output[2 * cols + c])))
+        << "row 2 col " << c;
   }
 }
 
@@ -397,10 +400,9 @@ int guardedVectorAdd(int64_t n) {
     x[i] = float(i);
     y[i] = 0.5f * float(i);
   }
-  std::string message =
-      launchError(*examples::vectorAdd(), cpuOptions({int((n + 1023) / 1024)}),
-                  {x.data(), y.data(), out.data(), int32_t(n),
-                   Constexpr(1024)});
+  std::string message = launchError(
+      *examples::vectorAdd(), cpuOptions({int((n + 1023) / 1024)}),
+      {x.data(), y.data(), out.data(), int32_t(n), Constexpr(1024)});
   if (!message.empty()) {
     std::fprintf(stderr, "%s\n", message.c_str());
     return 2;
@@ -435,8 +437,8 @@ TEST_F(CPUGuardPageDeathTest, SoftmaxReadsAndWritesStayInBounds) {
 TEST_F(CPUGuardPageDeathTest, VectorAddMaskedTail) {
   EXPECT_EXIT(std::_Exit(guardedVectorAdd(1)), ::testing::ExitedWithCode(0),
               "");
-  EXPECT_EXIT(std::_Exit(guardedVectorAdd(1000)),
-              ::testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(std::_Exit(guardedVectorAdd(1000)), ::testing::ExitedWithCode(0),
+              "");
   EXPECT_EXIT(std::_Exit(guardedVectorAdd(100003)),
               ::testing::ExitedWithCode(0), "");
 }
@@ -463,9 +465,9 @@ template <typename T> void vectorAddCheck(int64_t n) {
   const T sentinel = T(-12345);
   std::vector<T> out(n + 64, sentinel);
   const int block = 1024;
-  EXPECT_LAUNCH_OK(*examples::vectorAdd(), cpuOptions({int((n + block - 1) / block)}),
-                   {x.data(), y.data(), out.data(), int32_t(n),
-                    Constexpr(block)});
+  EXPECT_LAUNCH_OK(
+      *examples::vectorAdd(), cpuOptions({int((n + block - 1) / block)}),
+      {x.data(), y.data(), out.data(), int32_t(n), Constexpr(block)});
   int64_t bad = 0;
   for (int64_t i = 0; i < n; ++i)
     if (!sameBits<T>(out[i], T(x[i] + y[i])) && ++bad <= 5)
@@ -539,8 +541,8 @@ const KernelDef &tileKernel() {
 }
 
 void tileCheck(int64_t M, int64_t N, int64_t BM, int64_t BN) {
-  SCOPED_TRACE(testing::Message() << M << "x" << N << " tiles " << BM << "x"
-                                  << BN);
+  SCOPED_TRACE(testing::Message()
+               << M << "x" << N << " tiles " << BM << "x" << BN);
   const int64_t inStride = N + 3, outStride = M + 5;
   const int64_t tilesM = (M + BM - 1) / BM, tilesN = (N + BN - 1) / BN;
   // Multiples of 1/8 in [-8, 8]: every partial sum is exact in f32.
@@ -663,8 +665,8 @@ void rowsum_block_only_kernel(Ptr<float> in, Ptr<float> out, Int stride,
 }
 
 /// The same sum through a carried scalar only.
-void rowsum_scalar_kernel(Ptr<float> in, Ptr<float> out, Int stride,
-                          Int n_cols, Constexpr BLOCK) {
+void rowsum_scalar_kernel(Ptr<float> in, Ptr<float> out, Int stride, Int n_cols,
+                          Constexpr BLOCK) {
   Int row = program_id(0);
   Tensor row_ptr = in + row * stride;
   std::vector<Tensor> result = for_range(
@@ -678,9 +680,9 @@ void rowsum_scalar_kernel(Ptr<float> in, Ptr<float> out, Int stride,
 }
 
 const KernelDef &rowsumKernel() {
-  static auto kernel = jit("rowsum_block_carry", rowsum_kernel,
-                           {"in", "out", "iterations", "stride", "n_cols",
-                            "BLOCK"});
+  static auto kernel =
+      jit("rowsum_block_carry", rowsum_kernel,
+          {"in", "out", "iterations", "stride", "n_cols", "BLOCK"});
   return *kernel;
 }
 
@@ -723,8 +725,8 @@ TEST(CPULoopCarried, RowSumThroughCarriedScalar) {
     RowSumCase c(cols);
     std::vector<float> out(c.rows, -1.0f);
     EXPECT_LAUNCH_OK(rowsumScalarKernel(), cpuOptions({int(c.rows)}),
-                     {c.in.data(), out.data(), int32_t(c.stride),
-                      int32_t(cols), Constexpr(kRowSumBlock)});
+                     {c.in.data(), out.data(), int32_t(c.stride), int32_t(cols),
+                      Constexpr(kRowSumBlock)});
     for (int64_t r = 0; r < c.rows; ++r)
       EXPECT_NEAR(out[r], c.want[r], 1e-6) << "row " << r;
   }
@@ -736,10 +738,10 @@ std::string rowSumBlockOnlyCheck() {
   for (int64_t cols : kRowSumWidths) {
     RowSumCase c(cols);
     std::vector<float> out(c.rows, -1.0f);
-    std::string message = launchError(
-        rowsumBlockOnlyKernel(), cpuOptions({int(c.rows)}),
-        {c.in.data(), out.data(), int32_t(c.stride), int32_t(cols),
-         Constexpr(kRowSumBlock)});
+    std::string message =
+        launchError(rowsumBlockOnlyKernel(), cpuOptions({int(c.rows)}),
+                    {c.in.data(), out.data(), int32_t(c.stride), int32_t(cols),
+                     Constexpr(kRowSumBlock)});
     if (!message.empty())
       return message + "\n";
     for (int64_t r = 0; r < c.rows; ++r)
@@ -758,10 +760,10 @@ std::string rowSumBlockAndScalarCheck() {
     RowSumCase c(cols);
     std::vector<float> out(c.rows, -1.0f);
     std::vector<int32_t> iterations(c.rows, -1);
-    std::string message = launchError(
-        rowsumKernel(), cpuOptions({int(c.rows)}),
-        {c.in.data(), out.data(), iterations.data(), int32_t(c.stride),
-         int32_t(cols), Constexpr(kRowSumBlock)});
+    std::string message = launchError(rowsumKernel(), cpuOptions({int(c.rows)}),
+                                      {c.in.data(), out.data(),
+                                       iterations.data(), int32_t(c.stride),
+                                       int32_t(cols), Constexpr(kRowSumBlock)});
     if (!message.empty())
       return message + "\n";
     int32_t wantIterations = int32_t((cols + kRowSumBlock - 1) / kRowSumBlock);
@@ -794,19 +796,19 @@ void fibonacci_kernel(Ptr<int32_t> a_ptr, Ptr<int32_t> b_ptr,
                       Ptr<int32_t> out_a, Ptr<int32_t> out_b, Int steps,
                       Constexpr BLOCK) {
   Tensor offsets = arange(0, BLOCK);
-  std::vector<Tensor> result = for_range(
-      0, steps, 1, {load(a_ptr + offsets), load(b_ptr + offsets)},
-      [&](Int, std::vector<Tensor> c) -> std::vector<Tensor> {
-        return {c[1], c[0] + c[1]};
-      });
+  std::vector<Tensor> result =
+      for_range(0, steps, 1, {load(a_ptr + offsets), load(b_ptr + offsets)},
+                [&](Int, std::vector<Tensor> c) -> std::vector<Tensor> {
+                  return {c[1], c[0] + c[1]};
+                });
   store(out_a + offsets, result[0]);
   store(out_b + offsets, result[1]);
 }
 
 const KernelDef &fibonacciKernel() {
-  static auto kernel = jit("fibonacci_carry", fibonacci_kernel,
-                           {"a_ptr", "b_ptr", "out_a", "out_b", "steps",
-                            "BLOCK"});
+  static auto kernel =
+      jit("fibonacci_carry", fibonacci_kernel,
+          {"a_ptr", "b_ptr", "out_a", "out_b", "steps", "BLOCK"});
   return *kernel;
 }
 
@@ -900,8 +902,8 @@ std::string onlineSoftmaxCheck() {
     if (!message.empty())
       return message + "\n";
     std::string report;
-    if (int64_t bad = checkSoftmax(s, in.data(), out.data(), 1e-6, report,
-                                   nullptr))
+    if (int64_t bad =
+            checkSoftmax(s, in.data(), out.data(), 1e-6, report, nullptr))
       failures += "cols=" + std::to_string(cols) + ": " + std::to_string(bad) +
                   " wrong elements\n" + report;
   }
@@ -941,8 +943,9 @@ TEST(CPURuntime, ScaleKernelWithFloatScalar) {
 
 TEST(CPURuntime, WrongArgumentCount) {
   std::vector<float> x(16), y(16), out(16);
-  std::string message = launchError(*examples::vectorAdd(), cpuOptions({1}),
-                                    {x.data(), y.data(), out.data(), int32_t(16)});
+  std::string message =
+      launchError(*examples::vectorAdd(), cpuOptions({1}),
+                  {x.data(), y.data(), out.data(), int32_t(16)});
   EXPECT_TRUE(contains(message, "vector_add")) << message;
   EXPECT_TRUE(contains(message, "takes 5 arguments, got 4")) << message;
 }
@@ -960,9 +963,9 @@ TEST(CPURuntime, PointerWhereScalarExpected) {
 
 TEST(CPURuntime, ScalarWherePointerExpected) {
   std::vector<float> x(16), out(16);
-  std::string message =
-      launchError(*examples::vectorAdd(), cpuOptions({1}),
-                  {x.data(), int32_t(5), out.data(), int32_t(16), Constexpr(16)});
+  std::string message = launchError(
+      *examples::vectorAdd(), cpuOptions({1}),
+      {x.data(), int32_t(5), out.data(), int32_t(16), Constexpr(16)});
   EXPECT_TRUE(contains(message, "vector_add")) << message;
   EXPECT_TRUE(contains(message, "y_ptr")) << message;
   EXPECT_TRUE(contains(message, "pointer")) << message;
@@ -991,10 +994,11 @@ TEST(CPURuntime, IntWhereFloatScalarExpected) {
 
 TEST(CPURuntime, ZeroSizedGrid) {
   std::vector<float> x(16), y(16), out(16);
-  for (Grid grid : {Grid{0, 1, 1}, Grid{1, 0, 1}, Grid{1, 1, 0}, Grid{-1, 1, 1}}) {
-    std::string message =
-        launchError(*examples::vectorAdd(), cpuOptions(grid),
-                    {x.data(), y.data(), out.data(), int32_t(16), Constexpr(16)});
+  for (Grid grid :
+       {Grid{0, 1, 1}, Grid{1, 0, 1}, Grid{1, 1, 0}, Grid{-1, 1, 1}}) {
+    std::string message = launchError(
+        *examples::vectorAdd(), cpuOptions(grid),
+        {x.data(), y.data(), out.data(), int32_t(16), Constexpr(16)});
     EXPECT_TRUE(contains(message, "vector_add")) << message;
     EXPECT_TRUE(contains(message, "grid")) << message;
   }
@@ -1095,8 +1099,8 @@ void removeTempDir(const std::string &dir) {
 }
 
 TEST(CPURuntime, DumpDirGetsEveryStage) {
-  static auto kernel = jit("dump_probe", scale_kernel,
-                           {"x", "y", "n", "factor", "BLOCK"});
+  static auto kernel =
+      jit("dump_probe", scale_kernel, {"x", "y", "n", "factor", "BLOCK"});
   char pattern[] = "/tmp/blockjit-cpu-dump-XXXXXX";
   ASSERT_NE(mkdtemp(pattern), nullptr);
   std::string dir = pattern;
@@ -1136,8 +1140,8 @@ TEST(CPURuntime, RelaunchAfterCacheClear) {
 }
 
 TEST(CPURuntime, ConcurrentFirstLaunches) {
-  static auto kernel = jit("concurrent_probe", scale_kernel,
-                           {"x", "y", "n", "factor", "BLOCK"});
+  static auto kernel =
+      jit("concurrent_probe", scale_kernel, {"x", "y", "n", "factor", "BLOCK"});
   const int threads = 8;
   const int n = 5000;
   std::latch start(threads);
@@ -1149,9 +1153,9 @@ TEST(CPURuntime, ConcurrentFirstLaunches) {
       for (int i = 0; i < n; ++i)
         x[i] = float(i % 97) + float(t);
       start.arrive_and_wait();
-      std::string message = launchError(
-          *kernel, cpuOptions({(n + 255) / 256}),
-          {x.data(), y.data(), int32_t(n), 2.0f, Constexpr(256)});
+      std::string message =
+          launchError(*kernel, cpuOptions({(n + 255) / 256}),
+                      {x.data(), y.data(), int32_t(n), 2.0f, Constexpr(256)});
       if (!message.empty()) {
         errors[t] = message;
         return;

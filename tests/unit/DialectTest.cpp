@@ -41,12 +41,10 @@ TEST_F(DialectTest, BuildersDeriveResultTypes) {
   EXPECT_EQ(range.getType(),
             RankedTensorType::get({128}, builder.getI32Type()));
   auto ptrs = blk::SplatOp::create(
-      builder, loc, RankedTensorType::get({128}, ptrType),
-      func.getArgument(0));
+      builder, loc, RankedTensorType::get({128}, ptrType), func.getArgument(0));
   auto addr = blk::AddPtrOp::create(builder, loc, ptrs.getType(), ptrs, range);
   auto load = blk::LoadOp::create(builder, loc, addr);
-  EXPECT_EQ(load.getType(),
-            RankedTensorType::get({128}, builder.getF32Type()));
+  EXPECT_EQ(load.getType(), RankedTensorType::get({128}, builder.getF32Type()));
   auto max = blk::ReduceOp::create(builder, loc, blk::ReduceKind::Max, load, 0);
   EXPECT_EQ(max.getType(), builder.getF32Type());
   auto expanded = blk::ExpandDimsOp::create(builder, loc, load, 1);

@@ -1,6 +1,6 @@
 //===- DiskCacheTest.cpp - the on-disk artifact cache --------------------===//
-#include "examples/kernels/Kernels.h"
 #include "runtime/DiskCache.h"
+#include "examples/kernels/Kernels.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
 
@@ -56,8 +56,12 @@ protected:
       in[i] = float(i % 7) - 3;
     LaunchOptions options;
     options.target = TargetKind::CPU;
-    std::vector<Arg> args = {out.data(), in.data(), int32_t(cols),
-                             int32_t(cols), int32_t(rows), int32_t(cols),
+    std::vector<Arg> args = {out.data(),
+                             in.data(),
+                             int32_t(cols),
+                             int32_t(cols),
+                             int32_t(rows),
+                             int32_t(cols),
                              Constexpr(next_power_of_2(cols))};
     llvm::Error error = launch(*examples::softmax(), options, args);
     EXPECT_FALSE(bool(error)) << llvm::toString(std::move(error));

@@ -61,18 +61,20 @@ TEST(SpecializationKey, DefaultsAreCpuFourWarpsOneStage) {
 }
 
 TEST(SpecializationKey, EveryFieldChangesEquality) {
-  const std::vector<std::pair<const char *,
-                              std::function<void(SpecializationKey &)>>>
+  const std::vector<
+      std::pair<const char *, std::function<void(SpecializationKey &)>>>
       changes = {
           {"argTypes element", [](auto &k) { k.argTypes[0] = DType::F16; }},
           {"argTypes last", [](auto &k) { k.argTypes[5] = DType::I64; }},
-          {"argTypes length", [](auto &k) { k.argTypes.push_back(DType::I32); }},
+          {"argTypes length",
+           [](auto &k) { k.argTypes.push_back(DType::I32); }},
           {"argTypes shorter", [](auto &k) { k.argTypes.pop_back(); }},
           {"constexpr value", [](auto &k) { k.constexprs[0] = 2048; }},
           {"constexpr count", [](auto &k) { k.constexprs.push_back(1024); }},
           {"constexprs empty", [](auto &k) { k.constexprs.clear(); }},
           {"divisibleBy16 bit", [](auto &k) { k.divisibleBy16 = 0b0111; }},
-          {"divisibleBy16 high bit", [](auto &k) { k.divisibleBy16 |= 1ull << 63; }},
+          {"divisibleBy16 high bit",
+           [](auto &k) { k.divisibleBy16 |= 1ull << 63; }},
           {"numWarps", [](auto &k) { k.numWarps = 4; }},
           {"numStages", [](auto &k) { k.numStages = 3; }},
           {"target kind", [](auto &k) { k.target.kind = TargetKind::CPU; }},
@@ -116,7 +118,8 @@ TEST(Target, Str) {
   EXPECT_EQ((Target{TargetKind::CUDA, 90}).str(), "cuda:sm_90");
   EXPECT_EQ((Target{TargetKind::CUDA, 80}).str(), "cuda:sm_80");
   EXPECT_TRUE((Target{TargetKind::CUDA, 90}) == (Target{TargetKind::CUDA, 90}));
-  EXPECT_FALSE((Target{TargetKind::CUDA, 90}) == (Target{TargetKind::CUDA, 80}));
+  EXPECT_FALSE((Target{TargetKind::CUDA, 90}) ==
+               (Target{TargetKind::CUDA, 80}));
 }
 
 //===----------------------------------------------------------------------===//
@@ -124,12 +127,11 @@ TEST(Target, Str) {
 //===----------------------------------------------------------------------===//
 
 std::shared_ptr<KernelDef> softmaxLike() {
-  return jit(
-      "softmax",
-      [](Ptr<> out, Ptr<> in, Int a, Int b, Int rows, Int cols,
-         Constexpr BLOCK_SIZE) {},
-      {"output_ptr", "input_ptr", "input_row_stride", "output_row_stride",
-       "n_rows", "n_cols", "BLOCK_SIZE"});
+  return jit("softmax",
+             [](Ptr<> out, Ptr<> in, Int a, Int b, Int rows, Int cols,
+                Constexpr BLOCK_SIZE) {},
+             {"output_ptr", "input_ptr", "input_row_stride",
+              "output_row_stride", "n_rows", "n_cols", "BLOCK_SIZE"});
 }
 
 TEST(KeyString, NamesEveryPart) {
@@ -231,10 +233,18 @@ float fromHalfBits(uint16_t bits) {
 
 TEST(Half, ExactValuesRoundTrip) {
   const std::pair<float, uint16_t> cases[] = {
-      {0.0f, 0x0000},        {1.0f, 0x3c00},     {-2.0f, 0xc000},
-      {0.5f, 0x3800},        {1.5f, 0x3e00},     {-0.25f, 0xb400},
-      {1.0f + 0x1p-10f, 0x3c01}, {1024.0f, 0x6400}, {2048.0f, 0x6800},
-      {65504.0f, 0x7bff},    {-65504.0f, 0xfbff}, {0x1p-14f, 0x0400},
+      {0.0f, 0x0000},
+      {1.0f, 0x3c00},
+      {-2.0f, 0xc000},
+      {0.5f, 0x3800},
+      {1.5f, 0x3e00},
+      {-0.25f, 0xb400},
+      {1.0f + 0x1p-10f, 0x3c01},
+      {1024.0f, 0x6400},
+      {2048.0f, 0x6800},
+      {65504.0f, 0x7bff},
+      {-65504.0f, 0xfbff},
+      {0x1p-14f, 0x0400},
       {3.140625f, 0x4248},
   };
   for (auto [value, bits] : cases) {
@@ -299,9 +309,9 @@ TEST(Half, Infinity) {
 }
 
 TEST(Half, NaN) {
-  for (float nan : {NAN, -NAN, std::numeric_limits<float>::signaling_NaN(),
-                    std::bit_cast<float>(0x7f800001u),
-                    std::bit_cast<float>(0x7fffffffu)}) {
+  for (float nan :
+       {NAN, -NAN, std::numeric_limits<float>::signaling_NaN(),
+        std::bit_cast<float>(0x7f800001u), std::bit_cast<float>(0x7fffffffu)}) {
     uint16_t bits = halfBits(nan);
     EXPECT_EQ(bits & 0x7c00, 0x7c00) << std::hex << bits;
     EXPECT_NE(bits & 0x3ff, 0) << std::hex << bits; // not inf
@@ -348,7 +358,7 @@ float fromBf16Bits(uint16_t bits) {
 
 TEST(BFloat16, ExactValuesRoundTrip) {
   const std::pair<float, uint16_t> cases[] = {
-      {0.0f, 0x0000},    {1.0f, 0x3f80},      {-2.5f, 0xc020},
+      {0.0f, 0x0000},      {1.0f, 0x3f80},     {-2.5f, 0xc020},
       {3.140625f, 0x4049}, {65536.0f, 0x4780}, {0x1p-126f, 0x0080},
       {0x1p-133f, 0x0001}, // an fp32 subnormal that bf16 holds exactly
   };
@@ -370,11 +380,11 @@ TEST(BFloat16, EveryNonNaNBitPatternRoundTrips) {
 }
 
 TEST(BFloat16, RoundsToNearestEven) {
-  EXPECT_EQ(bf16Bits(1.0f + 0x1p-8f), 0x3f80);             // tie, down
-  EXPECT_EQ(bf16Bits(1.0f + 3 * 0x1p-8f), 0x3f82);         // tie, up
-  EXPECT_EQ(bf16Bits(1.0f + 0x1p-8f + 0x1p-20f), 0x3f81);  // above the tie
-  EXPECT_EQ(bf16Bits(1.0f + 0x1p-8f - 0x1p-20f), 0x3f80);  // below the tie
-  EXPECT_EQ(bf16Bits(2.0f - 0x1p-10f), 0x4000);             // carries
+  EXPECT_EQ(bf16Bits(1.0f + 0x1p-8f), 0x3f80);            // tie, down
+  EXPECT_EQ(bf16Bits(1.0f + 3 * 0x1p-8f), 0x3f82);        // tie, up
+  EXPECT_EQ(bf16Bits(1.0f + 0x1p-8f + 0x1p-20f), 0x3f81); // above the tie
+  EXPECT_EQ(bf16Bits(1.0f + 0x1p-8f - 0x1p-20f), 0x3f80); // below the tie
+  EXPECT_EQ(bf16Bits(2.0f - 0x1p-10f), 0x4000);           // carries
   EXPECT_EQ(fromBf16Bits(bf16Bits(0.1f)), 0.10009765625f);
 }
 
@@ -398,12 +408,12 @@ TEST(BFloat16, InfinityOverflowAndNaN) {
 // DType names and MLIR types
 //===----------------------------------------------------------------------===//
 
-const DType allTypes[] = {DType::I1,  DType::I8,   DType::I16,
-                          DType::I32, DType::I64,  DType::F16,
+const DType allTypes[] = {DType::I1,   DType::I8,  DType::I16,
+                          DType::I32,  DType::I64, DType::F16,
                           DType::BF16, DType::F32, DType::F64};
 
 TEST(DTypeNames, NamesAndParseRoundTrip) {
-  const char *names[] = {"i1", "i8", "i16", "i32", "i64",
+  const char *names[] = {"i1",  "i8",   "i16", "i32", "i64",
                          "f16", "bf16", "f32", "f64"};
   for (size_t i = 0; i < std::size(allTypes); ++i) {
     SCOPED_TRACE(names[i]);

@@ -21,7 +21,8 @@ namespace {
 #define ARGS Ptr<float> x, Ptr<int32_t> y, Int n, Float f
 using Body = std::function<void(Ptr<float>, Ptr<int32_t>, Int, Float)>;
 
-/// Checks that `error` is "kernel 'NAME': .../TraceErrorTest.cpp:LINE: MESSAGE..."
+/// Checks that `error` is "kernel 'NAME': .../TraceErrorTest.cpp:LINE:
+/// MESSAGE..."
 ::testing::AssertionResult reported(const std::string &error,
                                     const std::string &kernel, int line,
                                     std::string_view message) {
@@ -47,14 +48,13 @@ protected:
   /// Traces `body` as a kernel `name`(x: f32*, y: i32*, n: i32, f: f32); the
   /// trace must fail: the error's text.
   std::string errorOf(const std::string &name, Body body) {
-    auto kernel = jit(
-        name,
-        [body](Ptr<float> x, Ptr<int32_t> y, Int n, Float f) {
-          body(x, y, n, f);
-        },
-        {"x", "y", "n", "f"});
-    return traceError(*kernel, makeKey({DType::F32, DType::I32, DType::I32,
-                                        DType::F32}));
+    auto kernel = jit(name,
+                      [body](Ptr<float> x, Ptr<int32_t> y, Int n, Float f) {
+                        body(x, y, n, f);
+                      },
+                      {"x", "y", "n", "f"});
+    return traceError(
+        *kernel, makeKey({DType::F32, DType::I32, DType::I32, DType::F32}));
   }
   int line = 0;
 };
@@ -111,8 +111,8 @@ TEST_F(TraceErrorTest, ArangeOutsideI32) {
     line = __LINE__ + 1;
     arange(int64_t(INT32_MIN) - 2, int64_t(INT32_MIN) + 2);
   });
-  EXPECT_TRUE(reported(error, "arange_i32_low", line,
-                       "arange bounds must fit in i32"));
+  EXPECT_TRUE(
+      reported(error, "arange_i32_low", line, "arange bounds must fit in i32"));
 }
 
 TEST_F(TraceErrorTest, FullShape) {
@@ -279,7 +279,7 @@ TEST_F(TraceErrorTest, PointerOnTheRight) {
                        "defined on pointers"));
   error = errorOf("int_times_ptr", [&](ARGS) {
     line = __LINE__ + 1;
-    n * x;
+    n *x;
   });
   EXPECT_TRUE(reported(error, "int_times_ptr", line,
                        "only pointer + offset and offset + pointer are "
@@ -531,8 +531,8 @@ TEST_F(TraceErrorTest, MathOnPointers) {
         errorOf(std::string("math_") + c.name, [&](ARGS) { c.apply(x); });
     EXPECT_TRUE(contains(error, "kernel 'math_" + std::string(c.name) + "'"))
         << error;
-    EXPECT_TRUE(contains(error, std::string(c.name) +
-                                    " is not defined on pointers"))
+    EXPECT_TRUE(
+        contains(error, std::string(c.name) + " is not defined on pointers"))
         << error;
   }
   // With the call written in the kernel, the kernel's line.
@@ -604,7 +604,8 @@ TEST_F(TraceErrorTest, CastPointers) {
     line = __LINE__ + 1;
     (y + arange(0, 16)).to(DType::I64);
   });
-  EXPECT_TRUE(reported(error, "to_ptr", line, "cannot convert pointers to i64"));
+  EXPECT_TRUE(
+      reported(error, "to_ptr", line, "cannot convert pointers to i64"));
 }
 
 //===----------------------------------------------------------------------===//
@@ -644,10 +645,8 @@ TEST_F(TraceErrorTest, ForRangeBadBoundKeepsResultCount) {
   std::string error = errorOf("bound_results", [&](ARGS) {
     Tensor acc = full({16}, 0, DType::F32);
     line = __LINE__ + 1;
-    std::vector<Tensor> r = for_range(0, 2.5, 1, {acc, acc},
-                                      [&](Int i, std::vector<Tensor> c) {
-                                        return c;
-                                      });
+    std::vector<Tensor> r = for_range(
+        0, 2.5, 1, {acc, acc}, [&](Int i, std::vector<Tensor> c) { return c; });
     results = r.size();
     // Using the (failed) results must be harmless.
     store(x + arange(0, 16), r[0] + r[1]);
@@ -661,9 +660,10 @@ TEST_F(TraceErrorTest, ForRangeCarriedCount) {
   std::string error = errorOf("carried_count", [&](ARGS) {
     Tensor acc = full({16}, 0, DType::F32);
     line = __LINE__ + 1;
-    for_range(0, n, 1, {acc}, [&](Int i, std::vector<Tensor> c) -> std::vector<Tensor> {
-      return {c[0], c[0]};
-    });
+    for_range(0, n, 1, {acc},
+              [&](Int i, std::vector<Tensor> c) -> std::vector<Tensor> {
+                return {c[0], c[0]};
+              });
   });
   EXPECT_TRUE(reported(error, "carried_count", line,
                        "for_range body returned 2 values but the loop "
@@ -674,9 +674,10 @@ TEST_F(TraceErrorTest, ForRangeCarriedType) {
   std::string error = errorOf("carried_type", [&](ARGS) {
     Tensor acc = full({16}, 0, DType::F32);
     line = __LINE__ + 1;
-    for_range(0, n, 1, {n, acc}, [&](Int i, std::vector<Tensor> c) -> std::vector<Tensor> {
-      return {c[0], c[1].to(DType::F16)};
-    });
+    for_range(0, n, 1, {n, acc},
+              [&](Int i, std::vector<Tensor> c) -> std::vector<Tensor> {
+                return {c[0], c[1].to(DType::F16)};
+              });
   });
   EXPECT_TRUE(reported(error, "carried_type", line,
                        "for_range carried value #1 changes type from "
@@ -684,9 +685,10 @@ TEST_F(TraceErrorTest, ForRangeCarriedType) {
   error = errorOf("carried_shape", [&](ARGS) {
     Tensor acc = full({16}, 0, DType::F32);
     line = __LINE__ + 1;
-    for_range(0, n, 1, {acc}, [&](Int i, std::vector<Tensor> c) -> std::vector<Tensor> {
-      return {c[0].expand_dims(0)};
-    });
+    for_range(0, n, 1, {acc},
+              [&](Int i, std::vector<Tensor> c) -> std::vector<Tensor> {
+                return {c[0].expand_dims(0)};
+              });
   });
   EXPECT_TRUE(reported(error, "carried_shape", line,
                        "for_range carried value #0 changes type from "
@@ -699,11 +701,13 @@ TEST_F(TraceErrorTest, ErrorInsideLoopBody) {
   std::string error = errorOf("body_error", [&](ARGS) {
     Tensor acc = full({16}, 0, DType::F32);
     loopLine = __LINE__ + 1;
-    results = for_range(0, n, 1, {acc}, [&](Int i, std::vector<Tensor> c) -> std::vector<Tensor> {
-      line = __LINE__ + 1;
-      Tensor bad = c[0] + arange(0, 32);
-      return {bad};
-    });
+    results =
+        for_range(0, n, 1, {acc},
+                  [&](Int i, std::vector<Tensor> c) -> std::vector<Tensor> {
+                    line = __LINE__ + 1;
+                    Tensor bad = c[0] + arange(0, 32);
+                    return {bad};
+                  });
     store(x + arange(0, 16), results[0]);
   });
   EXPECT_TRUE(reported(error, "body_error", line,
@@ -740,16 +744,41 @@ TEST_F(TraceErrorTest, FailedValuesAreHarmlessLater) {
     Tensor offsets = arange(0, 16);
     Tensor mask = offsets < n;
     Tensor ptrs = x + offsets;
-    std::vector<Tensor> out = {
-        bad + 1, 1 + bad, bad + bad, offsets * bad, -bad, !bad, bad < 1,
-        bad == offsets, maximum(bad, 1), minimum(offsets, bad),
-        bad.expand_dims(0), bad.broadcast_to({16}), bad.to(DType::F16),
-        cast(bad, DType::F32), load(bad), load(bad, mask),
-        load(ptrs, bad), load(ptrs, mask, bad), load(bad, mask, 0.0),
-        max(bad, 0), min(bad, 0), sum(bad, 0), exp(bad), exp2(bad),
-        log(bad), sqrt(bad), rsqrt(bad), abs(bad), where(bad, 1, 0),
-        where(mask, bad, 0), where(mask, 0, bad), x + bad, bad + x,
-        bad.expand_dims(0).expand_dims(0) + bad.broadcast_to({4, 4})};
+    std::vector<Tensor> out = {bad + 1,
+                               1 + bad,
+                               bad + bad,
+                               offsets * bad,
+                               -bad,
+                               !bad,
+                               bad < 1,
+                               bad == offsets,
+                               maximum(bad, 1),
+                               minimum(offsets, bad),
+                               bad.expand_dims(0),
+                               bad.broadcast_to({16}),
+                               bad.to(DType::F16),
+                               cast(bad, DType::F32),
+                               load(bad),
+                               load(bad, mask),
+                               load(ptrs, bad),
+                               load(ptrs, mask, bad),
+                               load(bad, mask, 0.0),
+                               max(bad, 0),
+                               min(bad, 0),
+                               sum(bad, 0),
+                               exp(bad),
+                               exp2(bad),
+                               log(bad),
+                               sqrt(bad),
+                               rsqrt(bad),
+                               abs(bad),
+                               where(bad, 1, 0),
+                               where(mask, bad, 0),
+                               where(mask, 0, bad),
+                               x + bad,
+                               bad + x,
+                               bad.expand_dims(0).expand_dims(0) +
+                                   bad.broadcast_to({4, 4})};
     store(bad, 1.0);
     store(ptrs, bad);
     store(ptrs, 1.0, bad);
@@ -762,14 +791,14 @@ TEST_F(TraceErrorTest, FailedValuesAreHarmlessLater) {
           ++bodyRuns;
           return c;
         });
-    std::vector<Tensor> r2 = for_range(
-        0, n, 1, {offsets, mask},
-        [&](Int i, std::vector<Tensor> c) -> std::vector<Tensor> {
-          return {bad, c[1]};
-        });
-    std::vector<Tensor> r3 = for_range(
-        0, bad, 1, {offsets, offsets, offsets},
-        [&](Int i, std::vector<Tensor> c) { return c; });
+    std::vector<Tensor> r2 =
+        for_range(0, n, 1, {offsets, mask},
+                  [&](Int i, std::vector<Tensor> c) -> std::vector<Tensor> {
+                    return {bad, c[1]};
+                  });
+    std::vector<Tensor> r3 =
+        for_range(0, bad, 1, {offsets, offsets, offsets},
+                  [&](Int i, std::vector<Tensor> c) { return c; });
     carried1 = r1.size();
     carried2 = r2.size();
     carried3 = r3.size();
@@ -835,10 +864,10 @@ TEST_F(TraceErrorTest, ValueEscapingItsLoopIsInvalidIR) {
 class KeyCheckTest : public TraceFixture {
 protected:
   KeyCheckTest() {
-    kernel = jit(
-        "keyed",
-        [this](Ptr<float> x, Ptr<> y, Int n, Constexpr BLOCK) { ++runs; },
-        {"x", "y", "n", "BLOCK"});
+    kernel =
+        jit("keyed",
+            [this](Ptr<float> x, Ptr<> y, Int n, Constexpr BLOCK) { ++runs; },
+            {"x", "y", "n", "BLOCK"});
   }
   SpecializationKey good() {
     return makeKey({DType::F32, DType::F16, DType::I32}, {128});
@@ -895,8 +924,7 @@ TEST_F(KeyCheckTest, WrongTypeForTypedParameter) {
 
 TEST_F(KeyCheckTest, UnnamedParametersAreNumbered) {
   auto unnamed = jit("unnamed", [](Ptr<float> a, Int64 b) {});
-  std::string text =
-      traceError(*unnamed, makeKey({DType::F32, DType::I32}));
+  std::string text = traceError(*unnamed, makeKey({DType::F32, DType::I32}));
   EXPECT_EQ(text,
             "kernel 'unnamed': argument 'arg1' expects a scalar i64, got i32");
   auto float_ = jit("floaty", [](Float v) {});

@@ -66,27 +66,26 @@ TEST_F(TraceTest, ModuleHoldsOneFuncNamedAfterTheKernel) {
 TEST_F(TraceTest, ParameterKindsAndTypes) {
   std::map<std::string, std::string> seen;
   int64_t blockSeen = 0, otherSeen = 0;
-  auto kernel = jit(
-      "params",
-      [&](Ptr<float> a, Ptr<half> b, Ptr<bfloat16> c, Ptr<int32_t> d,
-          Ptr<> e, Int n, Constexpr BLOCK, Int64 m, Float f,
-          Constexpr OTHER) {
-        seen["a"] = str(a.type());
-        seen["b"] = str(b.type());
-        seen["c"] = str(c.type());
-        seen["d"] = str(d.type());
-        seen["e"] = str(e.type());
-        seen["n"] = str(n.type());
-        seen["m"] = str(m.type());
-        seen["f"] = str(f.type());
-        seen["a.pointer"] = a.isPointer() ? "yes" : "no";
-        seen["n.pointer"] = n.isPointer() ? "yes" : "no";
-        seen["a.block"] = a.isBlock() ? "yes" : "no";
-        seen["a.element"] = str(a.elementType());
-        blockSeen = BLOCK;
-        otherSeen = OTHER;
-      },
-      {"a", "b", "c", "d", "e", "n", "BLOCK", "m", "f", "OTHER"});
+  auto kernel = jit("params",
+                    [&](Ptr<float> a, Ptr<half> b, Ptr<bfloat16> c,
+                        Ptr<int32_t> d, Ptr<> e, Int n, Constexpr BLOCK,
+                        Int64 m, Float f, Constexpr OTHER) {
+                      seen["a"] = str(a.type());
+                      seen["b"] = str(b.type());
+                      seen["c"] = str(c.type());
+                      seen["d"] = str(d.type());
+                      seen["e"] = str(e.type());
+                      seen["n"] = str(n.type());
+                      seen["m"] = str(m.type());
+                      seen["f"] = str(f.type());
+                      seen["a.pointer"] = a.isPointer() ? "yes" : "no";
+                      seen["n.pointer"] = n.isPointer() ? "yes" : "no";
+                      seen["a.block"] = a.isBlock() ? "yes" : "no";
+                      seen["a.element"] = str(a.elementType());
+                      blockSeen = BLOCK;
+                      otherSeen = OTHER;
+                    },
+                    {"a", "b", "c", "d", "e", "n", "BLOCK", "m", "f", "OTHER"});
 
   ASSERT_EQ(kernel->params().size(), 10u);
   EXPECT_EQ(kernel->numRuntimeParams(), 8u);
@@ -105,10 +104,10 @@ TEST_F(TraceTest, ParameterKindsAndTypes) {
   EXPECT_EQ(kernel->params()[8].dtype, DType::F32);
   EXPECT_EQ(kernel->params()[9].kind, ParamKind::Constexpr);
 
-  auto module = traceOk(
-      *kernel, makeKey({DType::F32, DType::F16, DType::BF16, DType::I32,
-                        DType::F64, DType::I32, DType::I64, DType::F32},
-                       {256, 7}));
+  auto module =
+      traceOk(*kernel, makeKey({DType::F32, DType::F16, DType::BF16, DType::I32,
+                                DType::F64, DType::I32, DType::I64, DType::F32},
+                               {256, 7}));
   ASSERT_TRUE(module);
   EXPECT_EQ(seen["a"], "!blk.ptr<f32>");
   EXPECT_EQ(seen["b"], "!blk.ptr<f16>");
@@ -133,15 +132,13 @@ TEST_F(TraceTest, ParameterKindsAndTypes) {
 
 TEST_F(TraceTest, AnyTypePointerFollowsTheKey) {
   std::string loaded;
-  auto kernel = jit("any", [&](Ptr<> x) {
-    loaded = str(load(x + arange(0, 16)).type());
-  });
-  for (auto [dtype, expected] :
-       {std::pair{DType::F32, "tensor<16xf32>"},
-        std::pair{DType::F16, "tensor<16xf16>"},
-        std::pair{DType::BF16, "tensor<16xbf16>"},
-        std::pair{DType::I8, "tensor<16xi8>"},
-        std::pair{DType::I64, "tensor<16xi64>"}}) {
+  auto kernel = jit(
+      "any", [&](Ptr<> x) { loaded = str(load(x + arange(0, 16)).type()); });
+  for (auto [dtype, expected] : {std::pair{DType::F32, "tensor<16xf32>"},
+                                 std::pair{DType::F16, "tensor<16xf16>"},
+                                 std::pair{DType::BF16, "tensor<16xbf16>"},
+                                 std::pair{DType::I8, "tensor<16xi8>"},
+                                 std::pair{DType::I64, "tensor<16xi64>"}}) {
     SCOPED_TRACE(std::string(dtypeName(dtype)));
     auto module = traceOk(*kernel, makeKey({dtype}));
     ASSERT_TRUE(module);
@@ -305,20 +302,25 @@ struct BinaryCase {
 
 const std::vector<BinaryCase> &binaryCases() {
   static const std::vector<BinaryCase> cases = {
-      {"+", [](Tensor a, Tensor b) { return a + b; }, "arith.addf", "arith.addi"},
-      {"-", [](Tensor a, Tensor b) { return a - b; }, "arith.subf", "arith.subi"},
-      {"*", [](Tensor a, Tensor b) { return a * b; }, "arith.mulf", "arith.muli"},
-      {"/", [](Tensor a, Tensor b) { return a / b; }, "arith.divf", "arith.divsi"},
-      {"%", [](Tensor a, Tensor b) { return a % b; }, "arith.remf", "arith.remsi"},
+      {"+", [](Tensor a, Tensor b) { return a + b; }, "arith.addf",
+       "arith.addi"},
+      {"-", [](Tensor a, Tensor b) { return a - b; }, "arith.subf",
+       "arith.subi"},
+      {"*", [](Tensor a, Tensor b) { return a * b; }, "arith.mulf",
+       "arith.muli"},
+      {"/", [](Tensor a, Tensor b) { return a / b; }, "arith.divf",
+       "arith.divsi"},
+      {"%", [](Tensor a, Tensor b) { return a % b; }, "arith.remf",
+       "arith.remsi"},
       {"&", [](Tensor a, Tensor b) { return a & b; }, nullptr, "arith.andi"},
       {"|", [](Tensor a, Tensor b) { return a | b; }, nullptr, "arith.ori"},
       {"^", [](Tensor a, Tensor b) { return a ^ b; }, nullptr, "arith.xori"},
-      {"<", [](Tensor a, Tensor b) { return a < b; }, "arith.cmpf", "arith.cmpi",
-       "olt", "slt"},
+      {"<", [](Tensor a, Tensor b) { return a < b; }, "arith.cmpf",
+       "arith.cmpi", "olt", "slt"},
       {"<=", [](Tensor a, Tensor b) { return a <= b; }, "arith.cmpf",
        "arith.cmpi", "ole", "sle"},
-      {">", [](Tensor a, Tensor b) { return a > b; }, "arith.cmpf", "arith.cmpi",
-       "ogt", "sgt"},
+      {">", [](Tensor a, Tensor b) { return a > b; }, "arith.cmpf",
+       "arith.cmpi", "ogt", "sgt"},
       {">=", [](Tensor a, Tensor b) { return a >= b; }, "arith.cmpf",
        "arith.cmpi", "oge", "sge"},
       {"==", [](Tensor a, Tensor b) { return a == b; }, "arith.cmpf",
@@ -330,9 +332,8 @@ const std::vector<BinaryCase> &binaryCases() {
 }
 
 /// Traces `a OP b` on two loaded 16-element blocks of `dtype`.
-void checkBinary(MLIRContext &context,
-                 const BinaryCase &c, DType dtype, const char *expectedOp,
-                 const char *predicate) {
+void checkBinary(MLIRContext &context, const BinaryCase &c, DType dtype,
+                 const char *expectedOp, const char *predicate) {
   std::string resultType;
   auto kernel = jit("binary", [&](Ptr<> x, Ptr<> y) {
     Tensor offsets = arange(0, 16);
@@ -342,20 +343,20 @@ void checkBinary(MLIRContext &context,
   ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
   ModuleOp module = **result;
   std::string element = std::string(dtypeName(dtype));
-  EXPECT_EQ(resultType, predicate ? "tensor<16xi1>" : "tensor<16x" + element + ">");
+  EXPECT_EQ(resultType,
+            predicate ? "tensor<16xi1>" : "tensor<16x" + element + ">");
   auto ops = opsNamed(module, expectedOp);
   ASSERT_EQ(ops.size(), 1u) << str(module.getOperation());
   EXPECT_EQ(str(ops[0]->getOperand(0).getType()), "tensor<16x" + element + ">");
   EXPECT_EQ(str(ops[0]->getResult(0).getType()), resultType);
   if (predicate) {
-    std::string actual =
-        isa<arith::CmpFOp>(ops[0])
-            ? arith::stringifyCmpFPredicate(
-                  cast<arith::CmpFOp>(ops[0]).getPredicate())
-                  .str()
-            : arith::stringifyCmpIPredicate(
-                  cast<arith::CmpIOp>(ops[0]).getPredicate())
-                  .str();
+    std::string actual = isa<arith::CmpFOp>(ops[0])
+                             ? arith::stringifyCmpFPredicate(
+                                   cast<arith::CmpFOp>(ops[0]).getPredicate())
+                                   .str()
+                             : arith::stringifyCmpIPredicate(
+                                   cast<arith::CmpIOp>(ops[0]).getPredicate())
+                                   .str();
     EXPECT_EQ(actual, predicate);
   }
   // Nothing else computes: no conversions for operands of one type.
@@ -385,8 +386,7 @@ TEST_F(TraceTest, BinaryOperatorsOnScalars) {
     sum = str((n + m).type());
     cmp = str((f < f).type());
   });
-  auto module =
-      traceOk(*kernel, makeKey({DType::I32, DType::I32, DType::F32}));
+  auto module = traceOk(*kernel, makeKey({DType::I32, DType::I32, DType::F32}));
   ASSERT_TRUE(module);
   EXPECT_EQ(sum, "i32");
   EXPECT_EQ(cmp, "i1");
@@ -399,7 +399,7 @@ TEST_F(TraceTest, LogicalOperatorsOnMasks) {
   std::string type;
   auto kernel = jit("masks", [&](Int n) {
     Tensor offsets = arange(0, 16);
-    Tensor low = offsets < n, high = offsets > 4;
+    Tensor low = offsets<n, high = offsets> 4;
     type = str(((low & high) | (low ^ high)).type());
   });
   auto module = traceOk(*kernel, makeKey({DType::I32}));
@@ -418,8 +418,7 @@ TEST_F(TraceTest, UnaryMinus) {
     intType = str((-load(y + offsets)).type());
     scalarType = str((-n).type());
   });
-  auto module =
-      traceOk(*kernel, makeKey({DType::F32, DType::I32, DType::I32}));
+  auto module = traceOk(*kernel, makeKey({DType::F32, DType::I32, DType::I32}));
   ASSERT_TRUE(module);
   EXPECT_EQ(floatType, "tensor<16xf32>");
   EXPECT_EQ(intType, "tensor<16xi32>");
@@ -458,13 +457,12 @@ TEST_F(TraceTest, ScalarsSplatToBlocks) {
   std::map<std::string, std::string> types;
   auto kernel = jit("splat", [&](Ptr<float> x, Int n, Float s) {
     Tensor offsets = arange(0, 16);
-    types["mask"] = str((offsets < n).type());         // splat n
+    types["mask"] = str((offsets < n).type());             // splat n
     types["scaled"] = str((load(x + offsets) * s).type()); // splat x, s
-    types["left"] = str((2 * offsets).type());          // splat 2
-    types["scalar"] = str((n + 1).type());              // no splat
+    types["left"] = str((2 * offsets).type());             // splat 2
+    types["scalar"] = str((n + 1).type());                 // no splat
   });
-  auto module =
-      traceOk(*kernel, makeKey({DType::F32, DType::I32, DType::F32}));
+  auto module = traceOk(*kernel, makeKey({DType::F32, DType::I32, DType::F32}));
   ASSERT_TRUE(module);
   EXPECT_EQ(types["mask"], "tensor<16xi1>");
   EXPECT_EQ(types["scaled"], "tensor<16xf32>");
@@ -571,64 +569,122 @@ struct PromotionCase {
   std::function<Tensor(Tensor a, Tensor b)> apply;
   const char *resultType;
   std::map<std::string, int> ops; // op name -> count
-  const char *constant = nullptr;  // an arith.constant that must exist
+  const char *constant = nullptr; // an arith.constant that must exist
 };
 
 TEST_F(TraceTest, TypePromotion) {
   const PromotionCase cases[] = {
-      {"i32 + f32", DType::I32, DType::F32,
-       [](Tensor a, Tensor b) { return a + b; }, "tensor<16xf32>",
+      {"i32 + f32",
+       DType::I32,
+       DType::F32,
+       [](Tensor a, Tensor b) { return a + b; },
+       "tensor<16xf32>",
        {{"arith.sitofp", 1}, {"arith.addf", 1}, {"arith.addi", 0}}},
-      {"f32 * i32", DType::F32, DType::I32,
-       [](Tensor a, Tensor b) { return a * b; }, "tensor<16xf32>",
+      {"f32 * i32",
+       DType::F32,
+       DType::I32,
+       [](Tensor a, Tensor b) { return a * b; },
+       "tensor<16xf32>",
        {{"arith.sitofp", 1}, {"arith.mulf", 1}}},
-      {"f16 + f32", DType::F16, DType::F32,
-       [](Tensor a, Tensor b) { return a + b; }, "tensor<16xf32>",
+      {"f16 + f32",
+       DType::F16,
+       DType::F32,
+       [](Tensor a, Tensor b) { return a + b; },
+       "tensor<16xf32>",
        {{"arith.extf", 1}, {"arith.addf", 1}, {"arith.truncf", 0}}},
-      {"f32 - f16", DType::F32, DType::F16,
-       [](Tensor a, Tensor b) { return a - b; }, "tensor<16xf32>",
+      {"f32 - f16",
+       DType::F32,
+       DType::F16,
+       [](Tensor a, Tensor b) { return a - b; },
+       "tensor<16xf32>",
        {{"arith.extf", 1}, {"arith.subf", 1}}},
-      {"f16 + bf16", DType::F16, DType::BF16,
-       [](Tensor a, Tensor b) { return a + b; }, "tensor<16xf32>",
+      {"f16 + bf16",
+       DType::F16,
+       DType::BF16,
+       [](Tensor a, Tensor b) { return a + b; },
+       "tensor<16xf32>",
        {{"arith.extf", 2}, {"arith.addf", 1}}},
-      {"i32 + i64", DType::I32, DType::I64,
-       [](Tensor a, Tensor b) { return a + b; }, "tensor<16xi64>",
+      {"i32 + i64",
+       DType::I32,
+       DType::I64,
+       [](Tensor a, Tensor b) { return a + b; },
+       "tensor<16xi64>",
        {{"arith.extsi", 1}, {"arith.addi", 1}}},
-      {"i32 < f16", DType::I32, DType::F16,
-       [](Tensor a, Tensor b) { return a < b; }, "tensor<16xi1>",
+      {"i32 < f16",
+       DType::I32,
+       DType::F16,
+       [](Tensor a, Tensor b) { return a < b; },
+       "tensor<16xi1>",
        {{"arith.sitofp", 1}, {"arith.cmpf", 1}}},
-      {"f16 + 2", DType::F16, DType::F16,
-       [](Tensor a, Tensor b) { return a + 2; }, "tensor<16xf16>",
+      {"f16 + 2",
+       DType::F16,
+       DType::F16,
+       [](Tensor a, Tensor b) { return a + 2; },
+       "tensor<16xf16>",
        {{"arith.addf", 1}, {"arith.extf", 0}, {"arith.sitofp", 0}},
        "2.000000e+00 : f16"},
-      {"i64 + 2", DType::I64, DType::I64,
-       [](Tensor a, Tensor b) { return a + 2; }, "tensor<16xi64>",
-       {{"arith.addi", 1}, {"arith.extsi", 0}}, "2 : i64"},
-      {"3 - i32", DType::I32, DType::I32,
-       [](Tensor a, Tensor b) { return 3 - a; }, "tensor<16xi32>",
-       {{"arith.subi", 1}}, "3 : i32"},
-      {"i32 * 2.5", DType::I32, DType::I32,
-       [](Tensor a, Tensor b) { return a * 2.5; }, "tensor<16xf32>",
+      {"i64 + 2",
+       DType::I64,
+       DType::I64,
+       [](Tensor a, Tensor b) { return a + 2; },
+       "tensor<16xi64>",
+       {{"arith.addi", 1}, {"arith.extsi", 0}},
+       "2 : i64"},
+      {"3 - i32",
+       DType::I32,
+       DType::I32,
+       [](Tensor a, Tensor b) { return 3 - a; },
+       "tensor<16xi32>",
+       {{"arith.subi", 1}},
+       "3 : i32"},
+      {"i32 * 2.5",
+       DType::I32,
+       DType::I32,
+       [](Tensor a, Tensor b) { return a * 2.5; },
+       "tensor<16xf32>",
        {{"arith.sitofp", 1}, {"arith.mulf", 1}, {"arith.muli", 0}},
        "2.500000e+00 : f32"},
-      {"0.5 + i32", DType::I32, DType::I32,
-       [](Tensor a, Tensor b) { return 0.5 + a; }, "tensor<16xf32>",
-       {{"arith.sitofp", 1}, {"arith.addf", 1}}, "5.000000e-01 : f32"},
-      {"i32 + 1.5f", DType::I32, DType::I32,
-       [](Tensor a, Tensor b) { return a + 1.5f; }, "tensor<16xf32>",
-       {{"arith.sitofp", 1}, {"arith.addf", 1}}, "1.500000e+00 : f32"},
-      {"bf16 * 0.5", DType::BF16, DType::BF16,
-       [](Tensor a, Tensor b) { return a * 0.5; }, "tensor<16xbf16>",
-       {{"arith.mulf", 1}, {"arith.extf", 0}}, "5.000000e-01 : bf16"},
-      {"f16 * 1.5f", DType::F16, DType::F16,
-       [](Tensor a, Tensor b) { return a * 1.5f; }, "tensor<16xf16>",
-       {{"arith.mulf", 1}}, "1.500000e+00 : f16"},
-      {"mask + i32", DType::I32, DType::I32,
-       [](Tensor a, Tensor b) { return (a < b) + a; }, "tensor<16xi32>",
+      {"0.5 + i32",
+       DType::I32,
+       DType::I32,
+       [](Tensor a, Tensor b) { return 0.5 + a; },
+       "tensor<16xf32>",
+       {{"arith.sitofp", 1}, {"arith.addf", 1}},
+       "5.000000e-01 : f32"},
+      {"i32 + 1.5f",
+       DType::I32,
+       DType::I32,
+       [](Tensor a, Tensor b) { return a + 1.5f; },
+       "tensor<16xf32>",
+       {{"arith.sitofp", 1}, {"arith.addf", 1}},
+       "1.500000e+00 : f32"},
+      {"bf16 * 0.5",
+       DType::BF16,
+       DType::BF16,
+       [](Tensor a, Tensor b) { return a * 0.5; },
+       "tensor<16xbf16>",
+       {{"arith.mulf", 1}, {"arith.extf", 0}},
+       "5.000000e-01 : bf16"},
+      {"f16 * 1.5f",
+       DType::F16,
+       DType::F16,
+       [](Tensor a, Tensor b) { return a * 1.5f; },
+       "tensor<16xf16>",
+       {{"arith.mulf", 1}},
+       "1.500000e+00 : f16"},
+      {"mask + i32",
+       DType::I32,
+       DType::I32,
+       [](Tensor a, Tensor b) { return (a < b) + a; },
+       "tensor<16xi32>",
        {{"arith.extui", 1}, {"arith.addi", 1}}},
-      {"i64 + Constexpr", DType::I64, DType::I64,
-       [](Tensor a, Tensor b) { return a + Constexpr(64); }, "tensor<16xi64>",
-       {{"arith.addi", 1}}, "64 : i64"},
+      {"i64 + Constexpr",
+       DType::I64,
+       DType::I64,
+       [](Tensor a, Tensor b) { return a + Constexpr(64); },
+       "tensor<16xi64>",
+       {{"arith.addi", 1}},
+       "64 : i64"},
   };
   for (const PromotionCase &c : cases) {
     SCOPED_TRACE(c.name);
@@ -658,8 +714,7 @@ TEST_F(TraceTest, ScalarParamPromotesWithBlock) {
     Tensor wide = offsets + m;
     type += " " + str(wide.type());
   });
-  auto module =
-      traceOk(*kernel, makeKey({DType::F32, DType::I32, DType::I64}));
+  auto module = traceOk(*kernel, makeKey({DType::F32, DType::I32, DType::I64}));
   ASSERT_TRUE(module);
   EXPECT_EQ(type, "tensor<16xf32> tensor<16xi64>");
   // n converts before it is splat.
@@ -685,8 +740,7 @@ TEST_F(TraceTest, PointerArithmetic) {
     types["x+m"] = str((x + m).type());
     types["block+1"] = str(((x + offsets) + 1).type());
   });
-  auto module =
-      traceOk(*kernel, makeKey({DType::F32, DType::I32, DType::I64}));
+  auto module = traceOk(*kernel, makeKey({DType::F32, DType::I32, DType::I64}));
   ASSERT_TRUE(module);
   EXPECT_EQ(types["x+3"], "!blk.ptr<f32>");
   EXPECT_EQ(types["x+n"], "!blk.ptr<f32>");
@@ -741,8 +795,7 @@ TEST_F(TraceTest, LoadVariants) {
     types["scalar"] = str(load(x).type());
     types["scalar-mask"] = str(load(x + offsets, n > 0, 1).type());
   });
-  auto module =
-      traceOk(*kernel, makeKey({DType::F32, DType::F16, DType::I32}));
+  auto module = traceOk(*kernel, makeKey({DType::F32, DType::F16, DType::I32}));
   ASSERT_TRUE(module);
   EXPECT_EQ(types["plain"], "tensor<16xf32>");
   EXPECT_EQ(types["masked"], "tensor<16xf32>");
@@ -791,8 +844,7 @@ TEST_F(TraceTest, StoreVariants) {
     store(x, 2.5);                  // scalar
     store(x + offsets, 0.0, n > 0); // scalar mask
   });
-  auto module =
-      traceOk(*kernel, makeKey({DType::F32, DType::F16, DType::I32}));
+  auto module = traceOk(*kernel, makeKey({DType::F32, DType::F16, DType::I32}));
   ASSERT_TRUE(module);
   auto stores = opsOf<blk::StoreOp>(*module);
   ASSERT_EQ(stores.size(), 7u);
@@ -802,13 +854,12 @@ TEST_F(TraceTest, StoreVariants) {
     masked.push_back(bool(s.getMask()));
     valueTypes.push_back(str(s.getValue().getType()));
   }
-  EXPECT_EQ(masked, (std::vector<bool>{false, true, false, true, false, false,
-                                       true}));
+  EXPECT_EQ(masked,
+            (std::vector<bool>{false, true, false, true, false, false, true}));
   EXPECT_EQ(valueTypes,
-            (std::vector<std::string>{"tensor<16xf32>", "tensor<16xf32>",
-                                      "tensor<16xf16>", "tensor<16xf16>",
-                                      "tensor<16xf32>", "f32",
-                                      "tensor<16xf32>"}));
+            (std::vector<std::string>{
+                "tensor<16xf32>", "tensor<16xf32>", "tensor<16xf16>",
+                "tensor<16xf16>", "tensor<16xf32>", "f32", "tensor<16xf32>"}));
   auto truncs = opsNamed(*module, "arith.truncf");
   ASSERT_EQ(truncs.size(), 2u);
   EXPECT_EQ(stores[2].getValue().getDefiningOp(), truncs[0]);
@@ -820,14 +871,13 @@ TEST_F(TraceTest, StoreVariants) {
 }
 
 TEST_F(TraceTest, StoreConvertsToIntegerPointee) {
-  auto kernel = jit("store_int", [](Ptr<int32_t> out, Ptr<float> x,
-                                    Ptr<int64_t> wide) {
-    Tensor offsets = arange(0, 16);
-    store(out + offsets, load(x + offsets)); // fptosi
-    store(wide + offsets, offsets);          // extsi
-  });
-  auto module =
-      traceOk(*kernel, makeKey({DType::I32, DType::F32, DType::I64}));
+  auto kernel =
+      jit("store_int", [](Ptr<int32_t> out, Ptr<float> x, Ptr<int64_t> wide) {
+        Tensor offsets = arange(0, 16);
+        store(out + offsets, load(x + offsets)); // fptosi
+        store(wide + offsets, offsets);          // extsi
+      });
+  auto module = traceOk(*kernel, makeKey({DType::I32, DType::F32, DType::I64}));
   ASSERT_TRUE(module);
   EXPECT_EQ(onlyResultType(*module, "arith.fptosi"), "tensor<16xi32>");
   EXPECT_EQ(onlyResultType(*module, "arith.extsi"), "tensor<16xi64>");
@@ -844,7 +894,8 @@ TEST_F(TraceTest, Reductions) {
     types["max1d"] = str(max(row, 0).type());
     types["min1d"] = str(min(row, -1).type());
     types["sumInt"] = str(sum(load(y + arange(0, 16)), 0).type());
-    Tensor grid = arange(0, 8).expand_dims(1) * 16 + arange(0, 16).expand_dims(0);
+    Tensor grid =
+        arange(0, 8).expand_dims(1) * 16 + arange(0, 16).expand_dims(0);
     Tensor tile = load(x + grid); // (8, 16)
     types["tile"] = str(tile.type());
     types["sum0"] = str(sum(tile, 0).type());
@@ -866,9 +917,8 @@ TEST_F(TraceTest, Reductions) {
   for (auto r : opsOf<blk::ReduceOp>(*module))
     kinds.push_back(blk::stringifyReduceKind(r.getKind()).str() + " " +
                     std::to_string(r.getAxis()));
-  EXPECT_EQ(kinds, (std::vector<std::string>{"max 0", "min 0", "sum 0",
-                                             "sum 0", "sum 1", "max 1",
-                                             "min 0"}));
+  EXPECT_EQ(kinds, (std::vector<std::string>{"max 0", "min 0", "sum 0", "sum 0",
+                                             "sum 1", "max 1", "min 0"}));
 }
 
 TEST_F(TraceTest, SumOfMaskCountsInI32) {
@@ -894,8 +944,7 @@ TEST_F(TraceTest, NegativeLiterals) {
     store(h + offsets, load(h + offsets) * -2);
     store(y + n - 1, 0);
   });
-  auto module =
-      traceOk(*kernel, makeKey({DType::I32, DType::F16, DType::I32}));
+  auto module = traceOk(*kernel, makeKey({DType::I32, DType::F16, DType::I32}));
   ASSERT_TRUE(module);
   EXPECT_TRUE(hasConstant(*module, "-1 : i32")) << dumpConstants(*module);
   EXPECT_TRUE(hasConstant(*module, "-7 : i32")) << dumpConstants(*module);
@@ -998,8 +1047,7 @@ TEST_F(TraceTest, Where) {
     types["scalar"] = str(where(n > 0, n, 5).type());
     types["intTensor-real"] = str(where(mask, i, 1.5).type());
   });
-  auto module =
-      traceOk(*kernel, makeKey({DType::F32, DType::I32, DType::I32}));
+  auto module = traceOk(*kernel, makeKey({DType::F32, DType::I32, DType::I32}));
   ASSERT_TRUE(module);
   EXPECT_EQ(types["relu"], "tensor<16xf32>");
   EXPECT_EQ(types["mixed"], "tensor<16xf32>");
@@ -1027,8 +1075,7 @@ TEST_F(TraceTest, WhereOnPointersOfOneType) {
     type = str(p.type());
     store(p, 0.0);
   });
-  auto module =
-      traceOk(*kernel, makeKey({DType::F32, DType::F32, DType::I32}));
+  auto module = traceOk(*kernel, makeKey({DType::F32, DType::F32, DType::I32}));
   ASSERT_TRUE(module);
   EXPECT_EQ(type, "tensor<16x!blk.ptr<f32>>");
   EXPECT_EQ(onlyResultType(*module, "arith.select"),
@@ -1064,9 +1111,9 @@ TEST_F(TraceTest, CastsAndTo) {
       {DType::F32, DType::I1, {"arith.cmpf"}},
   };
   const std::set<std::string> conversions = {
-      "arith.truncf", "arith.extf",  "arith.sitofp", "arith.fptosi",
-      "arith.extsi",  "arith.trunci", "arith.extui", "arith.uitofp",
-      "arith.cmpi",   "arith.cmpf",  "arith.fptoui", "arith.extui"};
+      "arith.truncf", "arith.extf",   "arith.sitofp", "arith.fptosi",
+      "arith.extsi",  "arith.trunci", "arith.extui",  "arith.uitofp",
+      "arith.cmpi",   "arith.cmpf",   "arith.fptoui", "arith.extui"};
   for (const CastCase &c : cases) {
     for (bool method : {false, true}) {
       SCOPED_TRACE(std::string(dtypeName(c.from)) + " -> " +
@@ -1170,12 +1217,10 @@ TEST_F(TraceTest, ForRangeWithCarriedValues) {
       resultTypes.push_back(str(r.type()));
     store(out + offsets, results[0] / results[1]);
   });
-  auto module =
-      traceOk(*kernel, makeKey({DType::F32, DType::F32, DType::I32}));
+  auto module = traceOk(*kernel, makeKey({DType::F32, DType::F32, DType::I32}));
   ASSERT_TRUE(module);
   EXPECT_EQ(carriedCount, 2u);
-  EXPECT_EQ(resultTypes,
-            (std::vector<std::string>{"tensor<16xf32>", "i32"}));
+  EXPECT_EQ(resultTypes, (std::vector<std::string>{"tensor<16xf32>", "i32"}));
   auto loops = opsOf<scf::ForOp>(*module);
   ASSERT_EQ(loops.size(), 1u);
   scf::ForOp loop = loops[0];
@@ -1207,8 +1252,7 @@ TEST_F(TraceTest, ForRangeWithInt64BoundsUsesI64) {
       store(x + i, 0.0);
     });
   });
-  auto module =
-      traceOk(*kernel, makeKey({DType::F32, DType::I64, DType::I32}));
+  auto module = traceOk(*kernel, makeKey({DType::F32, DType::I64, DType::I32}));
   ASSERT_TRUE(module);
   EXPECT_EQ(inductionType, "i64");
   auto loop = opsOf<scf::ForOp>(*module)[0];
@@ -1224,8 +1268,7 @@ TEST_F(TraceTest, NestedForRange) {
       store(x + i, 1.0);
     });
   });
-  auto module =
-      traceOk(*kernel, makeKey({DType::F32, DType::I32, DType::I32}));
+  auto module = traceOk(*kernel, makeKey({DType::F32, DType::I32, DType::I32}));
   ASSERT_TRUE(module);
   auto loops = opsOf<scf::ForOp>(*module);
   ASSERT_EQ(loops.size(), 2u);
@@ -1242,18 +1285,19 @@ TEST_F(TraceTest, NestedForRange) {
 //===----------------------------------------------------------------------===//
 
 TEST_F(TraceTest, VectorAddKernel) {
-  auto kernel = jit(
-      "vector_add",
-      [](Ptr<> x, Ptr<> y, Ptr<> out, Int n, Constexpr BLOCK) {
-        Int pid = program_id(0);
-        Tensor offsets = pid * BLOCK + arange(0, BLOCK);
-        Tensor mask = offsets < n;
-        store(out + offsets, load(x + offsets, mask) + load(y + offsets, mask),
-              mask);
-      },
-      {"x", "y", "out", "n", "BLOCK"});
-  auto module = traceOk(
-      *kernel, makeKey({DType::F16, DType::F16, DType::F16, DType::I32}, {256}));
+  auto kernel =
+      jit("vector_add",
+          [](Ptr<> x, Ptr<> y, Ptr<> out, Int n, Constexpr BLOCK) {
+            Int pid = program_id(0);
+            Tensor offsets = pid * BLOCK + arange(0, BLOCK);
+            Tensor mask = offsets < n;
+            store(out + offsets,
+                  load(x + offsets, mask) + load(y + offsets, mask), mask);
+          },
+          {"x", "y", "out", "n", "BLOCK"});
+  auto module =
+      traceOk(*kernel,
+              makeKey({DType::F16, DType::F16, DType::F16, DType::I32}, {256}));
   ASSERT_TRUE(module);
   EXPECT_EQ(count(*module, "blk.program_id"), 1);
   EXPECT_EQ(count(*module, "blk.make_range"), 1);

@@ -1,4 +1,5 @@
-//===- TraceTestUtil.h - helpers for tests that trace DSL kernels -*- C++ -*-===//
+//===- TraceTestUtil.h - helpers for tests that trace DSL kernels -*- C++
+//-*-===//
 #ifndef BLOCKJIT_TESTS_UNIT_TRACETESTUTIL_H
 #define BLOCKJIT_TESTS_UNIT_TRACETESTUTIL_H
 
@@ -95,8 +96,8 @@ protected:
                                             const SpecializationKey &key) {
     auto module = kernel.trace(context, key);
     if (!module) {
-      ADD_FAILURE() << "trace of " << kernel.name() << " failed: "
-                    << llvm::toString(module.takeError());
+      ADD_FAILURE() << "trace of " << kernel.name()
+                    << " failed: " << llvm::toString(module.takeError());
       return {};
     }
     return std::move(*module);

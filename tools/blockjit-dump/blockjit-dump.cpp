@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Compile.h"
-#include "runtime/Specialize.h"
 #include "compiler/Registration.h"
 #include "frontend/blockjit.h"
+#include "runtime/Specialize.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -111,9 +111,10 @@ int main(int argc, char **argv) {
     print("trace", text);
   }
   if (stage != "trace") {
-    if (llvm::Error error = compileModule(**module, options, print,
-                                          stage == "all" ? "" : stage.getValue())
-                                .takeError())
+    if (llvm::Error error =
+            compileModule(**module, options, print,
+                          stage == "all" ? "" : stage.getValue())
+                .takeError())
       return fail(llvm::toString(std::move(error)));
   }
   if (!printed)

@@ -8,6 +8,6 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   blockjit::registerDialects(registry);
   blockjit::registerPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "blockjit optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "blockjit optimizer driver\n", registry));
 }
