@@ -57,8 +57,9 @@ def BlkAssignLayouts : Pass<"blk-assign-layouts", "mlir::ModuleOp"> {
     needed: each thread owns `sizePerThread` contiguous elements (16 bytes of
     the narrowest element type the kernel loads or stores at that shape, when
     the block is large enough), 32 threads per warp, `num-warps` warps. The
-    module records the warp count as `blk.num_warps`. Only 1-D blocks are
-    supported for now; other ranks are reported as errors.
+    module records the warp count as `blk.num_warps`. A 2-D block is
+    distributed through its row-major linear index (so one layout serves
+    every shape of one element count); ranks above 2 are reported as errors.
   }];
   let options = [Option<"numWarps", "num-warps", "int", "4",
                         "warps per program (a power of two, 1..32)">];
@@ -72,8 +73,10 @@ def ConvertBlkToNVVM : Pass<"convert-blk-to-nvvm", "mlir::ModuleOp"> {
     (from blk.divisibility) and mask constancy allow, under one branch per
     vector; masked lanes never touch memory. Reductions combine in-thread,
     then with warp butterfly shuffles, then across warps through shared
-    memory; the result reaches every thread. exp(x) is exp2(x * log2 e), and
-    dividing by one scalar multiplies by its reciprocal.
+    memory; the result reaches every thread. 2-D broadcasts and reductions
+    exchange elements through one shared scratch array per kernel, fenced by
+    barriers. exp(x) is exp2(x * log2 e), and dividing by one scalar
+    multiplies by its reciprocal.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
                            "mlir::scf::SCFDialect", "mlir::arith::ArithDialect",

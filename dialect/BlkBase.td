@@ -45,7 +45,8 @@ def Blk_BlockedLayoutAttr : AttrDef<Blk_Dialect, "BlockedLayout"> {
     per dimension; `threadsPerWarp` and `warpsPerCTA` tile the block with
     threads and warps; `order` lists dimensions fastest first. A block larger
     than one tile repeats the tile (a thread owns several chunks); a smaller
-    one is replicated across threads.
+    one is replicated across threads. The GPU backend spreads a 2-D block
+    through its row-major linear index with the innermost entries.
   }];
   let parameters = (ins ArrayRefParameter<"unsigned">:$sizePerThread,
                         ArrayRefParameter<"unsigned">:$threadsPerWarp,

@@ -21,10 +21,10 @@ using namespace blockjit;
 Layout1D blockjit::layoutOf(RankedTensorType type) {
   auto layout = cast<blk::BlockedLayoutAttr>(type.getEncoding());
   Layout1D result;
-  result.size = type.getDimSize(0);
-  result.vector = layout.getSizePerThread()[0];
+  result.size = type.getNumElements();
+  result.vector = layout.getSizePerThread().back();
   result.threads =
-      int64_t(layout.getThreadsPerWarp()[0]) * layout.getWarpsPerCTA()[0];
+      int64_t(layout.getThreadsPerWarp().back()) * layout.getWarpsPerCTA().back();
   return result;
 }
 
@@ -44,7 +44,11 @@ struct BlkAssignLayouts
     }
     // The narrowest element accessed in memory at each block size decides
     // the vector: 16 bytes of it per thread chunk.
+    // Blocks of any rank are distributed by their row-major linear index, so
+    // one layout serves every shape of one element count (expand_dims moves
+    // no data); a thread's chunk stays within one row of the last dimension.
     std::map<int64_t, unsigned> narrowestBytes;
+    std::map<int64_t, int64_t> shortestRow;
     bool failedRank = false;
     module.walk([&](Operation *op) {
       for (Type type :
@@ -52,16 +56,19 @@ struct BlkAssignLayouts
         auto tensor = dyn_cast<RankedTensorType>(type);
         if (!tensor)
           continue;
-        if (tensor.getRank() != 1) {
+        if (tensor.getRank() > 2) {
           op->emitOpError()
               << "uses the rank-" << tensor.getRank() << " block " << tensor
-              << "; the GPU backend supports 1-D blocks only "
-                 "for now (the CPU backend runs any rank)";
+              << "; the GPU backend supports 1-D and 2-D blocks (the CPU "
+                 "backend runs any rank)";
           failedRank = true;
           return;
         }
         // 0: no memory access at this size yet (4 bytes if none comes).
-        narrowestBytes.try_emplace(tensor.getDimSize(0), 0);
+        narrowestBytes.try_emplace(tensor.getNumElements(), 0);
+        auto [row, inserted] = shortestRow.try_emplace(
+            tensor.getNumElements(), tensor.getShape().back());
+        row->second = std::min(row->second, tensor.getShape().back());
       }
       Type ptrType;
       if (auto load = dyn_cast<blk::LoadOp>(op))
@@ -72,7 +79,7 @@ struct BlkAssignLayouts
         auto ptr = cast<blk::PtrType>(tensor.getElementType());
         unsigned bytes =
             std::max(1u, ptr.getPointeeType().getIntOrFloatBitWidth() / 8);
-        unsigned &narrowest = narrowestBytes[tensor.getDimSize(0)];
+        unsigned &narrowest = narrowestBytes[tensor.getNumElements()];
         narrowest = narrowest ? std::min(narrowest, bytes) : bytes;
       }
     });
@@ -108,6 +115,7 @@ struct BlkAssignLayouts
       unsigned bytes = accessed ? accessed : 4;
       int64_t vector =
           std::min<int64_t>(16 / bytes, std::max<int64_t>(1, size / threads));
+      vector = std::min(vector, shortestRow[size]);
       layouts[size] = blk::BlockedLayoutAttr::get(context, {unsigned(vector)},
                                                   {unsigned(kWarpSize)},
                                                   {unsigned(numWarps)}, {0u});
@@ -117,7 +125,7 @@ struct BlkAssignLayouts
       if (!tensor || tensor.getEncoding())
         return type;
       return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
-                                   layouts.at(tensor.getDimSize(0)));
+                                   layouts.at(tensor.getNumElements()));
     };
     module.walk([&](Operation *op) {
       for (Region &region : op->getRegions())

@@ -34,6 +34,9 @@ using namespace blockjit;
 
 namespace {
 
+/// Static shared memory a program may use without opting in to more.
+constexpr int64_t kMaxSharedBytes = 48 * 1024;
+
 bool isBlock(Type type) { return isa<RankedTensorType>(type); }
 bool hasBlocks(Operation *op) {
   return llvm::any_of(op->getOperandTypes(), isBlock) ||
@@ -52,6 +55,13 @@ public:
         NVVM::ThreadIdXOp::create(builder, func.getLoc(), builder.getI32Type());
     if (failed(lowerBlock(func.getBody().front())))
       return failure();
+    if (sharedBytes > kMaxSharedBytes)
+      return func.emitOpError()
+             << "needs " << sharedBytes
+             << " bytes of shared memory to exchange block elements between "
+                "threads; a program has at most "
+             << kMaxSharedBytes << " (use smaller blocks)";
+    declareShared();
     for (Operation *op : llvm::reverse(toErase))
       op->dropAllReferences();
     for (Operation *op : llvm::reverse(toErase))
@@ -67,7 +77,7 @@ private:
   Value threadId;
   DenseMap<Value, SmallVector<Value>> elements;
   SmallVector<Operation *> toErase;
-  unsigned sharedCount = 0;
+  int64_t sharedBytes = 0; // size of the shared scratch array
 
   Value i32(Location loc, int64_t v) {
     return arith::ConstantIntOp::create(builder, loc, v, 32);
@@ -90,6 +100,149 @@ private:
   }
 
   SmallVector<Value> &elementsOf(Value v) { return elements[v]; }
+
+  /// The multi-index of row-major linear index `linear` in `shape` (all
+  /// sizes are powers of two: masks and shifts).
+  SmallVector<Value> delinearize(Location loc, ArrayRef<int64_t> shape,
+                                 Value linear) {
+    SmallVector<Value> indices(shape.size());
+    for (int d = int(shape.size()) - 1; d >= 0; --d) {
+      indices[d] = arith::AndIOp::create(builder, loc, linear,
+                                         i32(loc, shape[d] - 1));
+      linear = arith::ShRUIOp::create(builder, loc, linear,
+                                      i32(loc, llvm::Log2_64(shape[d])));
+    }
+    return indices;
+  }
+
+  Value linearize(Location loc, ArrayRef<int64_t> shape,
+                  ArrayRef<Value> indices) {
+    Value linear = i32(loc, 0);
+    for (auto [size, index] : llvm::zip(shape, indices)) {
+      linear = arith::ShLIOp::create(builder, loc, linear,
+                                     i32(loc, llvm::Log2_64(size)));
+      linear = arith::OrIOp::create(builder, loc, linear, index);
+    }
+    return linear;
+  }
+
+  /// How a block's elements are kept in shared memory.
+  Type storageType(Type element) {
+    if (isa<blk::PtrType>(element))
+      return LLVM::LLVMPointerType::get(builder.getContext(), 1);
+    return element;
+  }
+
+  /// Publishes every element of `block` (converted by `convert`) in a new
+  /// shared array indexed by linear index; returns the array. Followed by a
+  /// barrier, so any thread may then read any element.
+  Value publish(Location loc, Value block, Type storage,
+                function_ref<Value(Value)> convert) {
+    auto type = cast<RankedTensorType>(block.getType());
+    Layout1D layout = layoutOf(type);
+    auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+    Value smem = sharedArray(loc, storage, type.getNumElements());
+    auto &elems = elementsOf(block);
+    for (int64_t k = 0; k < layout.perThread(); ++k) {
+      Value slot = LLVM::GEPOp::create(builder, loc, ptrType, storage, smem,
+                                       ValueRange{index(loc, layout, k)});
+      LLVM::StoreOp::create(builder, loc, convert(elems[k]), slot);
+    }
+    NVVM::Barrier0Op::create(builder, loc);
+    return smem;
+  }
+
+  Value readShared(Location loc, Value smem, Type storage, Value linear) {
+    auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+    Value slot = LLVM::GEPOp::create(builder, loc, ptrType, storage, smem,
+                                     ValueRange{linear});
+    return LLVM::LoadOp::create(builder, loc, storage, slot);
+  }
+
+  /// broadcast: element (i, j) of the result is element (i or 0, j or 0) of
+  /// the source, which another thread may own: exchanged through shared
+  /// memory.
+  LogicalResult lowerBroadcast(blk::BroadcastOp bcast) {
+    Location loc = bcast.getLoc();
+    RankedTensorType srcType = bcast.getSrc().getType();
+    RankedTensorType resultType = bcast.getType();
+    Type element = srcType.getElementType();
+    Type storage = storageType(element);
+    Value smem = publish(loc, bcast.getSrc(), storage, [&](Value v) {
+      return storage == element ? v : toLLVMPointer(loc, v);
+    });
+    Layout1D layout = layoutOf(resultType);
+    SmallVector<Value> result;
+    for (int64_t k = 0; k < layout.perThread(); ++k) {
+      SmallVector<Value> indices =
+          delinearize(loc, resultType.getShape(), index(loc, layout, k));
+      for (auto [d, size] : llvm::enumerate(srcType.getShape()))
+        if (size == 1)
+          indices[d] = i32(loc, 0);
+      Value v = readShared(loc, smem, storage,
+                           linearize(loc, srcType.getShape(), indices));
+      if (storage != element)
+        v = UnrealizedConversionCastOp::create(builder, loc, element, v)
+                .getResult(0);
+      result.push_back(v);
+    }
+    // The array is not reused, but its next publication (a loop's next
+    // iteration) must wait for these reads.
+    NVVM::Barrier0Op::create(builder, loc);
+    elements[bcast.getResult()] = result;
+    return success();
+  }
+
+  /// reduce of a 2-D block: every element goes through shared memory, then
+  /// each thread combines the rows or columns of the result elements it owns.
+  LogicalResult lowerReduce2D(blk::ReduceOp reduce) {
+    Location loc = reduce.getLoc();
+    RankedTensorType srcType = reduce.getSrc().getType();
+    Type element = srcType.getElementType();
+    Type accType = reductionAccumulatorType(element);
+    Value smem = publish(loc, reduce.getSrc(), accType, [&](Value v) {
+      return accType == element
+                 ? v
+                 : Value(arith::ExtFOp::create(builder, loc, accType, v));
+    });
+    auto resultType = cast<RankedTensorType>(reduce.getType());
+    Layout1D layout = layoutOf(resultType);
+    int64_t axis = reduce.getAxis();
+    blk::ReduceKind kind = reduce.getKind();
+    SmallVector<Value> result;
+    for (int64_t k = 0; k < layout.perThread(); ++k) {
+      SmallVector<Value> outer =
+          delinearize(loc, resultType.getShape(), index(loc, layout, k));
+      Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+      Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+      Value ub = arith::ConstantIndexOp::create(builder, loc,
+                                                srcType.getDimSize(axis));
+      auto loop = scf::ForOp::create(
+          builder, loc, zero, ub, one,
+          reductionIdentity(builder, loc, kind, accType));
+      {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(loop.getBody());
+        SmallVector<Value> indices(outer);
+        indices.insert(indices.begin() + axis,
+                       arith::IndexCastOp::create(builder, loc,
+                                                  builder.getI32Type(),
+                                                  loop.getInductionVar()));
+        Value x = readShared(loc, smem, accType,
+                             linearize(loc, srcType.getShape(), indices));
+        scf::YieldOp::create(builder, loc,
+                             combineReduction(builder, loc, kind,
+                                              loop.getRegionIterArgs()[0], x));
+      }
+      Value acc = loop.getResult(0);
+      if (accType != element)
+        acc = arith::TruncFOp::create(builder, loc, element, acc);
+      result.push_back(acc);
+    }
+    NVVM::Barrier0Op::create(builder, loc);
+    elements[reduce.getResult()] = result;
+    return success();
+  }
 
   LogicalResult lowerElementwise(Operation *op) {
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
@@ -145,6 +298,9 @@ private:
   /// and uniformly masked runs within one thread chunk, at most 16 bytes.
   int64_t accessWidth(Value ptr, Value mask, const Layout1D &layout,
                       unsigned bytes) {
+    // AxisAnalysis describes 1-D blocks; 2-D accesses are scalar for now.
+    if (cast<RankedTensorType>(ptr.getType()).getRank() > 1)
+      return 1;
     AxisInfo info = axis.get(ptr);
     int64_t width = std::min<int64_t>(layout.vector, 16 / bytes);
     width = std::min(width, info.contiguity);
@@ -252,25 +408,42 @@ private:
   }
 
   /// A fresh shared-memory array of `count` elements for one reduction.
+  /// The kernel's shared-memory scratch, seen as `count` elements of
+  /// `element`. Every exchange through it (cross-warp reductions,
+  /// broadcasts, 2-D reductions) is fenced by barriers before and after the
+  /// reads, so all of them share one array sized for the largest.
   Value sharedArray(Location loc, Type element, int64_t count) {
-    auto module = func->getParentOfType<ModuleOp>();
-    auto arrayType = LLVM::LLVMArrayType::get(element, count);
-    std::string name = ("__blk_reduce_smem_" + func.getName() + "_" +
-                        std::to_string(sharedCount++))
-                           .str();
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToStart(module.getBody());
-      LLVM::GlobalOp::create(builder, loc, arrayType, /*isConstant=*/false,
-                             LLVM::Linkage::Internal, name, Attribute(),
-                             /*alignment=*/16, /*addrSpace=*/3);
-    }
+    int64_t bytes = count * std::max<int64_t>(
+                                1, isa<LLVM::LLVMPointerType>(element)
+                                       ? 8
+                                       : element.getIntOrFloatBitWidth() / 8);
+    sharedBytes = std::max(sharedBytes, bytes);
     return LLVM::AddressOfOp::create(
         builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 3),
-        name);
+        sharedName());
+  }
+
+  std::string sharedName() {
+    return ("__blk_smem_" + func.getName()).str();
+  }
+
+  /// Declares the scratch array once its size is known.
+  void declareShared() {
+    if (!sharedBytes)
+      return;
+    auto module = func->getParentOfType<ModuleOp>();
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(
+        builder, func.getLoc(),
+        LLVM::LLVMArrayType::get(builder.getI8Type(), sharedBytes),
+        /*isConstant=*/false, LLVM::Linkage::Internal, sharedName(),
+        Attribute(), /*alignment=*/16, /*addrSpace=*/3);
   }
 
   LogicalResult lowerReduce(blk::ReduceOp reduce) {
+    if (reduce.getSrc().getType().getRank() > 1)
+      return lowerReduce2D(reduce);
     Location loc = reduce.getLoc();
     RankedTensorType srcType = reduce.getSrc().getType();
     Layout1D layout = layoutOf(srcType);
@@ -453,7 +626,12 @@ private:
       if (isa<scf::YieldOp>(op) || !hasBlocks(op))
         continue;
       LogicalResult result = success();
-      if (auto range = dyn_cast<blk::MakeRangeOp>(op)) {
+      if (auto expand = dyn_cast<blk::ExpandDimsOp>(op)) {
+        // Same element count, same layout: the same elements.
+        elements[expand.getResult()] = elementsOf(expand.getSrc());
+      } else if (auto bcast = dyn_cast<blk::BroadcastOp>(op)) {
+        result = lowerBroadcast(bcast);
+      } else if (auto range = dyn_cast<blk::MakeRangeOp>(op)) {
         Layout1D layout = layoutOf(range.getType());
         SmallVector<Value> elems;
         for (int64_t k = 0; k < layout.perThread(); ++k) {

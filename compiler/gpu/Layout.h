@@ -11,7 +11,9 @@ namespace blockjit {
 inline constexpr int kWarpSize = 32;
 inline constexpr const char *kNumWarpsAttr = "blk.num_warps";
 
-/// The element-to-thread map of a 1-D #blk.blocked block, in numbers.
+/// The element-to-thread map of a #blk.blocked block, in numbers. A block of
+/// any rank is distributed through its row-major linear index, like a 1-D
+/// block of all its elements.
 struct Layout1D {
   int64_t size = 1;     // elements in the block
   int64_t vector = 1;   // contiguous elements per chunk (sizePerThread)

@@ -13,6 +13,7 @@
 #include "runtime/CudaDriver.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
+#include "tests/common/TileKernel.h"
 
 #include "llvm/Support/Error.h"
 
@@ -1082,6 +1083,41 @@ TEST(GPUMultiDevice, SoftmaxOnEveryDevice) {
     EXPECT_LE(maxError, 1e-6) << "device " << device;
     api->cuMemFree(din);
     api->cuMemFree(dout);
+  }
+}
+
+} // namespace
+
+namespace {
+
+// 2-D blocks: the same tile kernel and reference as the CPU test.
+TEST(GPU2DBlock, TileTransposeAndReductions) {
+  if (cuda::deviceCount() == 0)
+    GTEST_SKIP() << "no CUDA device";
+  for (int warps : {1, 4}) {
+    for (auto [M, N, BM, BN] : tests::tileShapes()) {
+      SCOPED_TRACE(testing::Message() << M << "x" << N << " tiles " << BM
+                                      << "x" << BN << ", " << warps
+                                      << " warps");
+      tests::TileData t(M, N, BM, BN);
+      DeviceBuffer<float> in(t.in), outT(t.outT), rowMax(t.rowMax),
+          rowSum(t.rowSum), colMax(t.colMax), colSum(t.colSum);
+      for (auto *b : {&in, &outT, &rowMax, &rowSum, &colMax, &colSum})
+        ASSERT_EQ(b->error(), "");
+      std::vector<Arg> args = {in.get(),     outT.get(),   rowMax.get(),
+                               rowSum.get(), colMax.get(), colSum.get()};
+      llvm::append_range(args, t.tail());
+      ASSERT_EQ(launchError(tests::tileKernel(), gpuOptions(t.grid(), warps),
+                            args),
+                "");
+      ASSERT_EQ(synchronize(), "");
+      ASSERT_EQ(outT.download(t.outT), "");
+      ASSERT_EQ(rowMax.download(t.rowMax), "");
+      ASSERT_EQ(rowSum.download(t.rowSum), "");
+      ASSERT_EQ(colMax.download(t.colMax), "");
+      ASSERT_EQ(colSum.download(t.colSum), "");
+      t.check();
+    }
   }
 }
 

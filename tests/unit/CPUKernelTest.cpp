@@ -12,6 +12,7 @@
 #include "runtime/CPUExecutor.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
+#include "tests/common/TileKernel.h"
 
 #include "llvm/Support/Error.h"
 
@@ -509,102 +510,17 @@ TEST(CPUVectorAdd, UnalignedPointers) {
 // A 2-D block kernel: tile transpose and reductions along both axes
 //===----------------------------------------------------------------------===//
 
-void tile_kernel(Ptr<float> in, Ptr<float> out_t, Ptr<float> row_max,
-                 Ptr<float> row_sum, Ptr<float> col_max, Ptr<float> col_sum,
-                 Int M, Int N, Int in_stride, Int out_stride, Constexpr BM,
-                 Constexpr BN) {
-  Int pid_m = program_id(0);
-  Int pid_n = program_id(1);
-  Tensor rows = pid_m * BM + arange(0, BM); // (BM)
-  Tensor cols = pid_n * BN + arange(0, BN); // (BN)
-  Tensor r2 = rows.expand_dims(1);          // (BM, 1)
-  Tensor c2 = cols.expand_dims(0);          // (1, BN)
-  Tensor mask = (r2 < M) & (c2 < N);        // (BM, BN)
-  Tensor x = load(in + r2 * in_stride + c2, mask, 0.0);
-  // out_t is N x M: out_t[c][r] = in[r][c].
-  store(out_t + c2 * out_stride + r2, x, mask);
-  Tensor masked = where(mask, x, -INFINITY);
-  // Partial reductions of this tile: row ones per column tile, column ones
-  // per row tile.
-  store(row_max + pid_n * M + rows, max(masked, 1), rows < M);
-  store(row_sum + pid_n * M + rows, sum(x, 1), rows < M);
-  store(col_max + pid_m * N + cols, max(masked, 0), cols < N);
-  store(col_sum + pid_m * N + cols, sum(x, 0), cols < N);
-}
-
-const KernelDef &tileKernel() {
-  static auto kernel =
-      jit("tile_2d", tile_kernel,
-          {"in", "out_t", "row_max", "row_sum", "col_max", "col_sum", "M", "N",
-           "in_stride", "out_stride", "BM", "BN"});
-  return *kernel;
-}
-
-void tileCheck(int64_t M, int64_t N, int64_t BM, int64_t BN) {
-  SCOPED_TRACE(testing::Message()
-               << M << "x" << N << " tiles " << BM << "x" << BN);
-  const int64_t inStride = N + 3, outStride = M + 5;
-  const int64_t tilesM = (M + BM - 1) / BM, tilesN = (N + BN - 1) / BN;
-  // Multiples of 1/8 in [-8, 8]: every partial sum is exact in f32.
-  std::mt19937 rng(M * 1000 + N);
-  std::uniform_int_distribution<int> k(-64, 64);
-  std::vector<float> in(M * inStride, std::numeric_limits<float>::quiet_NaN());
-  for (int64_t r = 0; r < M; ++r)
-    for (int64_t c = 0; c < N; ++c)
-      in[r * inStride + c] = float(k(rng)) / 8.0f;
-  const float sentinel = 4242.0f;
-  std::vector<float> outT(N * outStride, sentinel);
-  std::vector<float> rowMax(tilesN * M, sentinel), rowSum(tilesN * M, sentinel);
-  std::vector<float> colMax(tilesM * N, sentinel), colSum(tilesM * N, sentinel);
-  EXPECT_LAUNCH_OK(tileKernel(), cpuOptions({int(tilesM), int(tilesN)}),
-                   {in.data(), outT.data(), rowMax.data(), rowSum.data(),
-                    colMax.data(), colSum.data(), int32_t(M), int32_t(N),
-                    int32_t(inStride), int32_t(outStride), Constexpr(BM),
-                    Constexpr(BN)});
-  int64_t bad = 0;
-  auto expectValue = [&](const char *what, int64_t i, int64_t j, double got,
-                         double want) {
-    if (!(std::abs(got - want) <= 1e-6) && ++bad <= 8)
-      ADD_FAILURE() << what << "[" << i << "][" << j << "] = " << got
-                    << ", want " << want;
-  };
-  for (int64_t c = 0; c < N; ++c)
-    for (int64_t r = 0; r < outStride; ++r) {
-      if (r < M)
-        expectValue("out_t", c, r, outT[c * outStride + r],
-                    in[r * inStride + c]);
-      else if (outT[c * outStride + r] != sentinel && ++bad <= 8)
-        ADD_FAILURE() << "out_t padding [" << c << "][" << r << "] written";
-    }
-  for (int64_t tn = 0; tn < tilesN; ++tn)
-    for (int64_t r = 0; r < M; ++r) {
-      double maximum = -INFINITY, total = 0;
-      for (int64_t c = tn * BN; c < std::min(N, (tn + 1) * BN); ++c) {
-        maximum = std::max(maximum, double(in[r * inStride + c]));
-        total += in[r * inStride + c];
-      }
-      expectValue("row_max", tn, r, rowMax[tn * M + r], maximum);
-      expectValue("row_sum", tn, r, rowSum[tn * M + r], total);
-    }
-  for (int64_t tm = 0; tm < tilesM; ++tm)
-    for (int64_t c = 0; c < N; ++c) {
-      double maximum = -INFINITY, total = 0;
-      for (int64_t r = tm * BM; r < std::min(M, (tm + 1) * BM); ++r) {
-        maximum = std::max(maximum, double(in[r * inStride + c]));
-        total += in[r * inStride + c];
-      }
-      expectValue("col_max", tm, c, colMax[tm * N + c], maximum);
-      expectValue("col_sum", tm, c, colSum[tm * N + c], total);
-    }
-  EXPECT_EQ(bad, 0);
-}
-
 TEST(CPU2DBlock, TileTransposeAndReductions) {
-  tileCheck(50, 70, 16, 32);
-  tileCheck(16, 32, 16, 32);
-  tileCheck(1, 1, 16, 32);
-  tileCheck(33, 5, 8, 4);
-  tileCheck(7, 130, 4, 64);
+  for (auto [M, N, BM, BN] : tests::tileShapes()) {
+    SCOPED_TRACE(testing::Message()
+                 << M << "x" << N << " tiles " << BM << "x" << BN);
+    tests::TileData t(M, N, BM, BN);
+    std::vector<Arg> args = {t.in.data(),     t.outT.data(),   t.rowMax.data(),
+                             t.rowSum.data(), t.colMax.data(), t.colSum.data()};
+    llvm::append_range(args, t.tail());
+    EXPECT_LAUNCH_OK(tests::tileKernel(), cpuOptions(t.grid()), args);
+    t.check();
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,7 +5,7 @@
 // before it is combined, the shuffles and the shared array are f32, and only
 // the final value is truncated back.
 
-// CHECK:       llvm.mlir.global internal @__blk_reduce_smem_{{[A-Za-z0-9_]+}}_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4 x f32>
+// CHECK:       llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
 // CHECK-LABEL: func.func @f16_sum
 // CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %[[W0:.*]] = arith.extf %{{.*}} : f16 to f32
@@ -52,7 +52,7 @@ func.func @bf16_max(%in: !blk.ptr<bf16> {blk.divisibility = 16 : i32}, %out: !bl
 // A block smaller than the threads (64 elements, 128 threads) is replicated:
 // thread t holds element t & 63, and threads 64..127 contribute the identity
 // (INT_MIN for an i32 max) instead of their replica.
-// CHECK:       llvm.mlir.global internal @__blk_reduce_smem_{{[A-Za-z0-9_]+}}_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4 x i32>
+// CHECK:       llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
 // CHECK-LABEL: func.func @replicated_i32_max
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK:         %[[C63:.*]] = arith.constant 63 : i32

@@ -28,8 +28,7 @@
 // NOBAR-NOT: addr_space = 3
 
 // One shared array of num_warps (4) f32 per reduction.
-// CHECK-DAG:   llvm.mlir.global internal @__blk_reduce_smem_{{[A-Za-z0-9_]+}}_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4 x f32>
-// CHECK-DAG:   llvm.mlir.global internal @__blk_reduce_smem_{{[A-Za-z0-9_]+}}_1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4 x f32>
+// CHECK-DAG:   llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
 // CHECK-LABEL: func.func @max_and_sum
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // In-thread: 8 elements (1024 over 128 threads) folded into -inf.
@@ -54,7 +53,7 @@
 // CHECK-NEXT:    %[[S1:.*]] = nvvm.shfl.sync  bfly %[[ALL]], %[[X1]], %[[O1]], %[[CLAMP]] : f32 -> f32
 // CHECK-NEXT:    %[[WMAX:.*]] = arith.maximumf %[[X1]], %[[S1]] : f32
 // Across warps: lane = tid & 31, warp = tid >> 5; lane 0 publishes.
-// CHECK-NEXT:    %[[SMEM:.*]] = llvm.mlir.addressof @__blk_reduce_smem_{{[A-Za-z0-9_]+}}_0 : !llvm.ptr<3>
+// CHECK-NEXT:    %[[SMEM:.*]] = llvm.mlir.addressof @__blk_smem_{{[A-Za-z0-9_]+}} : !llvm.ptr<3>
 // CHECK-NEXT:    %[[C31:.*]] = arith.constant 31 : i32
 // CHECK-NEXT:    %[[LANE:.*]] = arith.andi %[[TID]], %[[C31]] : i32
 // CHECK-NEXT:    %[[C5:.*]] = arith.constant 5 : i32
@@ -84,7 +83,7 @@
 // CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    arith.addf %[[ZERO]], %{{.*}} : f32
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly %{{.*}} : f32 -> f32
-// CHECK:         llvm.mlir.addressof @__blk_reduce_smem_{{[A-Za-z0-9_]+}}_1 : !llvm.ptr<3>
+// CHECK:         llvm.mlir.addressof @__blk_smem_{{[A-Za-z0-9_]+}} : !llvm.ptr<3>
 // CHECK:         nvvm.barrier0
 // CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK-NEXT:    %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
@@ -93,8 +92,7 @@
 // CHECK-NEXT:    blk.store %{{.*}}, %[[T]] : !blk.ptr<f32>
 
 // 8 warps: 8-slot arrays, all 8 slots read back.
-// W8-DAG:      llvm.mlir.global internal @__blk_reduce_smem_{{[A-Za-z0-9_]+}}_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8 x f32>
-// W8-DAG:      llvm.mlir.global internal @__blk_reduce_smem_{{[A-Za-z0-9_]+}}_1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8 x f32>
+// W8-DAG:      llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
 // W8-LABEL:    func.func @max_and_sum
 // W8:            nvvm.barrier0
 // W8-COUNT-8:    llvm.load %{{.*}} : !llvm.ptr<3> -> f32

@@ -1,0 +1,49 @@
+// RUN: blockjit-opt %s --blk-assign-layouts="num-warps=4" | FileCheck %s --check-prefix=LAYOUT
+// RUN: blockjit-opt %s --blk-assign-layouts="num-warps=4" --convert-blk-to-nvvm | FileCheck %s
+
+// 2-D blocks on the GPU: distributed by their row-major linear index, so
+// expand_dims keeps the layout of its source (same element count) and
+// broadcasts and 2-D reductions exchange elements through one shared
+// scratch array (16x64 f32 = 4096 bytes), fenced by barriers.
+
+// LAYOUT: blk.expand_dims %{{.*}} axis = 1 : tensor<16xi32, [[L16:#blk.blocked<[^>]*>]]> -> tensor<16x1xi32, [[L16]]>
+// LAYOUT: blk.load %{{.*}} : tensor<16x64x!blk.ptr<f32>, #blk.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// LAYOUT: blk.reduce sum %{{.*}} axis = 1 : tensor<16x64xf32, #blk.blocked<{{.*}}>> -> tensor<16xf32, [[L16]]>
+
+// CHECK:       llvm.mlir.global internal @__blk_smem_row_sum() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4096 x i8>
+// CHECK-LABEL: func.func @row_sum
+// Broadcast of the row offsets: publish, barrier, read, barrier.
+// CHECK:         llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK:         nvvm.barrier0
+// CHECK:         llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK:         nvvm.barrier0
+// The 2-D loads are scalar for now.
+// CHECK-NOT:     vector<
+// CHECK:         blk.load %{{.*}} : !blk.ptr<f32>
+// The row sums: every element published, then a loop over the 64 columns.
+// CHECK:         llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK:         nvvm.barrier0
+// CHECK:         scf.for
+// CHECK:           llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK:           arith.addf
+// CHECK:         nvvm.barrier0
+// CHECK:         blk.store %{{.*}}, %{{.*}} : !blk.ptr<f32>
+func.func @row_sum(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>, %stride: i32) {
+  %rows = blk.make_range 0 to 16 : tensor<16xi32>
+  %cols = blk.make_range 0 to 64 : tensor<64xi32>
+  %r2 = blk.expand_dims %rows axis = 1 : tensor<16xi32> -> tensor<16x1xi32>
+  %c2 = blk.expand_dims %cols axis = 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %s = blk.splat %stride : i32 -> tensor<16x1xi32>
+  %ro = arith.muli %r2, %s : tensor<16x1xi32>
+  %rb = blk.broadcast %ro : tensor<16x1xi32> -> tensor<16x64xi32>
+  %cb = blk.broadcast %c2 : tensor<1x64xi32> -> tensor<16x64xi32>
+  %off = arith.addi %rb, %cb : tensor<16x64xi32>
+  %base = blk.splat %in : !blk.ptr<f32> -> tensor<16x64x!blk.ptr<f32>>
+  %p = blk.addptr %base, %off : tensor<16x64x!blk.ptr<f32>>, tensor<16x64xi32>
+  %x = blk.load %p : tensor<16x64x!blk.ptr<f32>>
+  %sum = blk.reduce sum %x axis = 1 : tensor<16x64xf32> -> tensor<16xf32>
+  %ob = blk.splat %out : !blk.ptr<f32> -> tensor<16x!blk.ptr<f32>>
+  %op = blk.addptr %ob, %rows : tensor<16x!blk.ptr<f32>>, tensor<16xi32>
+  blk.store %op, %sum : tensor<16x!blk.ptr<f32>>
+  return
+}
