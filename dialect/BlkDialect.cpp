@@ -60,6 +60,13 @@ Type withShapeOf(Type like, Type elementType) {
   return elementType;
 }
 
+bool isBlock(Type type) { return isa<RankedTensorType>(type); }
+
+bool hasBlocks(Operation *op) {
+  return llvm::any_of(op->getOperandTypes(), isBlock) ||
+         llvm::any_of(op->getResultTypes(), isBlock);
+}
+
 Type elementTypeOf(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return tensor.getElementType();

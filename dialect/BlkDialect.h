@@ -34,6 +34,11 @@ mlir::Type withShapeOf(mlir::Type like, mlir::Type elementType);
 /// The element type of a block, or the type itself for a scalar.
 mlir::Type elementTypeOf(mlir::Type type);
 
+/// Whether `type` is a block (a ranked tensor), and whether `op` takes or
+/// produces one: what the backend lowerings rewrite.
+bool isBlock(mlir::Type type);
+bool hasBlocks(mlir::Operation *op);
+
 } // namespace blockjit::blk
 
 #endif // BLOCKJIT_DIALECT_BLKDIALECT_H

@@ -32,11 +32,8 @@ using namespace blockjit;
 
 namespace {
 
-bool isBlock(Type type) { return isa<RankedTensorType>(type); }
-bool hasBlocks(Operation *op) {
-  return llvm::any_of(op->getOperandTypes(), isBlock) ||
-         llvm::any_of(op->getResultTypes(), isBlock);
-}
+using blk::hasBlocks;
+using blk::isBlock;
 
 /// Elementwise ops cheap enough to recompute at every use instead of storing.
 bool isCheap(Operation *op) {

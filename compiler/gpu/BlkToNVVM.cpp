@@ -37,11 +37,8 @@ namespace {
 /// Static shared memory a program may use without opting in to more.
 constexpr int64_t kMaxSharedBytes = 48 * 1024;
 
-bool isBlock(Type type) { return isa<RankedTensorType>(type); }
-bool hasBlocks(Operation *op) {
-  return llvm::any_of(op->getOperandTypes(), isBlock) ||
-         llvm::any_of(op->getResultTypes(), isBlock);
-}
+using blk::hasBlocks;
+using blk::isBlock;
 
 class KernelLowering {
 public:
