@@ -54,8 +54,8 @@ TargetKind defaultTarget() {
 }
 
 namespace {
-/// The sm_XX of a device, asked once per device.
-llvm::Expected<int> deviceArch(int device) {
+/// The sm_XX of a device, asked of the driver once per device.
+llvm::Expected<int> deviceArchSlow(int device) {
   static std::mutex mutex;
   static std::map<int, std::pair<int, std::string>> known; // arch, error
   std::lock_guard lock(mutex);
@@ -73,6 +73,18 @@ llvm::Expected<int> deviceArch(int device) {
                                        std::to_string(device) + ": " +
                                        it->second.second);
   return it->second.first;
+}
+
+/// deviceArchSlow without its lock on every launch: each thread remembers
+/// the archs it has seen (a device's arch never changes).
+llvm::Expected<int> deviceArch(int device) {
+  thread_local int known[16] = {};
+  if (device >= 0 && device < 16 && known[device])
+    return known[device];
+  auto arch = deviceArchSlow(device);
+  if (arch && device >= 0 && device < 16)
+    known[device] = *arch;
+  return arch;
 }
 } // namespace
 
