@@ -14,6 +14,10 @@ llvm::Expected<CompiledArtifact> compileModule(mlir::ModuleOp module,
                                                const PipelineOptions &options,
                                                const DumpHook &dump,
                                                llvm::StringRef lastStage) {
+  // Before any work: an arch the NVPTX backend cannot target would abort it.
+  if (options.backend == Backend::GPU)
+    if (llvm::Error error = checkCudaArch(options.smArch))
+      return std::move(error);
   CompiledArtifact artifact;
   artifact.backend = options.backend;
   for (auto func : module.getOps<mlir::func::FuncOp>())

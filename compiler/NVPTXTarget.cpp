@@ -30,15 +30,39 @@ void LLVMInitializeNVPTXAsmPrinter();
 
 namespace blockjit {
 
+namespace {
+/// Every arch blockjit generates code for, with the lowest PTX ISA version
+/// that supports it (PTX ISA docs, "Target ISA notes"), so older drivers
+/// still load the PTX. The NVPTX backend of LLVM 22 knows each of them.
+constexpr std::pair<int, int> kCudaArchs[] = {
+    {70, 60},  {72, 61},  {75, 63},  {80, 70},  {86, 71},
+    {87, 74},  {88, 90},  {89, 78},  {90, 80},  {100, 86},
+    {101, 86}, {103, 88}, {110, 90}, {120, 87}, {121, 88}};
+} // namespace
+
+std::string supportedCudaArchs() {
+  std::string list;
+  for (auto [arch, ptx] : kCudaArchs)
+    list += (list.empty() ? "sm_" : ", sm_") + std::to_string(arch);
+  return list;
+}
+
+llvm::Error checkCudaArch(int smArch) {
+  for (auto [arch, ptx] : kCudaArchs)
+    if (arch == smArch)
+      return llvm::Error::success();
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "sm_" + std::to_string(smArch) +
+          " is not a CUDA arch blockjit can compile for; supported: " +
+          supportedCudaArchs());
+}
+
 std::string ptxFeatureFor(int smArch) {
-  // Minimum PTX ISA for each arch (PTX ISA docs, "Target ISA notes").
-  static const std::pair<int, int> table[] = {
-      {120, 87}, {100, 86}, {90, 80}, {89, 78}, {87, 74},
-      {86, 71},  {80, 70},  {75, 63}, {72, 61}, {70, 60}};
-  for (auto [arch, ptx] : table)
-    if (smArch >= arch)
+  for (auto [arch, ptx] : kCudaArchs)
+    if (arch == smArch)
       return "+ptx" + std::to_string(ptx);
-  return "+ptx60";
+  return "";
 }
 
 static std::mutex machinesMutex;
@@ -51,6 +75,8 @@ llvm::Expected<llvm::TargetMachine &> nvptxTargetMachine(int smArch) {
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
   });
+  if (llvm::Error error = checkCudaArch(smArch))
+    return std::move(error);
   static std::map<int, std::unique_ptr<llvm::TargetMachine>> machines;
   std::lock_guard lock(machinesMutex);
   auto &machine = machines[smArch];

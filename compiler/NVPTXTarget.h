@@ -13,8 +13,15 @@ class TargetMachine;
 
 namespace blockjit {
 
-/// The PTX ISA version paired with an sm_XX arch (the lowest that supports
-/// it, so older drivers still load the PTX), e.g. 80 -> "+ptx70".
+/// Success if blockjit compiles for sm_<smArch>, else an error listing the
+/// archs it supports.
+llvm::Error checkCudaArch(int smArch);
+/// "sm_70, sm_72, ..., sm_121".
+std::string supportedCudaArchs();
+
+/// The PTX ISA version paired with a supported sm_XX arch (the lowest that
+/// supports it, so older drivers still load the PTX), e.g. 80 -> "+ptx70";
+/// "" for an unsupported arch.
 std::string ptxFeatureFor(int smArch);
 
 /// The NVPTX target machine for sm_<smArch> (one per arch, process-wide).

@@ -4,6 +4,19 @@
 
 include "mlir/Pass/PassBase.td"
 
+def BlkVerifyKernels : Pass<"blk-verify-kernels", "mlir::ModuleOp"> {
+  let summary = "Check what every backend assumes of a kernel before lowering it";
+  let description = [{
+    The first pass of every pipeline: the blk verifiers check each op, this
+    pass checks the kernel as a whole, so that input that no backend can
+    lower fails here with a message instead of deep inside a lowering.
+    Kernel parameters are integer or float scalars or !blk.ptr pointers, and
+    kernels return nothing. Every block is a ranked tensor of a static shape
+    whose dimensions are powers of two, holds at most 2^24 elements, and has
+    integer, float or !blk.ptr elements.
+  }];
+}
+
 def ConvertBlkToLoops : Pass<"convert-blk-to-loops", "mlir::ModuleOp"> {
   let summary = "Lower blocks to scalar loops over stack buffers (CPU backend)";
   let description = [{

@@ -22,6 +22,8 @@ namespace blockjit {
 namespace {
 
 void addBlkStage(OpPassManager &pm, const PipelineOptions &) {
+  // Input no backend can lower stops here, with a message.
+  pm.addPass(createBlkVerifyKernels());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Hoist row-independent work (ranges, masks, splats) out of the row loop.

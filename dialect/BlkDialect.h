@@ -24,6 +24,11 @@
 
 namespace blockjit::blk {
 
+/// The most elements one block may hold (every target). Larger blocks are
+/// rejected when a kernel is traced or compiled, with a clear error, instead
+/// of exhausting the compiler's time and memory.
+inline constexpr int64_t kMaxBlockElements = int64_t(1) << 24;
+
 /// The shape of a block, or {} for a scalar.
 llvm::ArrayRef<int64_t> shapeOf(mlir::Type type);
 

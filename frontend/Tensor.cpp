@@ -501,6 +501,10 @@ Tensor arange(int64_t start, int64_t end, SourceLoc where) {
                                         start, end, end - start));
   if (start < INT32_MIN || end > INT32_MAX)
     return t->fail(where, "arange bounds must fit in i32");
+  if (end - start > blk::kMaxBlockElements)
+    return t->fail(where, llvm::formatv("arange({0}, {1}): a block holds at "
+                                        "most {2} (2^24) elements",
+                                        start, end, blk::kMaxBlockElements));
   return Tensor(blk::MakeRangeOp::create(t->builder(), t->location(where),
                                          int32_t(start), int32_t(end)));
 }
@@ -515,6 +519,13 @@ Tensor full(std::vector<int64_t> shape, double value, DType type,
       return t->fail(where, "full: block dimensions must be powers of two, "
                             "got " +
                                 shapeString(shape));
+  int64_t elements = 1;
+  for (int64_t d : shape)
+    if (d > blk::kMaxBlockElements / elements || (elements *= d, false))
+      return t->fail(where, llvm::formatv("full: a block holds at most {0} "
+                                          "(2^24) elements, got {1}",
+                                          blk::kMaxBlockElements,
+                                          shapeString(shape)));
   OpBuilder &b = t->builder();
   Location loc = t->location(where);
   Type element = toMLIRType(b.getContext(), type);
@@ -561,6 +572,36 @@ FailureOr<Value> prepareMask(TraceContext &t, const Tensor &ptrs,
   return result;
 }
 
+/// Why the C++ number `x` cannot be stored exactly as an `element`, or "" if
+/// it can (tensors and float elements always can: floats round, infinities
+/// and NaN exist). -INFINITY as the `other` of an i32 load would otherwise
+/// become 0 and silently change a reduction.
+std::string unrepresentable(const Operand &x, Type element) {
+  auto integer = dyn_cast<IntegerType>(element);
+  if (x.tensor || !integer)
+    return "";
+  unsigned bits = integer.getWidth();
+  // i1 holds 0 and 1; wider integers are signed.
+  double lo = bits == 1 ? 0 : -std::ldexp(1.0, int(bits) - 1);
+  double hi = bits == 1 ? 1 : std::ldexp(1.0, int(bits) - 1) - 1;
+  std::string shown;
+  bool ok;
+  if (x.integer) {
+    ok = bits >= 64 || (double(*x.integer) >= lo && double(*x.integer) <= hi);
+    shown = std::to_string(*x.integer);
+  } else {
+    double v = x.real.value_or(0);
+    ok = std::isfinite(v) && v == std::trunc(v) && v >= lo && v <= hi;
+    llvm::raw_string_ostream os(shown);
+    os << v;
+  }
+  if (ok)
+    return "";
+  return shown + " is not representable as " + typeString(element) +
+         ", the pointee type; pass a value of that type (e.g. its lowest "
+         "value for a max reduction)";
+}
+
 /// Brings a value operand to the pointee type and the pointers' shape.
 FailureOr<Value> prepareValue(TraceContext &t, const Tensor &ptrs,
                               const Operand &value, const SourceLoc &where,
@@ -573,6 +614,10 @@ FailureOr<Value> prepareValue(TraceContext &t, const Tensor &ptrs,
     return failure();
   }
   Type pointee = cast<blk::PtrType>(ptrs.elementType()).getPointeeType();
+  if (std::string problem = unrepresentable(value, pointee); !problem.empty()) {
+    t.fail(where, llvm::Twine(what) + " " + problem);
+    return failure();
+  }
   Value v = materialize(b, loc, value, pointee);
   auto result = broadcastTo(b, loc, v, ptrs.shape());
   if (failed(result)) {

@@ -13,7 +13,7 @@ inline PipelineOptions pipelineOptionsFor(const SpecializationKey &key) {
   PipelineOptions options;
   options.backend =
       key.target.kind == TargetKind::CUDA ? Backend::GPU : Backend::CPU;
-  options.smArch = key.target.smArch ? key.target.smArch : 90;
+  options.smArch = key.target.smArch; // checked by the GPU compiler
   options.numWarps = key.numWarps;
   options.numStages = key.numStages;
   return options;

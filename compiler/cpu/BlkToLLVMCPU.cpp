@@ -130,8 +130,15 @@ struct ConvertBlkToLLVMCPU
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
-    for (const std::string &name : kernels)
-      addEntryPoint(module, module.lookupSymbol<LLVM::LLVMFuncOp>(name));
+    for (const std::string &name : kernels) {
+      auto kernel = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+      if (!kernel) {
+        module.emitError() << "kernel '" << name
+                           << "' could not be lowered to an LLVM function";
+        return signalPassFailure();
+      }
+      addEntryPoint(module, kernel);
+    }
   }
 };
 

@@ -63,6 +63,11 @@ struct ConvertBlkToLLVMGPU
     int32_t threads = warps.getInt() * kWarpSize;
     for (const std::string &name : kernels) {
       auto kernel = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+      if (!kernel) {
+        module.emitError() << "kernel '" << name
+                           << "' could not be lowered to an LLVM function";
+        return signalPassFailure();
+      }
       kernel->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                       UnitAttr::get(context));
       kernel->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
