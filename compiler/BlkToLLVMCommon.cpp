@@ -14,6 +14,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Iterators.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -88,12 +91,32 @@ void populateBlkToLLVMCommonPatterns(LLVMTypeConverter &converter,
 }
 
 LogicalResult lowerSCFToControlFlow(ModuleOp module) {
-  RewritePatternSet patterns(module.getContext());
+  // Upstream's patterns, applied once per op in an order that keeps the
+  // lowering linear: splitting a block moves every op after the split point,
+  // so ops are lowered last-first within each block (each split then moves
+  // only the ops up to the previous split), and without the dialect
+  // conversion driver, which records every moved op for a possible rollback
+  // (quadratic time and memory for the thousands of scf.if of a large block).
+  MLIRContext *context = module.getContext();
+  RewritePatternSet patterns(context);
   populateSCFToControlFlowConversionPatterns(patterns);
-  ConversionTarget target(*module.getContext());
-  target.addIllegalDialect<scf::SCFDialect>();
-  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-  return applyPartialConversion(module, target, std::move(patterns));
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  PatternApplicator applicator(frozen);
+  applicator.applyDefaultCostModel();
+  SmallVector<Operation *> ops;
+  module.walk<WalkOrder::PreOrder, ReverseIterator>([&](Operation *op) {
+    // Terminators are rewritten with the op that holds them.
+    if (isa<scf::SCFDialect>(op->getDialect()) &&
+        !op->hasTrait<OpTrait::IsTerminator>())
+      ops.push_back(op);
+  });
+  PatternRewriter rewriter(context);
+  for (Operation *op : ops) {
+    rewriter.setInsertionPoint(op);
+    if (failed(applicator.matchAndRewrite(op, rewriter)))
+      return op->emitOpError() << "has no lowering to control flow";
+  }
+  return success();
 }
 
 } // namespace blockjit

@@ -2,6 +2,7 @@
 #include "compiler/Compile.h"
 #include "compiler/HostTarget.h"
 #include "compiler/NVPTXTarget.h"
+#include "compiler/cpu/EntryABI.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/IR/DataLayout.h"
@@ -29,6 +30,9 @@ llvm::Expected<CompiledArtifact> compileModule(mlir::ModuleOp module,
     mlirOnly |= lastStage == stage.name;
   if (mlirOnly)
     return artifact;
+  if (auto scratch =
+          module->getAttrOfType<mlir::IntegerAttr>(cpu::kScratchBytesAttr))
+    artifact.cpuScratchBytes = scratch.getInt();
   llvm::LLVMContext context;
   auto llvmModule = translateToLLVMIR(module, context, options, dump);
   if (!llvmModule)

@@ -18,6 +18,7 @@ struct CompiledArtifact {
   bool isCubin = false;  // GPU: `binary` was assembled by ptxas
   int threadsPerProgram = 1;
   int sharedMemoryBytes = 0; // static shared memory of the GPU kernel
+  int64_t cpuScratchBytes = 0; // CPU: per-thread arena (cpu/EntryABI.h)
 };
 
 /// Runs every stage on `module` (changing it in place) and returns the

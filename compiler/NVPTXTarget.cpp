@@ -5,6 +5,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -70,6 +71,14 @@ static std::mutex machinesMutex;
 llvm::Expected<llvm::TargetMachine &> nvptxTargetMachine(int smArch) {
   static std::once_flag once;
   std::call_once(once, [] {
+    // LLVM's straight-line strength reduction, part of the NVPTX codegen
+    // pipeline, is quadratic in the size of a basic block (a block of 2^18
+    // elements spent 8 of its 9 s there); on blockjit's kernels it changes
+    // only a few prologue instructions. LLVM has no per-target switch for
+    // it, so it is turned off through the pass gate, process-wide.
+    if (llvm::cl::Option *disable =
+            llvm::cl::getRegisteredOptions().lookup("opt-disable"))
+      (void)disable->addOccurrence(0, "opt-disable", "slsr");
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();

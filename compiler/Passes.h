@@ -14,9 +14,6 @@ namespace blockjit {
 #define GEN_PASS_REGISTRATION
 #include "compiler/Passes.h.inc"
 
-/// Suffix of the host entry point generated for each CPU kernel.
-inline constexpr const char *kCPUEntrySuffix = "_blockjit_entry";
-
 } // namespace blockjit
 
 #endif // BLOCKJIT_COMPILER_PASSES_H

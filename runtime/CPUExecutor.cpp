@@ -2,10 +2,10 @@
 #include "runtime/CPUExecutor.h"
 
 #include "compiler/HostTarget.h"
-#include "compiler/Passes.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -159,29 +159,65 @@ llvm::Expected<CPUEntry> loadCPUArtifact(const CompiledArtifact &artifact,
       llvm::MemoryBuffer::getMemBufferCopy(artifact.binary, uniqueName);
   if (llvm::Error error = jit->addObjectFile(*dylib, std::move(buffer)))
     return std::move(error);
-  auto symbol = jit->lookup(*dylib, artifact.entryName + kCPUEntrySuffix);
+  auto symbol = jit->lookup(*dylib, artifact.entryName + cpu::kEntrySuffix);
   if (!symbol)
     return symbol.takeError();
   return symbol->toPtr<CPUEntry>();
 }
 
-void runCPUGrid(CPUEntry entry, void **args, const Grid &grid) {
+namespace {
+/// The calling thread's scratch arena, at least `bytes` large (null for 0),
+/// or null if memory ran out.
+void *threadScratch(int64_t bytes) {
+  struct Arena {
+    void *data = nullptr;
+    int64_t size = 0;
+    ~Arena() { std::free(data); }
+  };
+  thread_local Arena arena;
+  if (bytes <= arena.size)
+    return arena.data;
+  std::free(arena.data);
+  arena.size = 0;
+  arena.data = std::aligned_alloc(
+      cpu::kScratchAlignment, llvm::alignTo(bytes, cpu::kScratchAlignment));
+  if (arena.data)
+    arena.size = bytes;
+  return arena.data;
+}
+} // namespace
+
+llvm::Error runCPUGrid(CPUEntry entry, void **args, const Grid &grid,
+                       int64_t scratchBytes) {
   int64_t count = grid.size();
+  std::atomic<bool> outOfMemory{false};
   auto runProgram = [&](int64_t index) {
-    int32_t values[6] = {int32_t(index % grid.x),
-                         int32_t(index / grid.x % grid.y),
-                         int32_t(index / (int64_t(grid.x) * grid.y)),
-                         grid.x,
-                         grid.y,
-                         grid.z};
-    entry(args, values);
+    void *scratch = threadScratch(scratchBytes);
+    if (scratchBytes && !scratch) {
+      outOfMemory = true;
+      return;
+    }
+    int32_t values[cpu::kGridValues] = {
+        int32_t(index % grid.x),
+        int32_t(index / grid.x % grid.y),
+        int32_t(index / (int64_t(grid.x) * grid.y)),
+        grid.x,
+        grid.y,
+        grid.z};
+    entry(args, values, scratch);
   };
   if (count == 1 || pool().size() == 1) {
     for (int64_t i = 0; i < count; ++i)
       runProgram(i);
-    return;
+  } else {
+    pool().run(count, runProgram);
   }
-  pool().run(count, runProgram);
+  if (outOfMemory)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "out of memory for the kernel's per-thread scratch arena of " +
+            std::to_string(scratchBytes) + " bytes (its blocks are too large)");
+  return llvm::Error::success();
 }
 
 } // namespace blockjit

@@ -3,15 +3,15 @@
 #define BLOCKJIT_RUNTIME_CPUEXECUTOR_H
 
 #include "compiler/Compile.h"
+#include "compiler/cpu/EntryABI.h"
 #include "runtime/Launch.h"
 
 #include "llvm/Support/Error.h"
 
 namespace blockjit {
 
-/// `k_blockjit_entry(args, grid)`: args[i] points to argument i's value; grid
-/// holds program ids x,y,z then program counts x,y,z.
-using CPUEntry = void (*)(void **args, const int32_t *grid);
+/// A kernel's entry point (see compiler/cpu/EntryABI.h).
+using CPUEntry = cpu::EntryFunction;
 
 /// Links a CPU artifact (an ELF object) into the process with ORC and returns
 /// its entry point. `uniqueName` separates specializations of one kernel.
@@ -20,7 +20,10 @@ llvm::Expected<CPUEntry> loadCPUArtifact(const CompiledArtifact &artifact,
 
 /// Runs every program of `grid` on a pool of threads (as many as cores, or
 /// $BLOCKJIT_CPU_THREADS) and returns when all are done.
-void runCPUGrid(CPUEntry entry, void **args, const Grid &grid);
+/// Each thread hands its programs one arena of `scratchBytes` (allocated once
+/// per thread and grown when a kernel needs more).
+llvm::Error runCPUGrid(CPUEntry entry, void **args, const Grid &grid,
+                       int64_t scratchBytes);
 
 /// Threads the CPU executor uses.
 unsigned cpuThreadCount();

@@ -23,7 +23,7 @@ namespace blockjit {
 
 namespace {
 
-constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '2'};
+constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '3'};
 
 void appendU64(std::string &out, uint64_t v) {
   for (int i = 0; i < 8; ++i)
@@ -51,10 +51,20 @@ bool readString(llvm::StringRef &in, std::string &s) {
   return true;
 }
 
-std::string entryPath(llvm::StringRef key) {
-  llvm::SmallString<256> path(diskCacheDirectory());
-  llvm::sys::path::append(path, key + ".bjc");
-  return std::string(path);
+/// Whether `artifact` looks like what its backend loads: a guard against
+/// entries whose checksum is right but whose content is not (a writer bug).
+bool plausible(const CompiledArtifact &artifact) {
+  if (artifact.entryName.empty() || artifact.binary.empty())
+    return false;
+  llvm::StringRef binary = artifact.binary;
+  if (artifact.backend == Backend::CPU || artifact.isCubin)
+    return binary.starts_with("\x7f" "ELF");
+  return binary.contains(".entry " + artifact.entryName);
+}
+
+void warn(llvm::StringRef path, llvm::StringRef why) {
+  llvm::errs() << "blockjit: warning: discarding cache entry " << path << ": "
+               << why << "; recompiling\n";
 }
 
 } // namespace
@@ -70,66 +80,96 @@ std::string diskCacheDirectory() {
   return std::string(path);
 }
 
-std::string diskCacheKey(llvm::StringRef ir, const PipelineOptions &options) {
-  llvm::SHA256 hash;
-  hash.update("blockjit " BLOCKJIT_VERSION "\n");
-  hash.update(ir);
-  std::string opts = llvm::formatv("backend={0} sm={1} warps={2} stages={3}",
-                                   int(options.backend), options.smArch,
-                                   options.numWarps, options.numStages)
-                         .str();
-  hash.update(opts);
-  // Host objects depend on the CPU they were compiled for.
-  if (options.backend == Backend::CPU)
-    if (auto machine = hostTargetMachine()) {
-      hash.update(machine->getTargetCPU());
-      hash.update(machine->getTargetFeatureString());
-    } else {
-      llvm::consumeError(machine.takeError());
-    }
-  return llvm::toHex(hash.final(), /*LowerCase=*/true);
+std::string DiskCacheKey::path() const {
+  llvm::SmallString<256> path(diskCacheDirectory());
+  llvm::sys::path::append(path, hash + ".bjc");
+  return std::string(path);
 }
 
-std::optional<CompiledArtifact> readDiskCache(llvm::StringRef key) {
+DiskCacheKey diskCacheKey(llvm::StringRef ir, const PipelineOptions &options) {
+  DiskCacheKey key;
+  key.material = llvm::formatv("blockjit {0}\nbackend={1} sm={2} warps={3} "
+                               "stages={4}\n",
+                               BLOCKJIT_VERSION, int(options.backend),
+                               options.smArch, options.numWarps,
+                               options.numStages)
+                     .str();
+  // Host objects depend on the CPU they were compiled for.
+  if (options.backend == Backend::CPU) {
+    if (auto machine = hostTargetMachine())
+      key.material += (machine->getTargetCPU() + " " +
+                       machine->getTargetFeatureString() + "\n")
+                          .str();
+    else
+      llvm::consumeError(machine.takeError());
+  }
+  key.material += ir;
+  key.hash = llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(
+                             llvm::StringRef(key.material))),
+                         /*LowerCase=*/true);
+  return key;
+}
+
+std::optional<CompiledArtifact> readDiskCache(const DiskCacheKey &key) {
   if (diskCacheDirectory().empty())
     return std::nullopt;
-  auto file = llvm::MemoryBuffer::getFile(entryPath(key));
+  std::string path = key.path();
+  auto file = llvm::MemoryBuffer::getFile(path);
   if (!file)
+    return std::nullopt; // a miss
+  auto reject = [&](llvm::StringRef why) -> std::optional<CompiledArtifact> {
+    discardDiskCacheEntry(key, why);
     return std::nullopt;
+  };
   llvm::StringRef in = (*file)->getBuffer();
   if (!in.consume_front(llvm::StringRef(kMagic, sizeof(kMagic))))
-    return std::nullopt;
+    return reject("not a blockjit cache entry of this version");
   uint64_t size;
   if (!readU64(in, size) || in.size() < 32 || in.size() - 32 != size)
-    return std::nullopt; // truncated or padded
+    return reject("truncated or padded");
   llvm::StringRef checksum = in.take_front(32), payload = in.drop_front(32);
   auto actual = llvm::SHA256::hash(llvm::arrayRefFromStringRef(payload));
   if (checksum != llvm::StringRef(reinterpret_cast<const char *>(actual.data()),
                                   actual.size()))
-    return std::nullopt; // corrupt
+    return reject("checksum mismatch");
   CompiledArtifact artifact;
-  uint64_t backend, cubin, threads, shared;
-  if (!readU64(payload, backend) || !readU64(payload, cubin) ||
-      !readU64(payload, threads) || !readU64(payload, shared) ||
+  std::string material;
+  uint64_t backend, cubin, threads, shared, scratch;
+  if (!readString(payload, material) || !readU64(payload, backend) ||
+      !readU64(payload, cubin) || !readU64(payload, threads) ||
+      !readU64(payload, shared) || !readU64(payload, scratch) ||
       !readString(payload, artifact.entryName) ||
       !readString(payload, artifact.binary) || !payload.empty())
-    return std::nullopt;
+    return reject("malformed payload");
+  if (material != key.material)
+    return reject("written for another specialization or compiler");
   artifact.backend = backend ? Backend::GPU : Backend::CPU;
   artifact.isCubin = cubin != 0;
   artifact.threadsPerProgram = int(threads);
   artifact.sharedMemoryBytes = int(shared);
+  artifact.cpuScratchBytes = int64_t(scratch);
+  if (!plausible(artifact))
+    return reject("its content is not a loadable artifact");
   return artifact;
 }
 
-void writeDiskCache(llvm::StringRef key, const CompiledArtifact &artifact) {
+void discardDiskCacheEntry(const DiskCacheKey &key, llvm::StringRef why) {
+  std::string path = key.path();
+  warn(path, why);
+  llvm::sys::fs::remove(path);
+}
+
+void writeDiskCache(const DiskCacheKey &key, const CompiledArtifact &artifact) {
   std::string directory = diskCacheDirectory();
   if (directory.empty() || llvm::sys::fs::create_directories(directory))
     return;
   std::string payload;
+  appendString(payload, key.material);
   appendU64(payload, artifact.backend == Backend::GPU);
   appendU64(payload, artifact.isCubin);
   appendU64(payload, artifact.threadsPerProgram);
   appendU64(payload, artifact.sharedMemoryBytes);
+  appendU64(payload, artifact.cpuScratchBytes);
   appendString(payload, artifact.entryName);
   appendString(payload, artifact.binary);
   auto checksum = llvm::SHA256::hash(llvm::arrayRefFromStringRef(payload));
@@ -137,7 +177,7 @@ void writeDiskCache(llvm::StringRef key, const CompiledArtifact &artifact) {
   llvm::SmallString<256> temp;
   int fd;
   if (llvm::sys::fs::createUniqueFile(
-          llvm::Twine(directory) + "/" + key + ".tmp-%%%%%%%%", fd, temp))
+          llvm::Twine(directory) + "/" + key.hash + ".tmp-%%%%%%%%", fd, temp))
     return;
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
@@ -154,7 +194,7 @@ void writeDiskCache(llvm::StringRef key, const CompiledArtifact &artifact) {
       return;
     }
   }
-  if (llvm::sys::fs::rename(temp, entryPath(key)))
+  if (llvm::sys::fs::rename(temp, key.path()))
     llvm::sys::fs::remove(temp);
 }
 

@@ -3,7 +3,9 @@
 // Entries live in $BLOCKJIT_CACHE_DIR (default ~/.cache/blockjit), named by a
 // SHA-256 of everything the artifact depends on: the traced IR, the pipeline
 // options, the target and blockjit's version. Each file carries a checksum of
-// its payload; a truncated or corrupt entry reads as a miss and is rewritten.
+// its payload and the full key it was written for; an entry that fails either
+// check, or whose artifact fails to load, is discarded with a one-line
+// warning and rewritten.
 // Writes go to a temporary file renamed into place, so readers never see a
 // partial entry.
 //
@@ -24,15 +26,35 @@ namespace blockjit {
 /// (BLOCKJIT_CACHE_DIR set to an empty string, or no HOME).
 std::string diskCacheDirectory();
 
-/// The hex SHA-256 naming the entry for `ir` compiled with `options`.
-std::string diskCacheKey(llvm::StringRef ir, const PipelineOptions &options);
+/// What names and identifies one entry.
+struct DiskCacheKey {
+  /// Everything the artifact depends on, in full: blockjit's version, the
+  /// pipeline options, the host CPU (CPU artifacts) and the traced IR. Each
+  /// entry records it and a read checks it, so an entry that a hash
+  /// collision, a bug or a hand put under this name is never used.
+  std::string material;
+  /// Hex SHA-256 of `material`: the entry's file name.
+  std::string hash;
+  /// The entry's path in diskCacheDirectory().
+  std::string path() const;
+};
 
-/// The artifact stored under `key`, or nothing (missing, truncated, corrupt).
-std::optional<CompiledArtifact> readDiskCache(llvm::StringRef key);
+/// The key of `ir` compiled with `options`.
+DiskCacheKey diskCacheKey(llvm::StringRef ir, const PipelineOptions &options);
+
+/// The artifact stored under `key`, or nothing. An entry that exists but
+/// cannot be used (truncated, corrupt, recorded for another key, content
+/// that is not an artifact of its backend) is removed with a one-line
+/// warning on stderr naming the file.
+std::optional<CompiledArtifact> readDiskCache(const DiskCacheKey &key);
 
 /// Stores `artifact` under `key` atomically; failures are silent (the cache
 /// is an optimization).
-void writeDiskCache(llvm::StringRef key, const CompiledArtifact &artifact);
+void writeDiskCache(const DiskCacheKey &key, const CompiledArtifact &artifact);
+
+/// Removes the entry under `key` with a one-line warning on stderr naming the
+/// file and `why` (e.g. the artifact read from it failed to load).
+void discardDiskCacheEntry(const DiskCacheKey &key, llvm::StringRef why);
 
 } // namespace blockjit
 

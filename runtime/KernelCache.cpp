@@ -19,7 +19,8 @@ namespace blockjit {
 
 namespace {
 
-/// Writes each stage to $BLOCKJIT_DUMP_DIR when it is set.
+/// Writes each stage to $BLOCKJIT_DUMP_DIR when it is set. A directory that
+/// cannot be written gets one warning per process, not a silent nothing.
 DumpHook dumpHookFor(const KernelDef &kernel, const SpecializationKey &key) {
   const char *dir = std::getenv("BLOCKJIT_DUMP_DIR");
   if (!dir || !*dir)
@@ -27,16 +28,52 @@ DumpHook dumpHookFor(const KernelDef &kernel, const SpecializationKey &key) {
   std::string base = kernel.keyFileName(key);
   std::string directory = dir;
   return [directory, base](llvm::StringRef stage, llvm::StringRef text) {
-    (void)llvm::sys::fs::create_directories(directory);
+    static std::once_flag warned;
+    std::error_code ec = llvm::sys::fs::create_directories(directory);
     llvm::SmallString<256> path(directory);
     llvm::sys::path::append(path, base + "." + stage.str());
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    if (!ec)
-      os << text;
+    if (!ec) {
+      llvm::raw_fd_ostream os(path, ec);
+      if (!ec) {
+        os << text;
+        os.close();
+        ec = os.error();
+        os.clear_error();
+      }
+    }
+    if (ec)
+      std::call_once(warned, [&] {
+        llvm::errs() << "blockjit: warning: BLOCKJIT_DUMP_DIR: cannot write "
+                     << path << ": " << ec.message()
+                     << "; stages are not dumped\n";
+      });
   };
 }
 
+} // namespace
+
+namespace {
+/// Traces and compiles `key` again, bypassing the disk cache, and replaces
+/// its disk entry.
+llvm::Expected<CompiledArtifact> compileFresh(const KernelDef &kernel,
+                                              const SpecializationKey &key,
+                                              const PipelineOptions &options) {
+  mlir::DialectRegistry registry;
+  registerDialects(registry);
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  auto module = kernel.trace(context, key);
+  if (!module)
+    return module.takeError();
+  std::string ir;
+  {
+    llvm::raw_string_ostream os(ir);
+    module->get().print(os);
+  }
+  auto artifact = compileModule(**module, options);
+  if (artifact)
+    writeDiskCache(diskCacheKey(ir, options), *artifact);
+  return artifact;
+}
 } // namespace
 
 llvm::Expected<std::unique_ptr<CompiledKernel>>
@@ -60,13 +97,29 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
   if (dump)
     dump("trace", ir);
   // Dumps want every stage, so they bypass the disk cache.
-  std::string diskKey = diskCacheKey(ir, options);
+  DiskCacheKey diskKey = diskCacheKey(ir, options);
   std::optional<CompiledArtifact> cached;
   if (!dump)
     cached = readDiskCache(diskKey);
+  if (cached && key.target.kind == TargetKind::CPU) {
+    // A cached object the JIT linker rejects is replaced, not fatal.
+    auto entry = loadCPUArtifact(*cached, compiled->keyString);
+    if (entry) {
+      compiled->cpuEntry = *entry;
+    } else {
+      discardDiskCacheEntry(diskKey, llvm::toString(entry.takeError()));
+      cached.reset();
+    }
+  }
   if (cached) {
     compiled->artifact = std::move(*cached);
     compiled->fromDiskCache = true;
+    // A GPU artifact loads later, once per device; if the driver rejects
+    // it, that load compiles the specialization again from the IR.
+    compiled->diskKey = diskKey;
+    compiled->recompile = [&kernel, key, options] {
+      return compileFresh(kernel, key, options);
+    };
   } else {
     auto artifact = compileModule(**module, options, dump);
     if (!artifact)
@@ -75,12 +128,12 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
                                          llvm::toString(artifact.takeError()));
     compiled->artifact = std::move(*artifact);
     writeDiskCache(diskKey, compiled->artifact);
-  }
-  if (key.target.kind == TargetKind::CPU) {
-    auto entry = loadCPUArtifact(compiled->artifact, compiled->keyString);
-    if (!entry)
-      return entry.takeError();
-    compiled->cpuEntry = *entry;
+    if (key.target.kind == TargetKind::CPU) {
+      auto entry = loadCPUArtifact(compiled->artifact, compiled->keyString);
+      if (!entry)
+        return entry.takeError();
+      compiled->cpuEntry = *entry;
+    }
   }
   compiled->compileMilliseconds = std::chrono::duration<double, std::milli>(
                                       std::chrono::steady_clock::now() - start)
@@ -96,6 +149,18 @@ CompiledKernel::cudaFunction(int device) const {
   DeviceSlot &slot = devices[device];
   std::call_once(slot.once, [&] {
     auto function = loadCudaArtifact(artifact, device);
+    if (!function && fromDiskCache && recompile) {
+      // The driver rejected what the disk cache held: replace the entry.
+      discardDiskCacheEntry(*diskKey, llvm::toString(function.takeError()));
+      auto fresh = recompile();
+      if (!fresh) {
+        slot.error = "recompiling " + keyString + ": " +
+                     llvm::toString(fresh.takeError());
+        return;
+      }
+      slot.artifact = std::make_unique<CompiledArtifact>(std::move(*fresh));
+      function = loadCudaArtifact(*slot.artifact, device);
+    }
     if (function)
       slot.function = *function;
     else

@@ -6,10 +6,13 @@
 #include "frontend/Kernel.h"
 #include "runtime/CPUExecutor.h"
 #include "runtime/CudaExecutor.h"
+#include "runtime/DiskCache.h"
 
 #include "llvm/Support/Error.h"
 
 #include <array>
+#include <functional>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -31,12 +34,18 @@ struct CompiledKernel {
   double compileMilliseconds = 0;
   /// The artifact came from the disk cache (no pipeline ran).
   bool fromDiskCache = false;
+  /// For an artifact from the disk cache: its entry, and how to compile it
+  /// afresh should a device's driver reject it.
+  std::optional<DiskCacheKey> diskKey;
+  std::function<llvm::Expected<CompiledArtifact>()> recompile;
 
 private:
   struct DeviceSlot {
     std::once_flag once;
     CudaFunction function;
     std::string error;
+    /// A recompiled artifact, when the cached one failed to load here.
+    std::unique_ptr<CompiledArtifact> artifact;
   };
   mutable std::array<DeviceSlot, kMaxDevices> devices;
 };

@@ -210,8 +210,8 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
     return launchCuda(*function, compiled->artifact, options.grid, slots,
                       options.stream, options.device);
   }
-  runCPUGrid(compiled->cpuEntry, slots, options.grid);
-  return llvm::Error::success();
+  return runCPUGrid(compiled->cpuEntry, slots, options.grid,
+                    compiled->artifact.cpuScratchBytes);
 }
 
 llvm::Expected<KernelInfo> warmup(const KernelDef &kernel,

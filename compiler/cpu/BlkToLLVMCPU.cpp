@@ -1,6 +1,7 @@
 //===- BlkToLLVMCPU.cpp - loop-level kernels to the LLVM dialect (host) --===//
 #include "compiler/BlkToLLVMCommon.h"
 #include "compiler/Passes.h"
+#include "compiler/cpu/EntryABI.h"
 
 #include "dialect/BlkDialect.h"
 
@@ -34,7 +35,11 @@ using namespace blockjit;
 
 namespace {
 
-constexpr unsigned kGridValues = 6; // program ids x,y,z; program counts x,y,z
+using cpu::kGridValues;
+
+/// A memref<?xi8> parameter becomes five: allocated and aligned pointers,
+/// offset, size, stride.
+constexpr unsigned kArenaDescriptorValues = 5;
 
 /// Program ids and counts become six trailing i32 parameters.
 void addGridParameters(func::FuncOp func) {
@@ -56,9 +61,12 @@ void addGridParameters(func::FuncOp func) {
   });
 }
 
-/// `@k_blockjit_entry(ptr args, ptr grid)`: loads every argument through
-/// args[i] (a pointer to the value) and the grid values, then calls @k.
-void addEntryPoint(ModuleOp module, LLVM::LLVMFuncOp kernel) {
+/// `@k_blockjit_entry(ptr args, ptr grid, ptr scratch)` (see
+/// compiler/cpu/EntryABI.h): loads every argument through args[i] (a pointer
+/// to the value) and the grid values, passes the scratch arena of
+/// `scratchBytes` bytes (if the kernel uses one), then calls @k.
+void addEntryPoint(ModuleOp module, LLVM::LLVMFuncOp kernel,
+                   std::optional<int64_t> scratchBytes) {
   MLIRContext *context = module.getContext();
   OpBuilder b(context);
   b.setInsertionPointToEnd(module.getBody());
@@ -66,20 +74,30 @@ void addEntryPoint(ModuleOp module, LLVM::LLVMFuncOp kernel) {
   auto ptrType = LLVM::LLVMPointerType::get(context);
   auto i32 = b.getI32Type();
   auto entry = LLVM::LLVMFuncOp::create(
-      b, loc, (kernel.getName() + kCPUEntrySuffix).str(),
+      b, loc, (kernel.getName() + cpu::kEntrySuffix).str(),
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
-                                  {ptrType, ptrType}));
+                                  {ptrType, ptrType, ptrType}));
   Block *body = entry.addEntryBlock(b);
   b.setInsertionPointToStart(body);
-  Value args = body->getArgument(0), grid = body->getArgument(1);
+  Value args = body->getArgument(0), grid = body->getArgument(1),
+        scratch = body->getArgument(2);
   SmallVector<Value> callArgs;
-  unsigned numParams = kernel.getNumArguments() - kGridValues;
+  unsigned numParams = kernel.getNumArguments() - kGridValues -
+                       (scratchBytes ? kArenaDescriptorValues : 0);
   for (unsigned i = 0; i < numParams; ++i) {
     Value slot = LLVM::GEPOp::create(b, loc, ptrType, ptrType, args,
                                      ArrayRef<LLVM::GEPArg>{int32_t(i)});
     Value valuePtr = LLVM::LoadOp::create(b, loc, ptrType, slot);
     callArgs.push_back(
         LLVM::LoadOp::create(b, loc, kernel.getArgumentTypes()[i], valuePtr));
+  }
+  if (scratchBytes) {
+    auto i64 = b.getI64Type();
+    auto constant = [&](int64_t v) {
+      return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+    };
+    callArgs.append({scratch, scratch, constant(0), constant(*scratchBytes),
+                     constant(1)});
   }
   for (unsigned i = 0; i < kGridValues; ++i) {
     Value slot = LLVM::GEPOp::create(b, loc, ptrType, i32, grid,
@@ -98,13 +116,23 @@ struct ConvertBlkToLLVMCPU
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    SmallVector<std::string> kernels;
+    // Each kernel, with the size of its scratch arena if it has one.
+    SmallVector<std::pair<std::string, std::optional<int64_t>>> kernels;
+    int64_t moduleScratch = 0;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      kernels.push_back(func.getName().str());
+      std::optional<int64_t> scratch;
+      if (auto attr = func->getAttrOfType<IntegerAttr>(cpu::kScratchBytesAttr))
+        scratch = attr.getInt();
+      moduleScratch = std::max(moduleScratch, scratch.value_or(0));
+      kernels.push_back({func.getName().str(), scratch});
       addGridParameters(func);
     }
+    // The runtime reads the arena size from the module (see Compile.cpp).
+    if (moduleScratch)
+      module->setAttr(cpu::kScratchBytesAttr,
+                      Builder(context).getI64IntegerAttr(moduleScratch));
 
     // Polynomial approximations vectorize; libm calls would not.
     {
@@ -130,14 +158,14 @@ struct ConvertBlkToLLVMCPU
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
-    for (const std::string &name : kernels) {
+    for (const auto &[name, scratch] : kernels) {
       auto kernel = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
       if (!kernel) {
         module.emitError() << "kernel '" << name
                            << "' could not be lowered to an LLVM function";
         return signalPassFailure();
       }
-      addEntryPoint(module, kernel);
+      addEntryPoint(module, kernel, scratch);
     }
   }
 };

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Passes.h"
+#include "compiler/cpu/EntryABI.h"
 #include "compiler/Reduction.h"
 
 #include "dialect/BlkDialect.h"
@@ -19,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
@@ -64,6 +66,9 @@ public:
       loop->dropAllUses();
       loop->erase();
     }
+    if (scratch)
+      func->setAttr(cpu::kScratchBytesAttr,
+                    builder.getI64IntegerAttr(scratchBytes));
     return success();
   }
 
@@ -77,15 +82,43 @@ private:
   func::FuncOp func;
   OpBuilder builder;
   DenseMap<Value, Lowered> lowered;
+  Value scratch;            // the arena parameter, once a buffer needs it
+  int64_t scratchBytes = 0; // bytes of the arena this kernel uses
   SmallVector<Operation *> toErase;
   SmallVector<Operation *> oldLoops;
 
+  /// A buffer for the elements of a block of `type`, allocated once per
+  /// program: small ones on the stack, large ones in the thread's scratch
+  /// arena (see compiler/cpu/EntryABI.h), so that no block size can
+  /// overflow a thread's stack.
   Value allocBuffer(RankedTensorType type) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&func.getBody().front());
+    Location loc = func.getLoc();
     auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-    return memref::AllocaOp::create(builder, func.getLoc(), memrefType,
-                                    builder.getI64IntegerAttr(64));
+    Type element = type.getElementType();
+    int64_t elementBytes =
+        isa<blk::PtrType>(element)
+            ? 8
+            : std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
+    int64_t bytes = type.getNumElements() * elementBytes;
+    if (bytes <= cpu::kMaxStackBufferBytes)
+      return memref::AllocaOp::create(builder, loc, memrefType,
+                                      builder.getI64IntegerAttr(64));
+    if (!scratch) {
+      // The arena: one more parameter, which aliases nothing else.
+      unsigned index = func.getNumArguments();
+      auto arenaType =
+          MemRefType::get({ShapedType::kDynamic}, builder.getI8Type());
+      (void)func.insertArgument(index, arenaType, {}, loc);
+      func.setArgAttr(index, "llvm.noalias", builder.getUnitAttr());
+      scratch = func.getArgument(index);
+    }
+    int64_t offset = llvm::alignTo(scratchBytes, cpu::kScratchAlignment);
+    scratchBytes = offset + bytes;
+    Value byteShift = arith::ConstantIndexOp::create(builder, loc, offset);
+    return memref::ViewOp::create(builder, loc, memrefType, scratch, byteShift,
+                                  ValueRange{});
   }
 
   /// Emits a loop nest over `shape` (innermost = last dimension) and calls

@@ -111,6 +111,22 @@ struct BlkAssignLayouts
 
     std::map<int64_t, Attribute> layouts;
     int64_t threads = int64_t(numWarps) * kWarpSize;
+    // Every element of a block is a value of its own in the thread's code,
+    // and LLVM's register liveness over that code grows faster than
+    // linearly: bound it with a clear error rather than a compile that
+    // takes minutes.
+    if (!narrowestBytes.empty()) {
+      int64_t largest = narrowestBytes.rbegin()->first;
+      if (largest / threads > kMaxElementsPerThread) {
+        module.emitError()
+            << "a block of " << largest << " elements needs "
+            << largest / threads << " elements per thread with num_warps "
+            << int(numWarps) << "; the GPU backend allows at most "
+            << kMaxElementsPerThread
+            << " per thread (use more warps or a smaller block)";
+        return signalPassFailure();
+      }
+    }
     for (auto [size, accessed] : narrowestBytes) {
       unsigned bytes = accessed ? accessed : 4;
       int64_t vector =

@@ -10,6 +10,9 @@ namespace blockjit {
 
 inline constexpr int kWarpSize = 32;
 inline constexpr const char *kNumWarpsAttr = "blk.num_warps";
+/// The most block elements one GPU thread may own (its registers hold them
+/// all; beyond this, code generation time grows too fast to be useful).
+inline constexpr int64_t kMaxElementsPerThread = 2048;
 
 /// The element-to-thread map of a #blk.blocked block, in numbers. A block of
 /// any rank is distributed through its row-major linear index, like a 1-D

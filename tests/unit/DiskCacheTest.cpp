@@ -3,6 +3,13 @@
 #include "examples/kernels/Kernels.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
+#include "compiler/Registration.h"
+#include "runtime/Specialize.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -108,21 +115,93 @@ TEST_F(DiskCacheTest, CorruptEntryIsRecompiled) {
   EXPECT_TRUE(run(100).fromDiskCache);
 }
 
-TEST_F(DiskCacheTest, GarbageFileIsAMiss) {
-  std::string key(64, 'a');
-  std::ofstream(directory + "/" + key + ".bjc") << "not a cache entry";
+TEST_F(DiskCacheTest, GarbageFileIsAMissAndIsRemoved) {
+  DiskCacheKey key = diskCacheKey("ir", PipelineOptions{});
+  std::ofstream(key.path()) << "not a cache entry";
+  testing::internal::CaptureStderr();
   EXPECT_FALSE(readDiskCache(key).has_value());
+  std::string warning = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warning.find("discarding cache entry " + key.path()),
+            std::string::npos)
+      << warning;
+  EXPECT_FALSE(llvm::sys::fs::exists(key.path()));
 }
 
 TEST_F(DiskCacheTest, KeyDependsOnIRAndOptions) {
   PipelineOptions a, b;
   b.numWarps = 8;
-  EXPECT_EQ(diskCacheKey("ir", a), diskCacheKey("ir", a));
-  EXPECT_NE(diskCacheKey("ir", a), diskCacheKey("ir2", a));
-  EXPECT_NE(diskCacheKey("ir", a), diskCacheKey("ir", b));
+  EXPECT_EQ(diskCacheKey("ir", a).hash, diskCacheKey("ir", a).hash);
+  EXPECT_NE(diskCacheKey("ir", a).hash, diskCacheKey("ir2", a).hash);
+  EXPECT_NE(diskCacheKey("ir", a).hash, diskCacheKey("ir", b).hash);
   b = a;
   b.backend = Backend::GPU;
-  EXPECT_NE(diskCacheKey("ir", a), diskCacheKey("ir", b));
+  EXPECT_NE(diskCacheKey("ir", a).hash, diskCacheKey("ir", b).hash);
+  EXPECT_NE(diskCacheKey("ir", a).material.find("ir"), std::string::npos);
+}
+
+// An entry whose checksum is right but which was written for another key
+// (a hash collision, a bug, a file copied by hand) is never used.
+TEST_F(DiskCacheTest, EntryOfAnotherSpecializationIsNotUsed) {
+  run(100);
+  run(200);
+  auto files = entries();
+  ASSERT_EQ(files.size(), 2u);
+  // Put the 200-column entry under the name of the 100-column one: its
+  // result would be wrong (BLOCK 256 vs 128 is fine, but n_cols is not the
+  // point: the recorded key differs).
+  std::string first = files[0], second = files[1];
+  ASSERT_FALSE(llvm::sys::fs::copy_file(second, first));
+  testing::internal::CaptureStderr();
+  bool aFromDisk = run(100).fromDiskCache; // run() checks the result
+  bool bFromDisk = run(200).fromDiskCache;
+  std::string warnings = testing::internal::GetCapturedStderr();
+  // The overwritten name was recompiled, the other entry was still good.
+  EXPECT_NE(aFromDisk, bFromDisk);
+  EXPECT_NE(warnings.find("another specialization"), std::string::npos)
+      << warnings;
+  // Both entries are whole and used again.
+  EXPECT_TRUE(run(100).fromDiskCache);
+  EXPECT_TRUE(run(200).fromDiskCache);
+}
+
+// A well-formed entry (right checksum, right key) whose artifact is not an
+// object file is discarded, recompiled and replaced.
+TEST_F(DiskCacheTest, EntryWithBadContentIsReplaced) {
+  run(100);
+  std::string path = entries().at(0);
+  KernelCache::instance().clear();
+  // Rewrite the entry through the cache's own writer with a bad binary.
+  auto compiled = run(100).artifact; // from disk
+  CompiledArtifact bad = compiled;
+  bad.binary = "\x7f" "ELF but not an object file";
+  // Find the key by recomputing it the way the runtime does.
+  auto key = specializationFor(*examples::softmax(),
+                               [] {
+                                 LaunchOptions o;
+                                 o.target = TargetKind::CPU;
+                                 return o;
+                               }(),
+                               {(float *)nullptr, (float *)nullptr,
+                                int32_t(100), int32_t(100), int32_t(3),
+                                int32_t(100), Constexpr(128)});
+  ASSERT_TRUE(bool(key));
+  mlir::DialectRegistry registry;
+  registerDialects(registry);
+  mlir::MLIRContext context(registry);
+  auto module = examples::softmax()->trace(context, *key);
+  ASSERT_TRUE(bool(module));
+  std::string ir;
+  llvm::raw_string_ostream os(ir);
+  module->get().print(os);
+  DiskCacheKey diskKey = diskCacheKey(ir, pipelineOptionsFor(*key));
+  ASSERT_EQ(diskKey.path(), path);
+  writeDiskCache(diskKey, bad);
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(run(100).fromDiskCache); // checks the result
+  std::string warning = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warning.find("discarding cache entry " + path), std::string::npos)
+      << warning;
+  EXPECT_TRUE(run(100).fromDiskCache);
 }
 
 TEST_F(DiskCacheTest, EmptyDirectorySettingDisablesTheCache) {

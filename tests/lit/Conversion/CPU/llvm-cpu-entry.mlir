@@ -34,7 +34,7 @@ func.func @noargs() {
 func.func private @decl(i32)
 
 // CHECK-LABEL: llvm.func @kern_blockjit_entry
-// CHECK-SAME:    (%[[ARGS:[^:]*]]: !llvm.ptr, %[[GRID:[^:]*]]: !llvm.ptr) {
+// CHECK-SAME:    (%[[ARGS:[^:]*]]: !llvm.ptr, %[[GRID:[^:]*]]: !llvm.ptr, %[[SCRATCH:[^:]*]]: !llvm.ptr) {
 // CHECK-NEXT:    %[[S0:.*]] = llvm.getelementptr %[[ARGS]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK-NEXT:    %[[P0:.*]] = llvm.load %[[S0]] : !llvm.ptr -> !llvm.ptr
 // CHECK-NEXT:    %[[IN:.*]] = llvm.load %[[P0]] : !llvm.ptr -> !llvm.ptr
@@ -65,7 +65,7 @@ func.func private @decl(i32)
 // CHECK-NEXT:  }
 
 // CHECK-LABEL: llvm.func @noargs_blockjit_entry
-// CHECK-SAME:    (%{{[^:]*}}: !llvm.ptr, %[[GRID:[^:]*]]: !llvm.ptr) {
+// CHECK-SAME:    (%{{[^:]*}}: !llvm.ptr, %[[GRID:[^:]*]]: !llvm.ptr, %{{[^:]*}}: !llvm.ptr) {
 // CHECK-NOT:     llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
 // CHECK-COUNT-6: llvm.load %{{.*}} : !llvm.ptr -> i32
 // CHECK-NEXT:    llvm.call @noargs(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, i32, i32, i32, i32, i32) -> ()

@@ -51,7 +51,7 @@
 // CHECK-NEXT:  }
 
 // CHECK-LABEL: llvm.func @softmax_blockjit_entry
-// CHECK-SAME:    (%[[ARGS:[^:]*]]: !llvm.ptr, %[[GRID:[^:]*]]: !llvm.ptr) {
+// CHECK-SAME:    (%[[ARGS:[^:]*]]: !llvm.ptr, %[[GRID:[^:]*]]: !llvm.ptr, %[[SCRATCH:[^:]*]]: !llvm.ptr) {
 // CHECK-COUNT-2: llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
 // CHECK:         llvm.getelementptr %[[ARGS]][5] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK:         llvm.getelementptr %[[GRID]][5] : (!llvm.ptr) -> !llvm.ptr, i32
