@@ -17,6 +17,22 @@ def BlkVerifyKernels : Pass<"blk-verify-kernels", "mlir::ModuleOp"> {
   }];
 }
 
+def BlkWidenOffsets : Pass<"blk-widen-offsets", "mlir::ModuleOp"> {
+  let summary = "Compute pointer offsets in 64 bits so they never wrap";
+  let description = [{
+    The DSL's integers are i32, so `row * stride` wraps once a row offset
+    reaches 2^31 elements and the pointer lands elsewhere. For every
+    blk.addptr with an i32 offset, this pass recomputes the offset's
+    arithmetic (addi, subi, muli, and the splat / broadcast / expand_dims
+    that shape it) in i64 from sign-extended leaves (arguments, loop
+    variables, ranges, loads), exactly as the source means it, and lets the
+    addptr use that. The i32 ops stay for their other users (masks, loop
+    bounds). Offsets carried through loops as i32 values are leaves: they
+    still wrap where the source computes them.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def ConvertBlkToLoops : Pass<"convert-blk-to-loops", "mlir::ModuleOp"> {
   let summary = "Lower blocks to scalar loops over stack buffers (CPU backend)";
   let description = [{

@@ -24,6 +24,7 @@ namespace {
 void addBlkStage(OpPassManager &pm, const PipelineOptions &) {
   // Input no backend can lower stops here, with a message.
   pm.addPass(createBlkVerifyKernels());
+  pm.addPass(createBlkWidenOffsets());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Hoist row-independent work (ranges, masks, splats) out of the row loop.

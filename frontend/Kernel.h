@@ -31,6 +31,8 @@ struct ParamInfo {
   /// type comes from the launch argument.
   std::optional<DType> dtype;
   std::string name;
+  /// Pointers: null is a valid argument (NullablePtr<T>).
+  bool nullable = false;
 };
 
 enum class TargetKind : uint8_t { CPU, CUDA };
@@ -108,6 +110,13 @@ template <typename T> struct ParamTraits<Ptr<T>> {
       return {ParamKind::Pointer, std::nullopt, {}};
     else
       return {ParamKind::Pointer, dtype_v<T>, {}};
+  }
+};
+template <typename T> struct ParamTraits<NullablePtr<T>> {
+  static ParamInfo info() {
+    ParamInfo info = ParamTraits<Ptr<T>>::info();
+    info.nullable = true;
+    return info;
   }
 };
 template <> struct ParamTraits<Int> {

@@ -78,6 +78,14 @@ template <typename T = AnyType> struct Ptr : Tensor {
   Ptr(const Tensor &t) : Tensor(t) {}
 };
 
+/// A pointer parameter that may be null at launch (for example an optional
+/// bias the kernel does not read when a flag says so). Other pointer
+/// parameters are checked: a null one is an error naming the parameter.
+template <typename T = AnyType> struct NullablePtr : Ptr<T> {
+  using Ptr<T>::Ptr;
+  NullablePtr(const Tensor &t) : Ptr<T>(t) {}
+};
+
 /// A compile-time constant parameter (BLOCK_SIZE): a plain integer while the
 /// kernel is traced, and part of the specialization key.
 struct Constexpr {

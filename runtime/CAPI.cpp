@@ -31,6 +31,13 @@ const KernelDef *prepare(const char *name, const blockjit_arg *args,
          "' (registered: " + blockjit_kernel_names() + ")");
     return nullptr;
   }
+  if (numArgs < 0 || (numArgs > 0 && !args)) {
+    fail("kernel '" + std::string(name) + "': " +
+         (numArgs < 0 ? "num_args is negative (" + std::to_string(numArgs) + ")"
+                      : "args is NULL but num_args is " +
+                            std::to_string(numArgs)));
+    return nullptr;
+  }
   for (int32_t i = 0; i < numArgs; ++i) {
     const blockjit_arg &a = args[i];
     switch (a.kind) {
@@ -61,9 +68,11 @@ const KernelDef *prepare(const char *name, const blockjit_arg *args,
     }
   }
   if (options) {
-    launchOptions.grid = {std::max(1, options->grid[0]),
-                          std::max(1, options->grid[1]),
-                          std::max(1, options->grid[2])};
+    // 0 counts as 1 (blockjit_c.h); a negative size reaches launch(), which
+    // reports it.
+    auto axis = [](int32_t n) { return n == 0 ? 1 : n; };
+    launchOptions.grid = {axis(options->grid[0]), axis(options->grid[1]),
+                          axis(options->grid[2])};
     if (options->num_warps)
       launchOptions.numWarps = options->num_warps;
     if (options->num_stages)

@@ -126,6 +126,12 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
       if (arg.kind != Arg::Kind::Pointer)
         return argError(kernel, param, i,
                         llvm::Twine("is a pointer, got ") + kindName(arg.kind));
+      // Cheap enough for every launch; a null pointer would crash a CPU
+      // program or poison the CUDA context for the whole process.
+      if (!arg.pointer && !param.nullable)
+        return argError(kernel, param, i,
+                        "is a null pointer (declare the parameter "
+                        "NullablePtr<T> if null is meant)");
       if (param.dtype && *param.dtype != arg.dtype)
         return argError(kernel, param, i,
                         llvm::formatv("points to {0}, got a pointer to {1}",

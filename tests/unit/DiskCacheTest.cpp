@@ -174,14 +174,16 @@ TEST_F(DiskCacheTest, EntryWithBadContentIsReplaced) {
   auto compiled = run(100).artifact; // from disk
   CompiledArtifact bad = compiled;
   bad.binary = "\x7f" "ELF but not an object file";
-  // Find the key by recomputing it the way the runtime does.
+  // Find the key by recomputing it the way the runtime does (run() uses
+  // 16-byte aligned vectors, as `dummy` is).
+  alignas(64) static float dummy[4];
   auto key = specializationFor(*examples::softmax(),
                                [] {
                                  LaunchOptions o;
                                  o.target = TargetKind::CPU;
                                  return o;
                                }(),
-                               {(float *)nullptr, (float *)nullptr,
+                               {dummy, dummy,
                                 int32_t(100), int32_t(100), int32_t(3),
                                 int32_t(100), Constexpr(128)});
   ASSERT_TRUE(bool(key));

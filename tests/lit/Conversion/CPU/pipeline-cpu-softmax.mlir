@@ -23,8 +23,10 @@
 // CHECK-NEXT:  ^[[ROWS]](%[[ROW:[^:]*]]: i32):
 // CHECK-NEXT:    llvm.icmp "slt" %[[ROW]], %[[N_ROWS]] : i32
 //                masked load: only lanes below n_cols load
-// CHECK:         %[[INROW_OFF:.*]] = llvm.mul %[[ROW]], %[[IN_STRIDE]] : i32
-// CHECK-NEXT:    %[[INROW:.*]] = llvm.getelementptr inbounds %[[IN]][%[[INROW_OFF]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+//                (row offsets in i64: they cannot wrap)
+// CHECK:         %[[ROW64:.*]] = llvm.sext %[[ROW]] : i32 to i64
+// CHECK-NEXT:    %[[INROW_OFF:.*]] = llvm.mul %[[ROW64]], %{{.*}} overflow<nsw> : i64
+// CHECK-NEXT:    %[[INROW:.*]] = llvm.getelementptr inbounds %[[IN]][%[[INROW_OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK:         %[[M:.*]] = llvm.icmp "slt" %{{.*}}, %[[N_COLS]] : i32
 // CHECK-NEXT:    llvm.cond_br %[[M]], ^[[LD:bb[0-9]+]], ^{{bb[0-9]+}}
 // CHECK-NEXT:  ^[[LD]]:
@@ -36,12 +38,12 @@
 // CHECK:         llvm.intr.fma
 // CHECK:         llvm.fadd %{{.*}}, %{{.*}} {fastmathFlags = #llvm.fastmath<reassoc>} : f32
 //                masked store of exp / sum
-// CHECK:         %[[OUTROW_OFF:.*]] = llvm.mul %[[ROW]], %[[OUT_STRIDE]] : i32
-// CHECK-NEXT:    %[[OUTROW:.*]] = llvm.getelementptr inbounds %[[OUT]][%[[OUTROW_OFF]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+// CHECK:         %[[OUTROW_OFF:.*]] = llvm.mul %[[ROW64]], %{{.*}} overflow<nsw> : i64
+// CHECK-NEXT:    %[[OUTROW:.*]] = llvm.getelementptr inbounds %[[OUT]][%[[OUTROW_OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK:         %[[SM:.*]] = llvm.icmp "slt" %{{.*}}, %[[N_COLS]] : i32
 // CHECK-NEXT:    llvm.cond_br %[[SM]], ^[[ST:bb[0-9]+]], ^{{bb[0-9]+}}
 // CHECK-NEXT:  ^[[ST]]:
-// CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %[[OUTROW]][%{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+// CHECK:         %[[P:.*]] = llvm.getelementptr inbounds %[[OUTROW]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK:         %[[Y:.*]] = llvm.fdiv
 // CHECK-NEXT:    llvm.store %[[Y]], %[[P]] : f32, !llvm.ptr
 //                next row
