@@ -12,6 +12,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstdio>
 
 using namespace mlir;
 
@@ -592,8 +593,9 @@ std::string unrepresentable(const Operand &x, Type element) {
   } else {
     double v = x.real.value_or(0);
     ok = std::isfinite(v) && v == std::trunc(v) && v >= lo && v <= hi;
-    llvm::raw_string_ostream os(shown);
-    os << v;
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", v);
+    shown = text;
   }
   if (ok)
     return "";

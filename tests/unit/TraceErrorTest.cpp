@@ -972,3 +972,69 @@ TEST_F(KeyCheckTest, ConstexprCount) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Values a block cannot hold (the reliability issue)
+//===----------------------------------------------------------------------===//
+
+// -INFINITY as the `other` of an i32 load once became 0 silently, changing
+// what a max or sum over the masked lanes gives.
+TEST_F(TraceErrorTest, LoadOtherNotRepresentableInIntegerPointee) {
+  std::string error = errorOf("int_other_inf", [&](ARGS) {
+    Tensor offs = arange(0, 8);
+    line = __LINE__ + 1;
+    load(y + offs, offs < n, -INFINITY);
+  });
+  EXPECT_TRUE(reported(error, "int_other_inf", line,
+                       "load 'other' -inf is not representable as i32"));
+}
+
+TEST_F(TraceErrorTest, LoadOtherFractionIntoIntegerPointee) {
+  std::string error = errorOf("int_other_frac", [&](ARGS) {
+    Tensor offs = arange(0, 8);
+    line = __LINE__ + 1;
+    load(y + offs, offs < n, 2.5);
+  });
+  EXPECT_TRUE(reported(error, "int_other_frac", line,
+                       "load 'other' 2.5 is not representable as i32"));
+}
+
+TEST_F(TraceErrorTest, StoredIntegerOutOfRange) {
+  std::string error = errorOf("int_store_big", [&](ARGS) {
+    Tensor offs = arange(0, 8);
+    line = __LINE__ + 1;
+    store(y + offs, int64_t(1) << 40);
+  });
+  EXPECT_TRUE(reported(error, "int_store_big", line,
+                       "stored value 1099511627776 is not representable as "
+                       "i32"));
+}
+
+TEST_F(TraceErrorTest, IntegerOtherThatFitsIsFine) {
+  auto kernel = jit("int_other_ok", [](Ptr<int32_t> y, Int n) {
+    Tensor offs = arange(0, 8);
+    store(y + offs, load(y + offs, offs < n, INT32_MIN), offs < n);
+  });
+  auto module = kernel->trace(context, makeKey({DType::I32, DType::I32}));
+  EXPECT_TRUE(bool(module)) << llvm::toString(module.takeError());
+}
+
+TEST_F(TraceErrorTest, ArangeLargerThanTheBlockLimit) {
+  std::string error = errorOf("huge_arange", [&](ARGS) {
+    line = __LINE__ + 1;
+    arange(0, int64_t(1) << 25);
+  });
+  EXPECT_TRUE(reported(error, "huge_arange", line,
+                       "arange(0, 33554432): a block holds at most 16777216 "
+                       "(2^24) elements"));
+}
+
+TEST_F(TraceErrorTest, FullLargerThanTheBlockLimit) {
+  std::string error = errorOf("huge_full", [&](ARGS) {
+    line = __LINE__ + 1;
+    full({int64_t(1) << 13, int64_t(1) << 12}, 0.0, DType::F32);
+  });
+  EXPECT_TRUE(reported(error, "huge_full", line,
+                       "full: a block holds at most 16777216 (2^24) "
+                       "elements, got [8192, 4096]"));
+}
