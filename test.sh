@@ -31,8 +31,26 @@ for exe in "$BUILD"/bin/*-unittests "$BUILD"/bin/*-gputests; do
   s=$(echo "$out" | sed -nE 's/^\[  SKIPPED \] ([0-9]+) tests?.*/\1/p' | head -1); gt_skip=$(( ${gt_skip:-0} + ${s:-0}))
 done
 
+# Short fixed-seed fuzz runs (docs/FUZZING.md); each fuzzer counts as one
+# test. --runs keeps them deterministic, --max-seconds is a safety net.
+echo "== fuzz"
+fz_pass=0; fz_fail=0
+for fuzz in \
+  "blockjit-fuzz-ir --seeds tests/lit --seed 1 --runs 3000 --jobs 2 --max-seconds 60 --known-crashes tests/fuzz/known-crashes.txt" \
+  "blockjit-fuzz-dsl --seed 1 --runs 300 --max-seconds 60"; do
+  out="$(cd "$ROOT" && BLOCKJIT_CPU_THREADS=2 "$BUILD"/bin/$fuzz 2>&1)"
+  if [ $? -eq 0 ]; then
+    fz_pass=$((fz_pass + 1))
+  else
+    fz_fail=$((fz_fail + 1)); status=1
+    echo "$out" | grep -v '(KNOWN ' | tail -60
+  fi
+  echo "$out" | grep -E '^(fuzz-(ir|dsl): [0-9]+ (inputs|kernels)|distinct crash)'
+done
+
 echo "lit: $lit_pass passed, $lit_fail failed"
 echo "googletest: $gt_pass passed, $gt_fail failed, ${gt_skip:-0} skipped"
-echo "$((lit_pass + gt_pass)) passed, $((lit_fail + gt_fail)) failed"
-[ $((lit_fail + gt_fail)) -eq 0 ] || status=1
+echo "fuzz: $fz_pass passed, $fz_fail failed"
+echo "$((lit_pass + gt_pass + fz_pass)) passed, $((lit_fail + gt_fail + fz_fail)) failed"
+[ $((lit_fail + gt_fail + fz_fail)) -eq 0 ] || status=1
 exit $status
