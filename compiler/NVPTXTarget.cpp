@@ -2,6 +2,9 @@
 #include "compiler/NVPTXTarget.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -122,7 +125,27 @@ llvm::Expected<std::string> emitPTX(llvm::Module &module, int smArch) {
                                    llvm::CodeGenFileType::AssemblyFile))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "NVPTX cannot emit assembly");
+  // Code generation reports some failures (e.g. "no libcall available")
+  // as error diagnostics, which by default end the process.
+  std::string errors;
+  llvm::LLVMContext &context = module.getContext();
+  auto previous = context.getDiagnosticHandlerCallBack();
+  void *previousContext = context.getDiagnosticContext();
+  context.setDiagnosticHandlerCallBack(
+      [](const llvm::DiagnosticInfo *info, void *out) {
+        if (info->getSeverity() != llvm::DS_Error)
+          return;
+        llvm::raw_string_ostream os(*static_cast<std::string *>(out));
+        llvm::DiagnosticPrinterRawOStream printer(os);
+        info->print(printer);
+        os << "\n";
+      },
+      &errors);
   pm.run(module);
+  context.setDiagnosticHandlerCallBack(previous, previousContext);
+  if (!errors.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "NVPTX code generation failed: " + errors);
   return std::string(ptx.str());
 }
 

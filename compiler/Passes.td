@@ -119,7 +119,8 @@ def ConvertBlkToLLVMGPU : Pass<"convert-blk-to-llvm-gpu", "mlir::ModuleOp"> {
     `nvvm.kernel` with `nvvm.maxntid` = 32 * blk.num_warps threads.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
-                           "mlir::cf::ControlFlowDialect"];
+                           "mlir::cf::ControlFlowDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 #endif // BLOCKJIT_COMPILER_PASSES_TD

@@ -111,6 +111,8 @@ void buildMLIRPipeline(OpPassManager &pm, const PipelineOptions &options) {
 llvm::Error runMLIRStages(ModuleOp module, const PipelineOptions &options,
                           const DumpHook &dump, llvm::StringRef lastStage) {
   MLIRContext *context = module.getContext();
+  // A failing pass would otherwise attach the whole module to its message.
+  context->printOpOnDiagnostic(false);
   std::string diagnostics;
   ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
     llvm::raw_string_ostream os(diagnostics);

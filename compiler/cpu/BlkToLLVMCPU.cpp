@@ -1,5 +1,6 @@
 //===- BlkToLLVMCPU.cpp - loop-level kernels to the LLVM dialect (host) --===//
 #include "compiler/BlkToLLVMCommon.h"
+#include "compiler/MathLowering.h"
 #include "compiler/Passes.h"
 #include "compiler/cpu/EntryABI.h"
 
@@ -134,16 +135,8 @@ struct ConvertBlkToLLVMCPU
       module->setAttr(cpu::kScratchBytesAttr,
                       Builder(context).getI64IntegerAttr(moduleScratch));
 
-    // Polynomial approximations vectorize; libm calls would not.
-    {
-      RewritePatternSet patterns(context);
-      populateMathF32ExpansionPatterns(patterns,
-                                       [](StringRef) { return true; });
-      populateMathPolynomialApproximationPatterns(
-          patterns, [](StringRef) { return true; });
-      if (failed(applyPatternsGreedily(module, std::move(patterns))))
-        return signalPassFailure();
-    }
+    if (failed(lowerMathForTarget(module, MathTarget::Host)))
+      return signalPassFailure();
     if (failed(lowerSCFToControlFlow(module)))
       return signalPassFailure();
 

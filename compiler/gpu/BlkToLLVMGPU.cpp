@@ -1,5 +1,6 @@
 //===- BlkToLLVMGPU.cpp - per-thread kernels to the LLVM dialect (NVVM) --===//
 #include "compiler/BlkToLLVMCommon.h"
+#include "compiler/MathLowering.h"
 #include "compiler/Passes.h"
 #include "compiler/gpu/Layout.h"
 
@@ -43,6 +44,8 @@ struct ConvertBlkToLLVMGPU
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal())
         kernels.push_back(func.getName().str());
+    if (failed(lowerMathForTarget(module, MathTarget::NVPTX)))
+      return signalPassFailure();
     if (failed(lowerSCFToControlFlow(module)))
       return signalPassFailure();
     LowerToLLVMOptions options(context);

@@ -2,7 +2,7 @@
 //
 // Found by blockjit-fuzz-dsl (seed 3, index 872:
 // 10.0 / exp(log(full({BLOCK}, -1.0, DType::F32))) stored nothing at all).
-// KNOWN BUG (XFAIL until fixed in compiler/cpu): the CPU backend expands
+// Fixed (compiler/MathLowering.cpp): the CPU backend expands
 // math.exp with MLIR's polynomial approximation, which clamps
 // k = floor(x * log2(e) + 0.5) with `uge`/`ule` selects that let a NaN
 // through and then builds 2^k with `fptosi k`: for a NaN x that is poison in
@@ -12,7 +12,6 @@
 // Expected: exp(NaN) is NaN and the store stays (NaN-safe clamping, e.g. a
 // select on `x != x`, or arith.maximumf/minimumf, which propagate NaN
 // without fptosi of it).
-// XFAIL: *
 
 // CHECK-LABEL: define void @exp_of_nan_blockjit_entry
 // CHECK: store float

@@ -1,14 +1,13 @@
 // RUN: blockjit-fuzz-ir --backend gpu --verbose %s 2>&1 | FileCheck %s
 //
 // Found by blockjit-fuzz-ir (the seed Conversion/GPU/nvvm-math.mlir run
-// through the whole GPU path). KNOWN BUG (XFAIL until fixed in compiler/gpu):
+// through the whole GPU path). Fixed (compiler/MathLowering.cpp):
 // BlkToNVVM rewrites math.log as log2(x) * ln(2), and math.log2 reaches the
 // NVPTX backend as llvm.log2.f32, which it cannot select: "error: no libcall
 // available for flog2" from LLVMContext::diagnose, which exit(1)s the process
 // inside compileModule (emitPTX). Every DSL kernel calling log() on a block
 // kills the JIT on the GPU. A scalar math.log fails the same way ("flog").
 // Expected: it compiles (lg2.approx.f32, as exp2 uses ex2.approx).
-// XFAIL: *
 
 // CHECK: gpu: compiled
 // CHECK: : compiled

@@ -1,0 +1,41 @@
+// RUN: blockjit-opt %s --split-input-file --blockjit-gpu-pipeline | FileCheck %s \
+// RUN:   '--implicit-check-not=llvm.intr.exp(' --implicit-check-not=llvm.intr.log \
+// RUN:   --implicit-check-not=llvm.intr.tanh --implicit-check-not=llvm.intr.pow
+
+// Math on scalars and on block elements goes through one lowering
+// (compiler/MathLowering.cpp): what NVPTX cannot select (exp, log, tanh,
+// pow, ...) becomes MLIR's polynomial approximations, NaN-safe; exp2 stays
+// the ex2.approx instruction. Scalar exp and log once ended the process
+// ("no libcall available for fexp"), tanh and powf aborted it.
+
+// CHECK-LABEL: llvm.func @scalar_math
+// CHECK:         llvm.intr.floor
+// CHECK:         llvm.intr.fma
+// CHECK:         llvm.fcmp "uno"
+// CHECK:         llvm.store
+func.func @scalar_math(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
+  %x = blk.load %in : !blk.ptr<f32>
+  %e = math.exp %x : f32
+  %l = math.log %e : f32
+  %t = math.tanh %l : f32
+  %p = math.powf %t, %x : f32
+  blk.store %out, %p : !blk.ptr<f32>
+  return
+}
+
+// -----
+
+// The block exp of softmax stays exp2(x * log2 e), the ex2.approx
+// instruction (one element per thread here).
+// CHECK-LABEL: llvm.func @block_exp
+// CHECK:       llvm.intr.exp2
+func.func @block_exp(%in: !blk.ptr<f32>) {
+  %r = blk.make_range 0 to 128 : tensor<128xi32>
+  %b = blk.splat %in : !blk.ptr<f32> -> tensor<128x!blk.ptr<f32>>
+  %p = blk.addptr %b, %r : tensor<128x!blk.ptr<f32>>, tensor<128xi32>
+  %x = blk.load %p : tensor<128x!blk.ptr<f32>>
+  %e = math.exp %x : tensor<128xf32>
+  blk.store %p, %e : tensor<128x!blk.ptr<f32>>
+  return
+}
+
