@@ -99,10 +99,15 @@ def main():
     parser.add_argument("--lib", default="build/lib/libblockjit_c.so")
     parser.add_argument("--out", default="bench-results")
     parser.add_argument("--quick", action="store_true", help="a few shapes only")
+    parser.add_argument("--lib-before", default=None,
+                        help="another build's libblockjit_c.so, timed as the "
+                             "provider 'before' in the same run (before/after "
+                             "comparisons)")
     opts = parser.parse_args()
     os.makedirs(opts.out, exist_ok=True)
     lib = Blockjit(opts.lib)
     blockjit_softmax = BlockjitSoftmax(lib)
+    before_softmax = BlockjitSoftmax(Blockjit(opts.lib_before)) if opts.lib_before else None
     torch.manual_seed(0)
     M = 4096
     shapes = [(torch.float32, n) for n in range(256, 12544 + 1, 256)]
@@ -115,6 +120,8 @@ def main():
         "triton": triton_softmax,
         "copy": lambda x, y: y.copy_(x),
     }
+    if before_softmax:
+        providers["before"] = before_softmax
     rows = []
     name = torch.cuda.get_device_name()
     print(f"device: {name}; M = {M}; GB/s = 2*M*N*sizeof(T)/time (do_bench median)")
@@ -131,6 +138,12 @@ def main():
         tol = 1e-6 if dtype == torch.float32 else 1e-2
         if not err <= tol:
             raise SystemExit(f"blockjit wrong at {dtype} N={n}: max error {err}")
+        if before_softmax:
+            before_softmax(x, y)
+            torch.cuda.synchronize()
+            before_err = (y.double() - ref).abs().max().item()
+            if not before_err <= tol:
+                raise SystemExit(f"'before' wrong at {dtype} N={n}: max error {before_err}")
         gbps = {}
         for provider, fn in providers.items():
             ms = triton.testing.do_bench(lambda: fn(x, y), warmup=25, rep=200,
@@ -142,10 +155,14 @@ def main():
                "blockjit_over_torch": round(gbps["blockjit"] / gbps["torch"], 3),
                "blockjit_over_triton": round(gbps["blockjit"] / gbps["triton"], 3),
                "max_error": err}
+        if before_softmax:
+            row["blockjit_over_before"] = round(gbps["blockjit"] / gbps["before"], 3)
         rows.append(row)
         print(f"{row['dtype']:9} {n:>6} {gbps['blockjit']:>9.0f} {gbps['torch']:>9.0f} "
               f"{gbps['triton']:>9.0f} {gbps['copy']:>9.0f}  {row['blockjit_over_copy']:>7.2f} "
-              f"{row['blockjit_over_torch']:>8.2f} {row['blockjit_over_triton']:>9.2f}", flush=True)
+              f"{row['blockjit_over_torch']:>8.2f} {row['blockjit_over_triton']:>9.2f}"
+              + (f"  before {gbps['before']:>6.0f} after/before {row['blockjit_over_before']:.3f}"
+                 if before_softmax else ""), flush=True)
     path = os.path.join(opts.out, "softmax_gpu.csv")
     with open(path, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
@@ -165,6 +182,11 @@ def main():
           f"torch {statistics.median(r['torch'] for r in fp32):.0f}, "
           f"triton {statistics.median(r['triton'] for r in fp32):.0f}, "
           f"copy {statistics.median(r['copy'] for r in fp32):.0f}")
+    if before_softmax:
+        ratios = [r["blockjit_over_before"] for r in rows]
+        print(f"  after/before: min {min(ratios):.3f}, median {statistics.median(ratios):.3f}, "
+              f"max {max(ratios):.3f}; points below 0.98: "
+              f"{sum(x < 0.98 for x in ratios)}/{len(ratios)}")
     print(f"wrote {path}")
     try:
         import matplotlib

@@ -19,6 +19,10 @@ inline int softmaxNumWarps(int64_t blockSize) {
     return 2;
   if (blockSize == 1024)
     return 4;
+  // Beyond 2^19, 16 warps would exceed the GPU backend's 1024 elements per
+  // thread: all 32 (rows that long belong in shared memory or a cluster).
+  if (blockSize > (int64_t(1) << 19))
+    return 32;
   return int(std::min<int64_t>(16, blockSize / 2048));
 }
 inline int softmaxNumStages(int64_t blockSize) {

@@ -1121,4 +1121,116 @@ TEST(GPU2DBlock, TileTransposeAndReductions) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Hostile input (the reliability issue)
+//===----------------------------------------------------------------------===//
+
+// A null data pointer once poisoned the CUDA context (illegal address; every
+// later call in the process failed). It is rejected before the launch.
+TEST(GPUReliability, NullPointerIsRejectedAndTheContextSurvives) {
+  REQUIRE_GPU();
+  DeviceBuffer<float> in(std::vector<float>(64, 1.0f)), out(64);
+  ASSERT_EQ(in.error(), "");
+  std::vector<Arg> args = {Arg::typedPointer(nullptr, DType::F32), in.arg(),
+                           int32_t(64), int32_t(64), int32_t(1), int32_t(64),
+                           Constexpr(64)};
+  std::string error = launchError(*examples::softmax(), gpuOptions({1}), args);
+  EXPECT_NE(error.find("argument #0 'output_ptr' is a null pointer"),
+            std::string::npos)
+      << error;
+  args[0] = out.arg();
+  ASSERT_LAUNCH_OK(*examples::softmax(), gpuOptions({1}), args);
+  ASSERT_SYNC_OK();
+  std::vector<float> result(64);
+  ASSERT_EQ(out.download(result), "");
+  EXPECT_NEAR(result[0], 1.0f / 64, 1e-7);
+}
+
+// row * stride = 2^31 elements wraps in i32: the rows lie 4 GiB apart.
+TEST(GPUReliability, RowsFourGiBApart) {
+  REQUIRE_GPU();
+  int64_t rows = 3, cols = 300, stride = int64_t(1) << 30;
+  DeviceBuffer<float> data(size_t((rows - 1) * stride + cols));
+  if (!data.error().empty())
+    GTEST_SKIP() << "cannot allocate 8 GiB: " << data.error();
+  std::vector<std::vector<float>> host(rows, std::vector<float>(cols));
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c)
+      host[r][c] = float((r + 1) * (c % 11)) / 5.0f;
+    ASSERT_EQ(errorText(cuda::check(
+                  api().cuMemcpyHtoD(data.address() + r * stride * 4,
+                                     host[r].data(), cols * 4),
+                  "cuMemcpyHtoD")),
+              "");
+  }
+  std::vector<Arg> args = {data.arg(),      data.arg(),     int32_t(stride),
+                           int32_t(stride), int32_t(rows), int32_t(cols),
+                           Constexpr(512)};
+  ASSERT_LAUNCH_OK(*examples::softmax(), gpuOptions({3}), args);
+  ASSERT_SYNC_OK();
+  std::vector<double> expected(cols);
+  for (int64_t r = 0; r < rows; ++r) {
+    std::vector<float> result(cols);
+    ASSERT_EQ(errorText(cuda::check(
+                  api().cuMemcpyDtoH(result.data(),
+                                     data.address() + r * stride * 4,
+                                     cols * 4),
+                  "cuMemcpyDtoH")),
+              "");
+    examples::referenceSoftmax(host[r].data(), expected.data(), 1, cols, cols,
+                               cols, [](float x) { return double(x); });
+    for (int64_t c = 0; c < cols; ++c)
+      ASSERT_NEAR(result[c], expected[c], 1e-6) << "row " << r << " col " << c;
+  }
+}
+
+TEST(GPUReliability, TooManyElementsPerThreadIsAClearError) {
+  REQUIRE_GPU();
+  DeviceBuffer<float> in(16), out(16);
+  std::vector<Arg> args = {out.arg(),   in.arg(),   int32_t(16),
+                           int32_t(16), int32_t(1), int32_t(16),
+                           Constexpr(int64_t(1) << 20)};
+  std::string error =
+      launchError(*examples::softmax(), gpuOptions({1}, 4), args);
+  EXPECT_NE(error.find("the GPU backend allows at most 1024 per thread"),
+            std::string::npos)
+      << error;
+}
+
+// log-sum-exp of each row: exp and log of scalars once ended the process on
+// the GPU ("no libcall available for fexp").
+void row_logsumexp(Ptr<float> out, Ptr<float> in, Int n, Constexpr BLOCK) {
+  Int row = program_id(0);
+  Tensor offs = arange(0, BLOCK);
+  Tensor x = load(in + row * n + offs, offs < n, -INFINITY);
+  Tensor m = max(x, 0);
+  Tensor lse = m + log(sum(exp(x - m), 0));
+  store(out + row, exp(lse - m) + lse * 0.0f);
+}
+
+TEST(GPUReliability, ScalarExpAndLogRun) {
+  REQUIRE_GPU();
+  static auto kernel =
+      jit("row_logsumexp", row_logsumexp, {"out", "in", "n", "BLOCK"});
+  int64_t rows = 5, n = 100;
+  std::vector<float> host(rows * n);
+  for (size_t i = 0; i < host.size(); ++i)
+    host[i] = float(int(i % 17) - 8) / 3.0f;
+  DeviceBuffer<float> in(host), out(rows);
+  ASSERT_LAUNCH_OK(*kernel, gpuOptions({int(rows)}),
+                   {out.arg(), in.arg(), int32_t(n), Constexpr(128)});
+  ASSERT_SYNC_OK();
+  std::vector<float> result(rows);
+  ASSERT_EQ(out.download(result), "");
+  for (int64_t r = 0; r < rows; ++r) {
+    double m = -INFINITY, sum = 0;
+    for (int64_t c = 0; c < n; ++c)
+      m = std::max(m, double(host[r * n + c]));
+    for (int64_t c = 0; c < n; ++c)
+      sum += std::exp(host[r * n + c] - m);
+    // exp(lse - m) = sum of exp(x - m).
+    EXPECT_NEAR(result[r], sum, 1e-5 * sum) << "row " << r;
+  }
+}
+
 } // namespace
