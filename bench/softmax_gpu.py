@@ -99,6 +99,9 @@ def main():
     parser.add_argument("--lib", default="build/lib/libblockjit_c.so")
     parser.add_argument("--out", default="bench-results")
     parser.add_argument("--quick", action="store_true", help="a few shapes only")
+    parser.add_argument("--n", default=None,
+                        help="comma-separated fp32 row lengths to time instead "
+                             "of the full sweep")
     parser.add_argument("--lib-before", default=None,
                         help="another build's libblockjit_c.so, timed as the "
                              "provider 'before' in the same run (before/after "
@@ -114,6 +117,8 @@ def main():
     shapes += [(dt, n) for dt in (torch.float16, torch.bfloat16) for n in (1024, 4096, 12288)]
     if opts.quick:
         shapes = [(torch.float32, n) for n in (256, 1024, 4096, 12288)]
+    if opts.n:
+        shapes = [(torch.float32, int(n)) for n in opts.n.split(",")]
     providers = {
         "blockjit": blockjit_softmax,
         "torch": lambda x, y: torch.softmax(x, dim=-1),
