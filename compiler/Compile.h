@@ -17,7 +17,7 @@ struct CompiledArtifact {
   std::string binary;    // PTX text, a cubin, or object file bytes
   bool isCubin = false;  // GPU: `binary` was assembled by ptxas
   int threadsPerProgram = 1;
-  int sharedMemoryBytes = 0; // static shared memory of the GPU kernel
+  int sharedMemoryBytes = 0;   // static shared memory of the GPU kernel
   int64_t cpuScratchBytes = 0; // CPU: per-thread arena (cpu/EntryABI.h)
 };
 

@@ -24,18 +24,17 @@ StringRef mnemonic(StringRef name) {
 /// sqrt.rn, cvt.rmi, fma.rn, clz, popc); everything else is approximated or
 /// expanded first.
 bool isNativeOnNVPTX(StringRef name) {
-  return llvm::is_contained(
-      {"exp2", "sqrt", "rsqrt", "absf", "absi", "floor", "ceil", "trunc",
-       "roundeven", "fma", "copysign", "ctlz", "cttz", "ctpop"},
-      mnemonic(name));
+  return llvm::is_contained({"exp2", "sqrt", "rsqrt", "absf", "absi", "floor",
+                             "ceil", "trunc", "roundeven", "fma", "copysign",
+                             "ctlz", "cttz", "ctpop"},
+                            mnemonic(name));
 }
 
 /// Ops expanded into others (tanh and the hyperbolics through exp, powf
 /// through exp and log, ...) on the GPU, where no library provides them.
-constexpr StringRef kExpandedOnNVPTX[] = {"tanh",  "sinh",  "cosh",  "tan",
-                                          "asinh", "acosh", "atanh", "powf",
-                                          "fpowi", "ipowi", "clampf",
-                                          "round"};
+constexpr StringRef kExpandedOnNVPTX[] = {"tanh",  "sinh",  "cosh",   "tan",
+                                          "asinh", "acosh", "atanh",  "powf",
+                                          "fpowi", "ipowi", "clampf", "round"};
 
 /// Unary float functions whose approximation computes fptosi of a value
 /// derived from the input: for a NaN input that is poison. Their results
@@ -52,9 +51,8 @@ void guardNaNs(ModuleOp module, MathTarget target) {
   SmallVector<Operation *> ops;
   module.walk([&](Operation *op) {
     // exp2 stays an instruction on the GPU (NaN in, NaN out).
-    if (needsNaNGuard(op) &&
-        !(target == MathTarget::NVPTX && isNativeOnNVPTX(
-                                             op->getName().getStringRef())))
+    if (needsNaNGuard(op) && !(target == MathTarget::NVPTX &&
+                               isNativeOnNVPTX(op->getName().getStringRef())))
       ops.push_back(op);
   });
   OpBuilder builder(module.getContext());

@@ -51,8 +51,7 @@ private:
     if (Operation *def = value.getDefiningOp())
       builder.setInsertionPointAfter(def);
     else
-      builder.setInsertionPointToStart(
-          cast<BlockArgument>(value).getOwner());
+      builder.setInsertionPointToStart(cast<BlockArgument>(value).getOwner());
   }
 
   Value compute(Value value) {
@@ -93,13 +92,13 @@ private:
   }
 };
 
-struct BlkWidenOffsets
-    : blockjit::impl::BlkWidenOffsetsBase<BlkWidenOffsets> {
+struct BlkWidenOffsets : blockjit::impl::BlkWidenOffsetsBase<BlkWidenOffsets> {
   void runOnOperation() override {
     OffsetWidener widener(&getContext());
     getOperation().walk([&](blk::AddPtrOp addptr) {
       Value offset = addptr.getOffset();
-      auto integer = dyn_cast<IntegerType>(blk::elementTypeOf(offset.getType()));
+      auto integer =
+          dyn_cast<IntegerType>(blk::elementTypeOf(offset.getType()));
       if (!integer || integer.getWidth() >= 64)
         return;
       addptr.getOffsetMutable().assign(widener.widen(offset));

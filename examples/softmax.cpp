@@ -140,8 +140,8 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < expected.size(); ++i) {
     double error = std::abs(expected[i] - output[i]);
     maxError = std::max(maxError, error);
-    maxRelError = std::max(
-        maxRelError, error / std::max(std::abs(expected[i]), absFloor));
+    maxRelError = std::max(maxRelError,
+                           error / std::max(std::abs(expected[i]), absFloor));
   }
 
   start = std::chrono::steady_clock::now();

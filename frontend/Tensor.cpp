@@ -523,10 +523,10 @@ Tensor full(std::vector<int64_t> shape, double value, DType type,
   int64_t elements = 1;
   for (int64_t d : shape)
     if (d > blk::kMaxBlockElements / elements || (elements *= d, false))
-      return t->fail(where, llvm::formatv("full: a block holds at most {0} "
-                                          "(2^24) elements, got {1}",
-                                          blk::kMaxBlockElements,
-                                          shapeString(shape)));
+      return t->fail(where,
+                     llvm::formatv("full: a block holds at most {0} "
+                                   "(2^24) elements, got {1}",
+                                   blk::kMaxBlockElements, shapeString(shape)));
   OpBuilder &b = t->builder();
   Location loc = t->location(where);
   Type element = toMLIRType(b.getContext(), type);

@@ -33,9 +33,9 @@ const KernelDef *prepare(const char *name, const blockjit_arg *args,
   }
   if (numArgs < 0 || (numArgs > 0 && !args)) {
     fail("kernel '" + std::string(name) + "': " +
-         (numArgs < 0 ? "num_args is negative (" + std::to_string(numArgs) + ")"
-                      : "args is NULL but num_args is " +
-                            std::to_string(numArgs)));
+         (numArgs < 0
+              ? "num_args is negative (" + std::to_string(numArgs) + ")"
+              : "args is NULL but num_args is " + std::to_string(numArgs)));
     return nullptr;
   }
   for (int32_t i = 0; i < numArgs; ++i) {

@@ -179,8 +179,8 @@ void *threadScratch(int64_t bytes) {
     return arena.data;
   std::free(arena.data);
   arena.size = 0;
-  arena.data = std::aligned_alloc(
-      cpu::kScratchAlignment, llvm::alignTo(bytes, cpu::kScratchAlignment));
+  arena.data = std::aligned_alloc(cpu::kScratchAlignment,
+                                  llvm::alignTo(bytes, cpu::kScratchAlignment));
   if (arena.data)
     arena.size = bytes;
   return arena.data;

@@ -58,7 +58,8 @@ bool plausible(const CompiledArtifact &artifact) {
     return false;
   llvm::StringRef binary = artifact.binary;
   if (artifact.backend == Backend::CPU || artifact.isCubin)
-    return binary.starts_with("\x7f" "ELF");
+    return binary.starts_with("\x7f"
+                              "ELF");
   return binary.contains(".entry " + artifact.entryName);
 }
 
@@ -88,12 +89,12 @@ std::string DiskCacheKey::path() const {
 
 DiskCacheKey diskCacheKey(llvm::StringRef ir, const PipelineOptions &options) {
   DiskCacheKey key;
-  key.material = llvm::formatv("blockjit {0}\nbackend={1} sm={2} warps={3} "
-                               "stages={4}\n",
-                               BLOCKJIT_VERSION, int(options.backend),
-                               options.smArch, options.numWarps,
-                               options.numStages)
-                     .str();
+  key.material =
+      llvm::formatv("blockjit {0}\nbackend={1} sm={2} warps={3} "
+                    "stages={4}\n",
+                    BLOCKJIT_VERSION, int(options.backend), options.smArch,
+                    options.numWarps, options.numStages)
+          .str();
   // Host objects depend on the CPU they were compiled for.
   if (options.backend == Backend::CPU) {
     if (auto machine = hostTargetMachine())

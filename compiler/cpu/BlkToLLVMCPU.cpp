@@ -97,8 +97,8 @@ void addEntryPoint(ModuleOp module, LLVM::LLVMFuncOp kernel,
     auto constant = [&](int64_t v) {
       return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
     };
-    callArgs.append({scratch, scratch, constant(0), constant(*scratchBytes),
-                     constant(1)});
+    callArgs.append(
+        {scratch, scratch, constant(0), constant(*scratchBytes), constant(1)});
   }
   for (unsigned i = 0; i < kGridValues; ++i) {
     Value slot = LLVM::GEPOp::create(b, loc, ptrType, i32, grid,

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Passes.h"
-#include "compiler/cpu/EntryABI.h"
 #include "compiler/Reduction.h"
+#include "compiler/cpu/EntryABI.h"
 
 #include "dialect/BlkDialect.h"
 

@@ -23,8 +23,7 @@
 
 namespace blockjit::cpu {
 
-using EntryFunction = void (*)(void **args, const int32_t *grid,
-                               void *scratch);
+using EntryFunction = void (*)(void **args, const int32_t *grid, void *scratch);
 
 /// Suffix of the entry point's symbol.
 inline constexpr const char *kEntrySuffix = "_blockjit_entry";

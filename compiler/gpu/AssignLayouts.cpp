@@ -23,8 +23,8 @@ Layout1D blockjit::layoutOf(RankedTensorType type) {
   Layout1D result;
   result.size = type.getNumElements();
   result.vector = layout.getSizePerThread().back();
-  result.threads =
-      int64_t(layout.getThreadsPerWarp().back()) * layout.getWarpsPerCTA().back();
+  result.threads = int64_t(layout.getThreadsPerWarp().back()) *
+                   layout.getWarpsPerCTA().back();
   return result;
 }
 
@@ -118,12 +118,13 @@ struct BlkAssignLayouts
     if (!narrowestBytes.empty()) {
       int64_t largest = narrowestBytes.rbegin()->first;
       if (largest / threads > kMaxElementsPerThread) {
-        module.emitError()
-            << "a block of " << largest << " elements needs "
-            << largest / threads << " elements per thread with num_warps "
-            << int(numWarps) << "; the GPU backend allows at most "
-            << kMaxElementsPerThread
-            << " per thread (use more warps or a smaller block)";
+        module.emitError() << "a block of " << largest << " elements needs "
+                           << largest / threads
+                           << " elements per thread with num_warps "
+                           << int(numWarps)
+                           << "; the GPU backend allows at most "
+                           << kMaxElementsPerThread
+                           << " per thread (use more warps or a smaller block)";
         return signalPassFailure();
       }
     }

@@ -1096,9 +1096,8 @@ TEST(GPU2DBlock, TileTransposeAndReductions) {
     GTEST_SKIP() << "no CUDA device";
   for (int warps : {1, 4}) {
     for (auto [M, N, BM, BN] : tests::tileShapes()) {
-      SCOPED_TRACE(testing::Message() << M << "x" << N << " tiles " << BM
-                                      << "x" << BN << ", " << warps
-                                      << " warps");
+      SCOPED_TRACE(testing::Message() << M << "x" << N << " tiles " << BM << "x"
+                                      << BN << ", " << warps << " warps");
       tests::TileData t(M, N, BM, BN);
       DeviceBuffer<float> in(t.in), outT(t.outT), rowMax(t.rowMax),
           rowSum(t.rowSum), colMax(t.colMax), colSum(t.colSum);
@@ -1107,9 +1106,9 @@ TEST(GPU2DBlock, TileTransposeAndReductions) {
       std::vector<Arg> args = {in.get(),     outT.get(),   rowMax.get(),
                                rowSum.get(), colMax.get(), colSum.get()};
       llvm::append_range(args, t.tail());
-      ASSERT_EQ(launchError(tests::tileKernel(), gpuOptions(t.grid(), warps),
-                            args),
-                "");
+      ASSERT_EQ(
+          launchError(tests::tileKernel(), gpuOptions(t.grid(), warps), args),
+          "");
       ASSERT_EQ(synchronize(), "");
       ASSERT_EQ(outT.download(t.outT), "");
       ASSERT_EQ(rowMax.download(t.rowMax), "");
@@ -1131,8 +1130,12 @@ TEST(GPUReliability, NullPointerIsRejectedAndTheContextSurvives) {
   REQUIRE_GPU();
   DeviceBuffer<float> in(std::vector<float>(64, 1.0f)), out(64);
   ASSERT_EQ(in.error(), "");
-  std::vector<Arg> args = {Arg::typedPointer(nullptr, DType::F32), in.arg(),
-                           int32_t(64), int32_t(64), int32_t(1), int32_t(64),
+  std::vector<Arg> args = {Arg::typedPointer(nullptr, DType::F32),
+                           in.arg(),
+                           int32_t(64),
+                           int32_t(64),
+                           int32_t(1),
+                           int32_t(64),
                            Constexpr(64)};
   std::string error = launchError(*examples::softmax(), gpuOptions({1}), args);
   EXPECT_NE(error.find("argument #0 'output_ptr' is a null pointer"),
@@ -1163,7 +1166,7 @@ TEST(GPUReliability, RowsFourGiBApart) {
                   "cuMemcpyHtoD")),
               "");
   }
-  std::vector<Arg> args = {data.arg(),      data.arg(),     int32_t(stride),
+  std::vector<Arg> args = {data.arg(),      data.arg(),    int32_t(stride),
                            int32_t(stride), int32_t(rows), int32_t(cols),
                            Constexpr(512)};
   ASSERT_LAUNCH_OK(*examples::softmax(), gpuOptions({3}), args);
@@ -1173,8 +1176,7 @@ TEST(GPUReliability, RowsFourGiBApart) {
     std::vector<float> result(cols);
     ASSERT_EQ(errorText(cuda::check(
                   api().cuMemcpyDtoH(result.data(),
-                                     data.address() + r * stride * 4,
-                                     cols * 4),
+                                     data.address() + r * stride * 4, cols * 4),
                   "cuMemcpyDtoH")),
               "");
     examples::referenceSoftmax(host[r].data(), expected.data(), 1, cols, cols,
@@ -1187,8 +1189,12 @@ TEST(GPUReliability, RowsFourGiBApart) {
 TEST(GPUReliability, TooManyElementsPerThreadIsAClearError) {
   REQUIRE_GPU();
   DeviceBuffer<float> in(16), out(16);
-  std::vector<Arg> args = {out.arg(),   in.arg(),   int32_t(16),
-                           int32_t(16), int32_t(1), int32_t(16),
+  std::vector<Arg> args = {out.arg(),
+                           in.arg(),
+                           int32_t(16),
+                           int32_t(16),
+                           int32_t(1),
+                           int32_t(16),
                            Constexpr(int64_t(1) << 20)};
   std::string error =
       launchError(*examples::softmax(), gpuOptions({1}, 4), args);

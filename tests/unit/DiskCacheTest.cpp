@@ -1,9 +1,9 @@
 //===- DiskCacheTest.cpp - the on-disk artifact cache --------------------===//
 #include "runtime/DiskCache.h"
+#include "compiler/Registration.h"
 #include "examples/kernels/Kernels.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
-#include "compiler/Registration.h"
 #include "runtime/Specialize.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -173,7 +173,8 @@ TEST_F(DiskCacheTest, EntryWithBadContentIsReplaced) {
   // Rewrite the entry through the cache's own writer with a bad binary.
   auto compiled = run(100).artifact; // from disk
   CompiledArtifact bad = compiled;
-  bad.binary = "\x7f" "ELF but not an object file";
+  bad.binary = "\x7f"
+               "ELF but not an object file";
   // Find the key by recomputing it the way the runtime does (run() uses
   // 16-byte aligned vectors, as `dummy` is).
   alignas(64) static float dummy[4];
@@ -183,9 +184,8 @@ TEST_F(DiskCacheTest, EntryWithBadContentIsReplaced) {
                                  o.target = TargetKind::CPU;
                                  return o;
                                }(),
-                               {dummy, dummy,
-                                int32_t(100), int32_t(100), int32_t(3),
-                                int32_t(100), Constexpr(128)});
+                               {dummy, dummy, int32_t(100), int32_t(100),
+                                int32_t(3), int32_t(100), Constexpr(128)});
   ASSERT_TRUE(bool(key));
   mlir::DialectRegistry registry;
   registerDialects(registry);

@@ -52,9 +52,12 @@ std::string launchError(const KernelDef &kernel, const LaunchOptions &options,
 /// reference.
 double softmaxRelativeError(const float *in, float *out, int64_t rows,
                             int64_t cols, int64_t stride) {
-  std::vector<Arg> args = {out,           in,
-                           int32_t(stride), int32_t(stride),
-                           int32_t(rows), int32_t(cols),
+  std::vector<Arg> args = {out,
+                           in,
+                           int32_t(stride),
+                           int32_t(stride),
+                           int32_t(rows),
+                           int32_t(cols),
                            Constexpr(next_power_of_2(cols))};
   std::string error = launchError(*examples::softmax(), cpuOptions(2), args);
   EXPECT_EQ(error, "");
@@ -109,8 +112,7 @@ TEST(LargeBlocks, BlockAboveTheLimitIsAClearError) {
   std::vector<float> x(16), y(16), z(16);
   std::vector<Arg> args = {x.data(), y.data(), z.data(), int32_t(16),
                            Constexpr(int64_t(1) << 25)};
-  std::string error =
-      launchError(*examples::vectorAdd(), cpuOptions(1), args);
+  std::string error = launchError(*examples::vectorAdd(), cpuOptions(1), args);
   EXPECT_TRUE(contains(error, "vector_add")) << error;
   EXPECT_TRUE(contains(error, "at most 16777216 (2^24) elements")) << error;
 }
@@ -123,8 +125,8 @@ TEST(LargeBlocks, BlockAboveTheLimitIsAClearError) {
 // 4 GiB apart in a sparse mapping (only the touched pages are real).
 TEST(WideOffsets, CPUSoftmaxRowsFourGiBApart) {
   int64_t rows = 3, cols = 100, stride = int64_t(1) << 30;
-  size_t bytes = size_t(rows - 1) * stride * sizeof(float) +
-                 size_t(cols) * sizeof(float);
+  size_t bytes =
+      size_t(rows - 1) * stride * sizeof(float) + size_t(cols) * sizeof(float);
   void *memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   ASSERT_NE(memory, MAP_FAILED);
@@ -138,10 +140,9 @@ TEST(WideOffsets, CPUSoftmaxRowsFourGiBApart) {
     for (int64_t c = 0; c < cols; ++c)
       expected[r * cols + c] = data[r * stride + c];
   std::vector<float> result(rows * cols);
-  std::vector<Arg> args = {data,           data,
-                           int32_t(stride), int32_t(stride),
-                           int32_t(rows), int32_t(cols),
-                           Constexpr(128)};
+  std::vector<Arg> args = {
+      data,          data,          int32_t(stride), int32_t(stride),
+      int32_t(rows), int32_t(cols), Constexpr(128)};
   EXPECT_EQ(launchError(*examples::softmax(), cpuOptions(3), args), "");
   std::vector<double> reference(cols);
   for (int64_t r = 0; r < rows; ++r) {
@@ -161,8 +162,12 @@ TEST(WideOffsets, CPUSoftmaxRowsFourGiBApart) {
 
 TEST(NullPointers, NullDataPointerIsAnErrorNamingTheArgument) {
   std::vector<float> in(8, 1.0f);
-  std::vector<Arg> args = {static_cast<float *>(nullptr), in.data(),
-                           int32_t(8), int32_t(8), int32_t(1), int32_t(8),
+  std::vector<Arg> args = {static_cast<float *>(nullptr),
+                           in.data(),
+                           int32_t(8),
+                           int32_t(8),
+                           int32_t(1),
+                           int32_t(8),
                            Constexpr(8)};
   std::string error = launchError(*examples::softmax(), cpuOptions(1), args);
   EXPECT_TRUE(contains(error, "kernel 'softmax': argument #0 'output_ptr' is "
@@ -181,15 +186,14 @@ void biased_copy(Ptr<float> out, Ptr<float> in, NullablePtr<float> bias,
 }
 
 TEST(NullPointers, NullablePointerMayBeNull) {
-  static auto kernel =
-      jit("biased_copy", biased_copy,
-          {"out", "in", "bias", "has_bias", "n", "BLOCK"});
+  static auto kernel = jit("biased_copy", biased_copy,
+                           {"out", "in", "bias", "has_bias", "n", "BLOCK"});
   EXPECT_TRUE(kernel->params()[2].nullable);
   EXPECT_FALSE(kernel->params()[1].nullable);
   std::vector<float> in(10, 2.0f), bias(10, 1.0f), out(10);
-  std::vector<Arg> args = {out.data(), in.data(),
-                           static_cast<float *>(nullptr), int32_t(0),
-                           int32_t(10), Constexpr(16)};
+  std::vector<Arg> args = {
+      out.data(), in.data(),   static_cast<float *>(nullptr),
+      int32_t(0), int32_t(10), Constexpr(16)};
   EXPECT_EQ(launchError(*kernel, cpuOptions(1), args), "");
   EXPECT_EQ(out, std::vector<float>(10, 2.0f));
   args[2] = bias.data();
@@ -291,8 +295,8 @@ TEST(DumpDir, UnwritableDirectoryWarnsOnce) {
   ASSERT_EQ(setenv("BLOCKJIT_DUMP_DIR", dir.c_str(), 1), 0);
   std::vector<float> x(8, 1.0f);
   testing::internal::CaptureStderr();
-  std::string error = launchError(*kernel, cpuOptions(1),
-                                  {x.data(), int32_t(8), Constexpr(8)});
+  std::string error =
+      launchError(*kernel, cpuOptions(1), {x.data(), int32_t(8), Constexpr(8)});
   std::string warnings = testing::internal::GetCapturedStderr();
   unsetenv("BLOCKJIT_DUMP_DIR");
   unlink(pattern);
