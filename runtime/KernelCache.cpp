@@ -50,9 +50,14 @@ DumpHook dumpHookFor(const KernelDef &kernel, const SpecializationKey &key) {
   };
 }
 
-} // namespace
+/// The traced IR as text: what the disk cache key hashes.
+std::string printIR(mlir::ModuleOp module) {
+  std::string ir;
+  llvm::raw_string_ostream os(ir);
+  module.print(os);
+  return ir;
+}
 
-namespace {
 /// Traces and compiles `key` again, bypassing the disk cache, and replaces
 /// its disk entry.
 llvm::Expected<CompiledArtifact> compileFresh(const KernelDef &kernel,
@@ -64,11 +69,7 @@ llvm::Expected<CompiledArtifact> compileFresh(const KernelDef &kernel,
   auto module = kernel.trace(context, key);
   if (!module)
     return module.takeError();
-  std::string ir;
-  {
-    llvm::raw_string_ostream os(ir);
-    module->get().print(os);
-  }
+  std::string ir = printIR(**module);
   auto artifact = compileModule(**module, options);
   if (artifact)
     writeDiskCache(diskCacheKey(ir, options), *artifact);
@@ -89,11 +90,7 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
     return module.takeError();
   DumpHook dump = dumpHookFor(kernel, key);
   PipelineOptions options = pipelineOptionsFor(key);
-  std::string ir;
-  {
-    llvm::raw_string_ostream os(ir);
-    module->get().print(os);
-  }
+  std::string ir = printIR(**module);
   if (dump)
     dump("trace", ir);
   // Dumps want every stage, so they bypass the disk cache.
