@@ -1,7 +1,7 @@
 //===- DiskCache.cpp - compiled artifacts kept across processes ----------===//
 #include "runtime/DiskCache.h"
 
-#include "compiler/HostTarget.h"
+#include "compiler/Fingerprint.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -10,14 +10,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Target/TargetMachine.h"
 
 #include <cstdlib>
 #include <cstring>
-
-#ifndef BLOCKJIT_VERSION
-#define BLOCKJIT_VERSION "unknown"
-#endif
 
 namespace blockjit {
 
@@ -89,21 +84,12 @@ std::string DiskCacheKey::path() const {
 
 DiskCacheKey diskCacheKey(llvm::StringRef ir, const PipelineOptions &options) {
   DiskCacheKey key;
-  key.material =
-      llvm::formatv("blockjit {0}\nbackend={1} sm={2} warps={3} "
-                    "stages={4}\n",
-                    BLOCKJIT_VERSION, int(options.backend), options.smArch,
-                    options.numWarps, options.numStages)
-          .str();
-  // Host objects depend on the CPU they were compiled for.
-  if (options.backend == Backend::CPU) {
-    if (auto machine = hostTargetMachine())
-      key.material += (machine->getTargetCPU() + " " +
-                       machine->getTargetFeatureString() + "\n")
-                          .str();
-    else
-      llvm::consumeError(machine.takeError());
-  }
+  // Everything the artifact depends on, the compiler itself included.
+  key.material = compilerFingerprint(options) +
+                 llvm::formatv("backend={0} sm={1} warps={2} stages={3}\n",
+                               int(options.backend), options.smArch,
+                               options.numWarps, options.numStages)
+                     .str();
   key.material += ir;
   key.hash = llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(
                              llvm::StringRef(key.material))),

@@ -2,12 +2,11 @@
 //
 // Entries live in $BLOCKJIT_CACHE_DIR (default ~/.cache/blockjit), named by a
 // SHA-256 of everything the artifact depends on: the traced IR, the pipeline
-// options, the target and blockjit's version. Each file carries a checksum of
-// its payload and the full key it was written for; an entry that fails either
-// check, or whose artifact fails to load, is discarded with a one-line
-// warning and rewritten.
-// Writes go to a temporary file renamed into place, so readers never see a
-// partial entry.
+// options, the target and the compiler's fingerprint (compiler/Fingerprint.h).
+// Each file carries a checksum of its payload and the full key it was written
+// for; an entry that fails either check, or whose artifact fails to load, is
+// discarded with a one-line warning and rewritten. Writes go to a temporary
+// file renamed into place, so readers never see a partial entry.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BLOCKJIT_RUNTIME_DISKCACHE_H
@@ -28,8 +27,8 @@ std::string diskCacheDirectory();
 
 /// What names and identifies one entry.
 struct DiskCacheKey {
-  /// Everything the artifact depends on, in full: blockjit's version, the
-  /// pipeline options, the host CPU (CPU artifacts) and the traced IR. Each
+  /// Everything the artifact depends on, in full: the compiler's fingerprint,
+  /// the pipeline options, the host CPU (CPU artifacts) and the traced IR. Each
   /// entry records it and a read checks it, so an entry that a hash
   /// collision, a bug or a hand put under this name is never used.
   std::string material;

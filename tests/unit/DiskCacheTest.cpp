@@ -1,5 +1,6 @@
 //===- DiskCacheTest.cpp - the on-disk artifact cache --------------------===//
 #include "runtime/DiskCache.h"
+#include "compiler/Fingerprint.h"
 #include "compiler/Registration.h"
 #include "examples/kernels/Kernels.h"
 #include "runtime/KernelCache.h"
@@ -215,3 +216,24 @@ TEST_F(DiskCacheTest, EmptyDirectorySettingDisablesTheCache) {
 }
 
 } // namespace
+
+// The key names the compiler that made the entry: a hash of its sources at
+// build time (not the git commit: an uncommitted change counts), LLVM, and
+// the host CPU or the ptxas that made a cubin.
+TEST_F(DiskCacheTest, KeyHoldsTheCompilerFingerprint) {
+  PipelineOptions cpu, gpu;
+  gpu.backend = Backend::GPU;
+  std::string fingerprint = sourceFingerprint();
+  EXPECT_EQ(fingerprint.size(), 64u);
+  EXPECT_NE(diskCacheKey("ir", cpu).material.find(fingerprint),
+            std::string::npos);
+  EXPECT_NE(diskCacheKey("ir", cpu).material.find("host "), std::string::npos);
+  setenv("BLOCKJIT_PTXAS", "none", 1);
+  std::string noPtxas = diskCacheKey("ir", gpu).material;
+  setenv("BLOCKJIT_PTXAS", "/bin/true", 1);
+  std::string withPtxas = diskCacheKey("ir", gpu).material;
+  unsetenv("BLOCKJIT_PTXAS");
+  EXPECT_NE(noPtxas.find("ptx (no ptxas)"), std::string::npos) << noPtxas;
+  EXPECT_NE(withPtxas.find("ptxas /bin/true"), std::string::npos) << withPtxas;
+  EXPECT_NE(diskCacheKey("ir", gpu).hash, diskCacheKey("ir", cpu).hash);
+}
