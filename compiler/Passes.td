@@ -70,9 +70,13 @@ def BlkPipelineLoads : Pass<"blk-pipeline-loads", "mlir::ModuleOp"> {
     on the induction variable and values from outside the loop, the load for
     iteration i + step is issued at the start of iteration i and carried to
     it through an iter_arg; a prologue loads the first iteration. The
-    prefetch is masked off past the upper bound, so it never touches memory
-    the original loop would not. `num-stages` = 1 leaves loops alone; larger
-    values prefetch one iteration ahead.
+    prefetch is masked off past the upper bound (compared as the loop
+    compares, signed or unsigned), so it never touches memory the original
+    loop would not. A load of a pointer parameter that the loop also stores
+    through is not prefetched (the store of this or the previous iteration
+    may write what it reads); distinct pointer parameters are assumed not to
+    overlap. `num-stages` = 1 leaves loops alone; larger values prefetch one
+    iteration ahead (3 and more act as 2); less than 1 is an error.
   }];
   let options = [Option<"numStages", "num-stages", "int", "2",
                         "software pipelining depth (1 = off)">];

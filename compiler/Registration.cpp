@@ -1,5 +1,6 @@
 //===- Registration.cpp - dialects and passes every blockjit tool knows --===//
 #include "compiler/Registration.h"
+#include "compiler/NVPTXTarget.h"
 #include "compiler/Passes.h"
 #include "compiler/Pipeline.h"
 
@@ -15,10 +16,64 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/Error.h"
 
 namespace blockjit {
+namespace {
+
+/// Parses `sm=` and rejects an arch the JIT would reject (checkCudaArch), so
+/// that blockjit-opt never runs a specialization the JIT cannot compile.
+struct CudaArchParser : llvm::cl::parser<int> {
+  using llvm::cl::parser<int>::parser;
+  bool parse(llvm::cl::Option &option, llvm::StringRef argName,
+             llvm::StringRef arg, int &value) {
+    if (llvm::cl::parser<int>::parse(option, argName, arg, value))
+      return true;
+    if (llvm::Error error = checkCudaArch(value))
+      return option.error(llvm::toString(std::move(error)));
+    return false;
+  }
+};
+
+/// The options of `--blockjit-gpu-pipeline`: those of one GPU
+/// specialization, with the JIT's defaults (PipelineOptions). num-warps and
+/// num-stages are checked by the passes that use them (blk-assign-layouts,
+/// blk-pipeline-loads), exactly as in the JIT; sm is checked here, as the
+/// JIT checks it before any work, since no MLIR stage reads it.
+struct GPUPipelineOptions : mlir::PassPipelineOptions<GPUPipelineOptions> {
+  Option<int> numWarps{
+      *this, "num-warps",
+      llvm::cl::desc("warps per program (a power of two, 1..32)"),
+      llvm::cl::init(PipelineOptions().numWarps)};
+  Option<int> numStages{
+      *this, "num-stages",
+      llvm::cl::desc("software pipelining depth of loads (1 = off)"),
+      llvm::cl::init(PipelineOptions().numStages)};
+  Option<int, CudaArchParser> smArch{
+      *this, "sm", llvm::cl::desc("CUDA arch sm_XX (checked, unused by MLIR)"),
+      llvm::cl::init(PipelineOptions().smArch)};
+
+  /// The one mapping from the command line to the JIT's options.
+  PipelineOptions toPipelineOptions() const {
+    PipelineOptions options;
+    options.backend = Backend::GPU;
+    options.numWarps = numWarps;
+    options.numStages = numStages;
+    options.smArch = smArch;
+    return options;
+  }
+};
+
+/// `--blockjit-cpu-pipeline` takes no options: a CPU specialization's
+/// num_warps and num_stages change nothing in its code. (Through this empty
+/// struct rather than the default EmptyPipelineOptions, any option given is
+/// named in the error instead of failing without a message.)
+struct CPUPipelineOptions : mlir::PassPipelineOptions<CPUPipelineOptions> {};
+
+} // namespace
 
 void registerDialects(mlir::DialectRegistry &registry) {
   registry.insert<blk::BlkDialect, mlir::arith::ArithDialect,
@@ -31,16 +86,19 @@ void registerDialects(mlir::DialectRegistry &registry) {
 void registerPasses() {
   mlir::registerTransformsPasses();
   registerBlockjitPasses();
-  // The JIT's own stage lists, runnable as one pipeline each.
-  static mlir::PassPipelineRegistration<> cpu(
+  // The JIT's own stage lists, runnable as one pipeline each, with the
+  // options of a specialization.
+  static mlir::PassPipelineRegistration<CPUPipelineOptions> cpu(
       "blockjit-cpu-pipeline", "every MLIR stage of the CPU backend",
-      [](mlir::OpPassManager &pm) {
+      [](mlir::OpPassManager &pm, const CPUPipelineOptions &) {
         buildMLIRPipeline(pm, PipelineOptions{Backend::CPU});
       });
-  static mlir::PassPipelineRegistration<> gpu(
-      "blockjit-gpu-pipeline", "every MLIR stage of the GPU backend",
-      [](mlir::OpPassManager &pm) {
-        buildMLIRPipeline(pm, PipelineOptions{Backend::GPU});
+  static mlir::PassPipelineRegistration<GPUPipelineOptions> gpu(
+      "blockjit-gpu-pipeline",
+      "every MLIR stage of the GPU backend, for the specialization of the "
+      "given num-warps, num-stages and sm",
+      [](mlir::OpPassManager &pm, const GPUPipelineOptions &options) {
+        buildMLIRPipeline(pm, options.toPipelineOptions());
       });
 }
 

@@ -7,8 +7,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace blockjit {
 #define GEN_PASS_DEF_BLKPIPELINELOADS
@@ -44,6 +46,64 @@ std::optional<SmallVector<Operation *>> addressSlice(scf::ForOp loop,
   return ordered;
 }
 
+/// The pointer a block of pointers or a pointer is computed from: through
+/// addptr (its base), splat, broadcast and expand_dims. A function argument
+/// when the kernel derives the pointer from a parameter.
+Value pointerRoot(Value ptr) {
+  while (Operation *def = ptr.getDefiningOp()) {
+    if (auto op = dyn_cast<blk::AddPtrOp>(def))
+      ptr = op.getPtr();
+    else if (auto op = dyn_cast<blk::SplatOp>(def))
+      ptr = op.getSrc();
+    else if (auto op = dyn_cast<blk::BroadcastOp>(def))
+      ptr = op.getSrc();
+    else if (auto op = dyn_cast<blk::ExpandDimsOp>(def))
+      ptr = op.getSrc();
+    else
+      break;
+  }
+  return ptr;
+}
+
+/// A root that is a parameter of the function: distinct parameters are
+/// assumed to address memory that does not overlap within one loop.
+bool isParameter(Value root) {
+  auto arg = dyn_cast<BlockArgument>(root);
+  return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+}
+
+/// What `loop` may write: the roots of its stores' pointers, and whether it
+/// writes through anything else (a pointer not derived from a parameter, an
+/// op with unknown or other write effects).
+struct LoopWrites {
+  llvm::SmallPtrSet<Value, 4> roots;
+  bool unknown = false;
+
+  explicit LoopWrites(scf::ForOp loop) {
+    loop.getBody()->walk([&](Operation *op) {
+      if (auto store = dyn_cast<blk::StoreOp>(op)) {
+        Value root = pointerRoot(store.getPtr());
+        if (isParameter(root))
+          roots.insert(root);
+        else
+          unknown = true;
+      } else if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+        unknown |= effects.hasEffect<MemoryEffects::Write>();
+      } else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
+        unknown = true;
+      }
+    });
+  }
+
+  /// Whether a store of the loop may write what `load` reads. Prefetching it
+  /// would move it above that store (of this or the previous iteration) and
+  /// read the old value.
+  bool mayWrite(blk::LoadOp load) const {
+    Value root = pointerRoot(load.getPtr());
+    return unknown || !isParameter(root) || roots.contains(root);
+  }
+};
+
 /// Emits `load` for the iteration whose induction variable is `iv`, masked
 /// off entirely when `iv >= upper`.
 Value emitLoadAt(OpBuilder &b, scf::ForOp loop, blk::LoadOp load,
@@ -53,8 +113,13 @@ Value emitLoadAt(OpBuilder &b, scf::ForOp loop, blk::LoadOp load,
   for (Operation *op : slice)
     b.clone(*op, mapping);
   Location loc = load.getLoc();
-  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
-                                        loop.getUpperBound());
+  // The loop's own comparison: a loop with unsigned bounds compares
+  // unsigned.
+  Value inRange =
+      arith::CmpIOp::create(b, loc,
+                            loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                                  : arith::CmpIPredicate::slt,
+                            iv, loop.getUpperBound());
   Type ptrType = load.getPtr().getType();
   Value mask = inRange;
   if (auto tensor = dyn_cast<RankedTensorType>(ptrType))
@@ -72,9 +137,13 @@ Value emitLoadAt(OpBuilder &b, scf::ForOp loop, blk::LoadOp load,
 
 LogicalResult pipeline(scf::ForOp loop) {
   SmallVector<std::pair<blk::LoadOp, SmallVector<Operation *>>> loads;
-  for (auto load : loop.getBody()->getOps<blk::LoadOp>())
+  LoopWrites writes(loop);
+  for (auto load : loop.getBody()->getOps<blk::LoadOp>()) {
+    if (writes.mayWrite(load))
+      continue;
     if (auto slice = addressSlice(loop, load))
       loads.push_back({load, std::move(*slice)});
+  }
   if (loads.empty())
     return success();
   IRRewriter rewriter(loop.getContext());
@@ -118,7 +187,12 @@ struct BlkPipelineLoads
     : blockjit::impl::BlkPipelineLoadsBase<BlkPipelineLoads> {
   using BlkPipelineLoadsBase::BlkPipelineLoadsBase;
   void runOnOperation() override {
-    if (numStages <= 1)
+    if (numStages < 1) {
+      getOperation().emitError()
+          << "num-stages must be at least 1, got " << int(numStages);
+      return signalPassFailure();
+    }
+    if (numStages == 1)
       return;
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
