@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/Kernels.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/DeviceBuffer.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
 
@@ -22,6 +23,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,20 +53,26 @@ int main(int argc, char **argv) {
   std::vector<float> hostIn(rows * cols, 1.0f), hostOut(rows * cols);
   const void *in = hostIn.data();
   void *out = hostOut.data();
+  // The driver itself is used only for the bare cuLaunchKernel comparison.
   const cuda::DriverAPI *api = nullptr;
+  std::optional<DeviceBuffer> deviceIn, deviceOut;
   if (target == TargetKind::CUDA) {
     auto driver = cuda::driver();
     if (!driver)
       return fail(llvm::toString(driver.takeError()));
     api = &*driver;
-    if (llvm::Error e = cuda::useDevice(0))
+    auto inBuffer = DeviceBuffer::allocate(hostIn.size() * 4);
+    if (!inBuffer)
+      return fail(llvm::toString(inBuffer.takeError()));
+    auto outBuffer = DeviceBuffer::allocate(hostOut.size() * 4);
+    if (!outBuffer)
+      return fail(llvm::toString(outBuffer.takeError()));
+    if (llvm::Error e = inBuffer->upload(hostIn.data(), hostIn.size() * 4))
       return fail(llvm::toString(std::move(e)));
-    cuda::CUdeviceptr din, dout;
-    api->cuMemAlloc(&din, hostIn.size() * 4);
-    api->cuMemAlloc(&dout, hostOut.size() * 4);
-    api->cuMemcpyHtoD(din, hostIn.data(), hostIn.size() * 4);
-    in = reinterpret_cast<const void *>(din);
-    out = reinterpret_cast<void *>(dout);
+    deviceIn.emplace(std::move(*inBuffer));
+    deviceOut.emplace(std::move(*outBuffer));
+    in = deviceIn->data();
+    out = deviceOut->data();
   }
   LaunchOptions options;
   options.target = target;

@@ -1,5 +1,6 @@
 //===- NVPTXTarget.cpp - LLVM IR to PTX ----------------------------------===//
 #include "compiler/NVPTXTarget.h"
+#include "compiler/Environment.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -150,8 +151,8 @@ llvm::Expected<std::string> emitPTX(llvm::Module &module, int smArch) {
 }
 
 std::string findPtxas() {
-  if (const char *env = std::getenv("BLOCKJIT_PTXAS"))
-    return std::string(env) == "none" ? "" : env;
+  if (auto chosen = env::ptxas())
+    return *chosen == "none" ? "" : *chosen;
   if (auto onPath = llvm::sys::findProgramByName("ptxas"))
     return *onPath;
   if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))

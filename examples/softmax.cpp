@@ -12,6 +12,7 @@
 #include "examples/kernels/Reference.h"
 #include "runtime/CPUExecutor.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/DeviceBuffer.h"
 #include "runtime/Launch.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -70,33 +72,27 @@ int main(int argc, char **argv) {
   // Where the kernel reads and writes: host memory, or device buffers.
   const void *inPtr = input.data();
   void *outPtr = output.data();
-  cuda::CUdeviceptr deviceIn = 0, deviceOut = 0;
-  const cuda::DriverAPI *api = nullptr;
+  std::optional<DeviceBuffer> deviceIn, deviceOut;
   std::string where = "cpu (" + std::to_string(cpuThreadCount()) + " threads)";
   if (target == TargetKind::CUDA) {
-    auto driver = cuda::driver();
-    if (!driver)
-      return fail(llvm::toString(driver.takeError()));
-    api = &*driver;
-    if (llvm::Error e = cuda::useDevice(0))
+    auto in = DeviceBuffer::allocate(bytes);
+    if (!in)
+      return fail(llvm::toString(in.takeError()));
+    auto out = DeviceBuffer::allocate(bytes);
+    if (!out)
+      return fail(llvm::toString(out.takeError()));
+    if (llvm::Error e = in->upload(input.data(), bytes))
       return fail(llvm::toString(std::move(e)));
-    if (llvm::Error e =
-            cuda::check(api->cuMemAlloc(&deviceIn, bytes), "cuMemAlloc"))
-      return fail(llvm::toString(std::move(e)));
-    if (llvm::Error e =
-            cuda::check(api->cuMemAlloc(&deviceOut, bytes), "cuMemAlloc"))
-      return fail(llvm::toString(std::move(e)));
-    if (llvm::Error e = cuda::check(
-            api->cuMemcpyHtoD(deviceIn, input.data(), bytes), "cuMemcpyHtoD"))
-      return fail(llvm::toString(std::move(e)));
-    inPtr = reinterpret_cast<const void *>(deviceIn);
-    outPtr = reinterpret_cast<void *>(deviceOut);
+    deviceIn.emplace(std::move(*in));
+    deviceOut.emplace(std::move(*out));
+    inPtr = deviceIn->data();
+    outPtr = deviceOut->data();
     where = cuda::deviceProperties(0)->name;
   }
   auto synchronize = [&]() -> llvm::Error {
-    if (!api)
+    if (target != TargetKind::CUDA)
       return llvm::Error::success();
-    return cuda::check(api->cuCtxSynchronize(), "cuCtxSynchronize");
+    return synchronizeDevice();
   };
 
   std::vector<Arg> args = {Arg::typedPointer(outPtr, DType::F32),
@@ -121,9 +117,8 @@ int main(int argc, char **argv) {
     return fail(llvm::toString(std::move(error)));
   if (llvm::Error e = synchronize())
     return fail(llvm::toString(std::move(e)));
-  if (api)
-    if (llvm::Error e = cuda::check(
-            api->cuMemcpyDtoH(output.data(), deviceOut, bytes), "cuMemcpyDtoH"))
+  if (deviceOut)
+    if (llvm::Error e = deviceOut->download(output.data(), bytes))
       return fail(llvm::toString(std::move(e)));
 
   std::vector<double> expected(rows * cols);
@@ -155,16 +150,12 @@ int main(int argc, char **argv) {
           .count() /
       std::max(1, iters.getValue());
   double gbps = 2.0 * rows * cols * sizeof(float) / seconds / 1e9;
-  if (api) {
-    api->cuMemFree(deviceIn);
-    api->cuMemFree(deviceOut);
-  }
 
   llvm::outs() << llvm::format(
       "softmax %lldx%lld f32 on %s: BLOCK_SIZE=%lld, num_warps %d, grid %d",
       (long long)rows.getValue(), (long long)cols.getValue(), where.c_str(),
       (long long)blockSize, options.numWarps, options.grid.x);
-  if (api)
+  if (target == TargetKind::CUDA)
     llvm::outs() << llvm::format(" (%d regs, %d B smem, %d programs/SM)",
                                  info->registers, info->sharedMemoryBytes,
                                  info->maxProgramsPerProcessor);

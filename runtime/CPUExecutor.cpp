@@ -1,5 +1,6 @@
 //===- CPUExecutor.cpp - run compiled kernels on host threads ------------===//
 #include "runtime/CPUExecutor.h"
+#include "compiler/Environment.h"
 
 #include "compiler/HostTarget.h"
 
@@ -126,9 +127,8 @@ ThreadPool &pool() {
 } // namespace
 
 unsigned cpuThreadCount() {
-  if (const char *env = std::getenv("BLOCKJIT_CPU_THREADS"))
-    if (int n = std::atoi(env); n > 0)
-      return n;
+  if (auto threads = env::cpuThreads())
+    return *threads;
   return std::max(1u, std::thread::hardware_concurrency());
 }
 

@@ -1,5 +1,6 @@
 //===- DiskCache.cpp - compiled artifacts kept across processes ----------===//
 #include "runtime/DiskCache.h"
+#include "compiler/Environment.h"
 
 #include "compiler/Fingerprint.h"
 
@@ -66,12 +67,12 @@ void warn(llvm::StringRef path, llvm::StringRef why) {
 } // namespace
 
 std::string diskCacheDirectory() {
-  if (const char *dir = std::getenv("BLOCKJIT_CACHE_DIR"))
-    return dir;
-  const char *home = std::getenv("HOME");
-  if (!home || !*home)
+  if (auto dir = env::cacheDir())
+    return *dir;
+  auto home = env::home();
+  if (!home || home->empty())
     return "";
-  llvm::SmallString<256> path(home);
+  llvm::SmallString<256> path(*home);
   llvm::sys::path::append(path, ".cache", "blockjit");
   return std::string(path);
 }

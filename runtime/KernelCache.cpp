@@ -1,5 +1,6 @@
 //===- KernelCache.cpp - compiled specializations, compiled once ---------===//
 #include "runtime/KernelCache.h"
+#include "compiler/Environment.h"
 
 #include "compiler/Registration.h"
 #include "runtime/DiskCache.h"
@@ -22,11 +23,11 @@ namespace {
 /// Writes each stage to $BLOCKJIT_DUMP_DIR when it is set. A directory that
 /// cannot be written gets one warning per process, not a silent nothing.
 DumpHook dumpHookFor(const KernelDef &kernel, const SpecializationKey &key) {
-  const char *dir = std::getenv("BLOCKJIT_DUMP_DIR");
-  if (!dir || !*dir)
+  std::optional<std::string> dir = env::dumpDir();
+  if (!dir || dir->empty())
     return {};
   std::string base = kernel.keyFileName(key);
-  std::string directory = dir;
+  std::string directory = *dir;
   return [directory, base](llvm::StringRef stage, llvm::StringRef text) {
     static std::once_flag warned;
     std::error_code ec = llvm::sys::fs::create_directories(directory);

@@ -1,5 +1,6 @@
 //===- Launch.cpp - argument checking, specialization and dispatch -------===//
 #include "runtime/Launch.h"
+#include "compiler/Environment.h"
 
 #include "runtime/CPUExecutor.h"
 #include "runtime/CudaDriver.h"
@@ -43,10 +44,10 @@ const char *kindName(Arg::Kind kind) {
 } // namespace
 
 TargetKind defaultTarget() {
-  if (const char *env = std::getenv("BLOCKJIT_TARGET")) {
-    if (std::strcmp(env, "cuda") == 0)
+  if (auto chosen = env::target()) {
+    if (*chosen == "cuda")
       return TargetKind::CUDA;
-    if (std::strcmp(env, "cpu") == 0)
+    if (*chosen == "cpu")
       return TargetKind::CPU;
   }
   static const bool hasDevice = cuda::deviceCount() > 0;

@@ -11,6 +11,7 @@
 #include "examples/kernels/Kernels.h"
 #include "examples/kernels/Reference.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/DeviceBuffer.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
 #include "tests/common/TileKernel.h"
@@ -26,6 +27,7 @@
 #include <cstring>
 #include <latch>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -72,69 +74,65 @@ std::string synchronize() {
   return errorText(cuda::check(api().cuCtxSynchronize(), "cuCtxSynchronize"));
 }
 
-/// `count` elements of T in device memory; freed on destruction. Makes
-/// device 0's primary context current on the calling thread.
+/// `count` elements of T in device memory (runtime/DeviceBuffer.h), with
+/// errors as text for the assertions.
 template <typename T> class DeviceBuffer {
 public:
   explicit DeviceBuffer(size_t count) : count_(count) {
-    error_ = errorText(cuda::useDevice(0));
-    if (!error_.empty())
-      return;
-    // cuMemAlloc rejects 0 bytes.
-    error_ = errorText(cuda::check(
-        api().cuMemAlloc(&ptr_, std::max<size_t>(1, count) * sizeof(T)),
-        "cuMemAlloc"));
-    if (!error_.empty())
-      ptr_ = 0;
+    auto buffer = blockjit::DeviceBuffer::allocate(count * sizeof(T));
+    if (buffer)
+      buffer_.emplace(std::move(*buffer));
+    else
+      error_ = errorText(buffer.takeError());
   }
   explicit DeviceBuffer(const std::vector<T> &host)
       : DeviceBuffer(host.size()) {
     if (error_.empty())
       error_ = upload(host);
   }
-  ~DeviceBuffer() {
-    if (ptr_)
-      api().cuMemFree(ptr_);
-  }
-  DeviceBuffer(const DeviceBuffer &) = delete;
-  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
 
   /// "" when the allocation (and initial upload) worked.
   const std::string &error() const { return error_; }
   size_t size() const { return count_; }
-  cuda::CUdeviceptr address() const { return ptr_; }
+  cuda::CUdeviceptr address() const { return buffer_ ? buffer_->address() : 0; }
   /// The device pointer as a T * (for Arg, which then knows the dtype).
-  T *get() const { return reinterpret_cast<T *>(ptr_); }
+  T *get() const { return reinterpret_cast<T *>(address()); }
   Arg arg() const {
-    return Arg::typedPointer(reinterpret_cast<const void *>(ptr_), dtype_v<T>);
+    return Arg::typedPointer(reinterpret_cast<const void *>(address()),
+                             dtype_v<T>);
   }
 
   std::string upload(const std::vector<T> &host) {
     if (host.size() != count_)
       return "upload: size mismatch";
-    if (host.empty())
-      return "";
-    if (std::string e = errorText(cuda::useDevice(0)); !e.empty())
-      return e;
-    return errorText(
-        cuda::check(api().cuMemcpyHtoD(ptr_, host.data(), count_ * sizeof(T)),
-                    "cuMemcpyHtoD"));
+    if (!buffer_)
+      return "upload: " + error_;
+    return errorText(buffer_->upload(host.data(), count_ * sizeof(T)));
   }
   /// Copies the buffer back (after the caller synchronized).
   std::string download(std::vector<T> &host) const {
     host.resize(count_);
-    if (host.empty())
-      return "";
-    if (std::string e = errorText(cuda::useDevice(0)); !e.empty())
-      return e;
+    if (!buffer_)
+      return "download: " + error_;
+    return errorText(buffer_->download(host.data(), count_ * sizeof(T)));
+  }
+
+  /// `count` elements between the host and element `at` of the buffer.
+  std::string uploadAt(const T *host, size_t count, size_t at) {
+    if (!buffer_)
+      return "upload: " + error_;
+    return errorText(buffer_->upload(host, count * sizeof(T), at * sizeof(T)));
+  }
+  std::string downloadAt(T *host, size_t count, size_t at) const {
+    if (!buffer_)
+      return "download: " + error_;
     return errorText(
-        cuda::check(api().cuMemcpyDtoH(host.data(), ptr_, count_ * sizeof(T)),
-                    "cuMemcpyDtoH"));
+        buffer_->download(host, count * sizeof(T), at * sizeof(T)));
   }
 
 private:
   size_t count_;
-  cuda::CUdeviceptr ptr_ = 0;
+  std::optional<blockjit::DeviceBuffer> buffer_;
   std::string error_;
 };
 
@@ -1044,8 +1042,6 @@ TEST(GPUMultiDevice, SoftmaxOnEveryDevice) {
   int devices = cuda::deviceCount();
   if (devices < 2)
     GTEST_SKIP() << "needs two CUDA devices, found " << devices;
-  auto api = cuda::driver();
-  ASSERT_TRUE(bool(api)) << llvm::toString(api.takeError());
   const int64_t rows = 64, cols = 1000;
   std::vector<float> in(rows * cols);
   for (size_t i = 0; i < in.size(); ++i)
@@ -1054,35 +1050,28 @@ TEST(GPUMultiDevice, SoftmaxOnEveryDevice) {
   examples::referenceSoftmax(in.data(), expected.data(), rows, cols, cols, cols,
                              [](float x) { return double(x); });
   for (int device = 0; device < std::min(devices, 4); ++device) {
-    ASSERT_FALSE(bool(cuda::useDevice(device)));
-    cuda::CUdeviceptr din, dout;
-    ASSERT_EQ(api->cuMemAlloc(&din, in.size() * 4), 0);
-    ASSERT_EQ(api->cuMemAlloc(&dout, in.size() * 4), 0);
-    ASSERT_EQ(api->cuMemcpyHtoD(din, in.data(), in.size() * 4), 0);
+    auto din = blockjit::DeviceBuffer::allocate(in.size() * 4, device);
+    ASSERT_TRUE(bool(din)) << llvm::toString(din.takeError());
+    auto dout = blockjit::DeviceBuffer::allocate(in.size() * 4, device);
+    ASSERT_TRUE(bool(dout)) << llvm::toString(dout.takeError());
+    ASSERT_EQ(errorText(din->upload(in.data(), in.size() * 4)), "");
     LaunchOptions options;
     options.target = TargetKind::CUDA;
     options.device = device;
     options.grid = {16};
-    std::vector<Arg> args = {
-        Arg::typedPointer(reinterpret_cast<void *>(dout), DType::F32),
-        Arg::typedPointer(reinterpret_cast<void *>(din), DType::F32),
-        int32_t(cols),
-        int32_t(cols),
-        int32_t(rows),
-        int32_t(cols),
-        Constexpr(1024)};
+    std::vector<Arg> args = {dout->arg(DType::F32), din->arg(DType::F32),
+                             int32_t(cols),         int32_t(cols),
+                             int32_t(rows),         int32_t(cols),
+                             Constexpr(1024)};
     llvm::Error error = launch(*examples::softmax(), options, args);
     ASSERT_FALSE(bool(error)) << llvm::toString(std::move(error));
-    ASSERT_FALSE(bool(cuda::useDevice(device)));
-    ASSERT_EQ(api->cuCtxSynchronize(), 0);
+    ASSERT_EQ(errorText(synchronizeDevice(device)), "");
     std::vector<float> out(in.size());
-    ASSERT_EQ(api->cuMemcpyDtoH(out.data(), dout, out.size() * 4), 0);
+    ASSERT_EQ(errorText(dout->download(out.data(), out.size() * 4)), "");
     double maxError = 0;
     for (size_t i = 0; i < out.size(); ++i)
       maxError = std::max(maxError, std::abs(expected[i] - out[i]));
     EXPECT_LE(maxError, 1e-6) << "device " << device;
-    api->cuMemFree(din);
-    api->cuMemFree(dout);
   }
 }
 
@@ -1160,11 +1149,7 @@ TEST(GPUReliability, RowsFourGiBApart) {
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t c = 0; c < cols; ++c)
       host[r][c] = float((r + 1) * (c % 11)) / 5.0f;
-    ASSERT_EQ(errorText(cuda::check(
-                  api().cuMemcpyHtoD(data.address() + r * stride * 4,
-                                     host[r].data(), cols * 4),
-                  "cuMemcpyHtoD")),
-              "");
+    ASSERT_EQ(data.uploadAt(host[r].data(), cols, r * stride), "");
   }
   std::vector<Arg> args = {data.arg(),      data.arg(),    int32_t(stride),
                            int32_t(stride), int32_t(rows), int32_t(cols),
@@ -1174,11 +1159,7 @@ TEST(GPUReliability, RowsFourGiBApart) {
   std::vector<double> expected(cols);
   for (int64_t r = 0; r < rows; ++r) {
     std::vector<float> result(cols);
-    ASSERT_EQ(errorText(cuda::check(
-                  api().cuMemcpyDtoH(result.data(),
-                                     data.address() + r * stride * 4, cols * 4),
-                  "cuMemcpyDtoH")),
-              "");
+    ASSERT_EQ(data.downloadAt(result.data(), cols, r * stride), "");
     examples::referenceSoftmax(host[r].data(), expected.data(), 1, cols, cols,
                                cols, [](float x) { return double(x); });
     for (int64_t c = 0; c < cols; ++c)

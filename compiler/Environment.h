@@ -1,0 +1,37 @@
+//===- Environment.h - every environment variable blockjit reads -*- C++
+//-*-===//
+//
+// The one place that reads the process environment. Each function reads its
+// variable when called (tests and long-running programs may change it) and
+// returns nothing when the variable is unset.
+//
+//   BLOCKJIT_CACHE_DIR    disk cache directory (default ~/.cache/blockjit);
+//                         empty disables the disk cache
+//   BLOCKJIT_DUMP_DIR     write every stage of every compiled kernel there
+//   BLOCKJIT_PTXAS        the ptxas that assembles cubins; "none": hand PTX
+//                         to the driver
+//   BLOCKJIT_TARGET       "cpu" or "cuda": where launches without an explicit
+//                         target run (default: the GPU when there is one)
+//   BLOCKJIT_CPU_THREADS  threads of the CPU executor (default: all cores)
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLOCKJIT_COMPILER_ENVIRONMENT_H
+#define BLOCKJIT_COMPILER_ENVIRONMENT_H
+
+#include <optional>
+#include <string>
+
+namespace blockjit::env {
+
+std::optional<std::string> cacheDir();
+std::optional<std::string> dumpDir();
+std::optional<std::string> ptxas();
+std::optional<std::string> target();
+/// A positive number, or nothing (unset or not a positive number).
+std::optional<unsigned> cpuThreads();
+/// $HOME, for the default cache directory.
+std::optional<std::string> home();
+
+} // namespace blockjit::env
+
+#endif // BLOCKJIT_COMPILER_ENVIRONMENT_H
