@@ -965,7 +965,12 @@ struct Reference {
       for (const Val &x : xs) {
         if (std::isnan(x.v))
           return Val{x.v, 0, false};
-        v = n.op == "max" ? std::max(v, x.v) : std::min(v, x.v);
+        double next = n.op == "max" ? std::max(v, x.v) : std::min(v, x.v);
+        // As arith.maximumf/minimumf: -0 < +0 (std::max keeps the first).
+        if (next == 0 && v == 0 && x.v == 0)
+          next = n.op == "max" ? (std::signbit(v) ? x.v : v)
+                               : (std::signbit(v) ? v : x.v);
+        v = next;
         e = std::max(e, x.e);
       }
       if (!std::isfinite(v))
