@@ -20,6 +20,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -132,10 +133,10 @@ int main(int argc, char **argv) {
     api->cuCtxSynchronize();
     return us;
   };
-  double blockjitUs = timeLaunches([&] {
+  auto blockjitLaunch = [&] {
     if (llvm::Error e = launch(kernel, options, args))
       llvm::report_fatal_error(std::move(e));
-  });
+  };
   auto function = compiled->cudaFunction(0);
   if (!function)
     return fail(llvm::toString(function.takeError()));
@@ -144,14 +145,31 @@ int main(int argc, char **argv) {
   for (const Arg &arg : args)
     if (arg.kind != Arg::Kind::Constexpr)
       params[n++] = const_cast<void *>(static_cast<const void *>(&arg.pointer));
-  double bareUs = timeLaunches([&] {
+  auto bareLaunch = [&] {
     api->cuLaunchKernel(function->function, rows, 1, 1,
                         compiled->artifact.threadsPerProgram, 1, 1, 0, nullptr,
                         params, nullptr);
-  });
+  };
+  // One round times each path in turn; the medians over the rounds (and of
+  // the per-round ratios) keep one noisy round (another process, a CPU
+  // frequency step) from deciding the result.
+  const int rounds = 9;
+  std::vector<double> blockjitUs, bareUs, ratios;
+  for (int round = 0; round < rounds; ++round) {
+    blockjitUs.push_back(timeLaunches(blockjitLaunch));
+    bareUs.push_back(timeLaunches(bareLaunch));
+    ratios.push_back(blockjitUs.back() / bareUs.back());
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
   llvm::outs() << llvm::format(
-      "host time per launch, softmax 4x128, %d launches: blockjit %.2f us, "
-      "bare cuLaunchKernel %.2f us, ratio %.2f\n",
-      launches, blockjitUs, bareUs, blockjitUs / bareUs);
+      "host time per launch, softmax 4x128, %d rounds of %d launches "
+      "(medians): blockjit %.2f us, bare cuLaunchKernel %.2f us, ratio %.2f "
+      "(per-round ratios %.2f..%.2f)\n",
+      rounds, launches, median(blockjitUs), median(bareUs), median(ratios),
+      *std::min_element(ratios.begin(), ratios.end()),
+      *std::max_element(ratios.begin(), ratios.end()));
   return 0;
 }
