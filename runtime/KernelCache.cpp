@@ -178,11 +178,26 @@ KernelCache &KernelCache::instance() {
 
 void KernelCache::clear() {
   std::lock_guard lock(mutex);
+  generation.fetch_add(1, std::memory_order_acq_rel); // forget last hits
   entries.clear();
 }
 
 llvm::Expected<const CompiledKernel &>
 KernelCache::get(const KernelDef &kernel, const SpecializationKey &key) {
+  // A loop launching one specialization hits the same entry every time:
+  // each thread remembers its last hit and skips the lock and the hash.
+  struct LastHit {
+    const KernelCache *cache = nullptr;
+    uint64_t generation = 0;
+    const KernelDef *kernel = nullptr;
+    SpecializationKey key;
+    const CompiledKernel *compiled = nullptr;
+  };
+  thread_local LastHit last;
+  uint64_t now = generation.load(std::memory_order_acquire);
+  if (last.compiled && last.cache == this && last.generation == now &&
+      last.kernel == &kernel && last.key == key)
+    return *last.compiled;
   std::shared_ptr<Entry> entry;
   {
     std::lock_guard lock(mutex);
@@ -201,6 +216,7 @@ KernelCache::get(const KernelDef &kernel, const SpecializationKey &key) {
   if (!entry->compiled)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    entry->error);
+  last = {this, now, &kernel, key, entry->compiled.get()};
   return *entry->compiled;
 }
 

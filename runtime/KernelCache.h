@@ -11,6 +11,7 @@
 #include "llvm/Support/Error.h"
 
 #include <array>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -64,10 +65,12 @@ public:
   static KernelCache &instance();
   llvm::Expected<const CompiledKernel &> get(const KernelDef &kernel,
                                              const SpecializationKey &key);
-  /// Forget everything (tests).
+  /// Forget everything (tests; not while other threads launch).
   void clear();
 
 private:
+  /// Bumped by clear(), so no thread reuses a forgotten entry.
+  std::atomic<uint64_t> generation{0};
   struct Entry {
     std::once_flag once;
     std::unique_ptr<CompiledKernel> compiled;
