@@ -21,16 +21,22 @@ enum : int {
 };
 } // namespace
 
-llvm::Expected<const DriverAPI &> driver() {
-  static std::once_flag once;
-  static DriverAPI api;
-  static std::string error;
-  std::call_once(once, [] {
+namespace {
+struct LoadedDriver {
+  DriverAPI api;
+  std::string error;
+};
+
+LoadedDriver loadDriver() {
+  LoadedDriver loaded;
+  DriverAPI &api = loaded.api;
+  std::string &error = loaded.error;
+  {
     void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
       error = std::string("no CUDA driver (dlopen libcuda.so.1: ") + dlerror() +
               "); use the CPU target";
-      return;
+      return loaded;
     }
     auto bind = [&](auto &slot, const char *name) {
       slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
@@ -60,10 +66,19 @@ llvm::Expected<const DriverAPI &> driver() {
     bind(api.cuCtxSynchronize, "cuCtxSynchronize");
     if (error.empty() && api.cuInit(0) != 0)
       error = "cuInit failed: no usable CUDA device";
-  });
-  if (!error.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
-  return api;
+  }
+  return loaded;
+}
+} // namespace
+
+llvm::Expected<const DriverAPI &> driver() {
+  // A function-local static: after the first call, one guard load (every
+  // launch asks for the driver).
+  static const LoadedDriver loaded = loadDriver();
+  if (!loaded.error.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   loaded.error);
+  return loaded.api;
 }
 
 llvm::Error check(CUresult result, const char *call) {
@@ -80,6 +95,10 @@ llvm::Error check(CUresult result, const char *call) {
 }
 
 llvm::Error useDevice(int ordinal) {
+  // The common case, every launch from one thread to one device: done.
+  thread_local int current = -1;
+  if (current == ordinal && ordinal >= 0)
+    return llvm::Error::success();
   auto api = driver();
   if (!api)
     return api.takeError();
@@ -88,9 +107,6 @@ llvm::Error useDevice(int ordinal) {
   if (ordinal < 0 || ordinal >= 64)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "no CUDA device %d", ordinal);
-  thread_local int current = -1;
-  if (current == ordinal)
-    return llvm::Error::success();
   CUcontext context;
   {
     std::lock_guard lock(mutex);

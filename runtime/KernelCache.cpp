@@ -145,6 +145,9 @@ CompiledKernel::cudaFunction(int device) const {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "CUDA device %d is out of range", device);
   DeviceSlot &slot = devices[device];
+  // Loaded already (every launch after the first): no call_once.
+  if (slot.loaded.load(std::memory_order_acquire))
+    return slot.function;
   std::call_once(slot.once, [&] {
     auto function = loadCudaArtifact(artifact, device);
     if (!function && fromDiskCache && recompile) {
@@ -159,9 +162,10 @@ CompiledKernel::cudaFunction(int device) const {
       slot.artifact = std::make_unique<CompiledArtifact>(std::move(*fresh));
       function = loadCudaArtifact(*slot.artifact, device);
     }
-    if (function)
+    if (function) {
       slot.function = *function;
-    else
+      slot.loaded.store(true, std::memory_order_release);
+    } else
       slot.error = "loading " + keyString + " on CUDA device " +
                    std::to_string(device) + ": " +
                    llvm::toString(function.takeError());

@@ -43,6 +43,7 @@ struct CompiledKernel {
 private:
   struct DeviceSlot {
     std::once_flag once;
+    std::atomic<bool> loaded{false}; // `function` is set
     CudaFunction function;
     std::string error;
     /// A recompiled artifact, when the cached one failed to load here.
