@@ -34,15 +34,18 @@ def BlkWidenOffsets : Pass<"blk-widen-offsets", "mlir::ModuleOp"> {
 }
 
 def ConvertBlkToLoops : Pass<"convert-blk-to-loops", "mlir::ModuleOp"> {
-  let summary = "Lower blocks to scalar loops over stack buffers (CPU backend)";
+  let summary = "Lower blocks to scalar loops over buffers (CPU backend)";
   let description = [{
     A program instance executes each block operation as a loop nest the host
     compiler can vectorize. Shape-only ops (splat, broadcast, expand_dims,
     make_range), pointer arithmetic and cheap elementwise ops are not stored:
     their consumers recompute them per element. Loads, reductions and
-    expensive elementwise results used more than once live in stack buffers
-    allocated once at function entry. Masked lanes never touch memory.
-    Reductions of f16/bf16 accumulate in f32.
+    expensive elementwise results used more than once live in buffers
+    allocated once at function entry: on the stack up to 16 KiB, above that
+    in the calling thread's scratch arena, a trailing memref<?xi8> parameter
+    whose size the kernel records in `blockjit.cpu_scratch_bytes`
+    (compiler/cpu/EntryABI.h). Masked lanes never touch memory. Reductions
+    of f16/bf16 accumulate in f32.
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
@@ -53,11 +56,12 @@ def ConvertBlkToLLVMCPU : Pass<"convert-blk-to-llvm-cpu", "mlir::ModuleOp"> {
   let summary = "Lower a loop-level kernel to the LLVM dialect with a host entry point";
   let description = [{
     Expects the output of convert-blk-to-loops (no blocks left). Program ids
-    and counts become extra i32 parameters; math functions get vectorizable
-    polynomial approximations; every kernel `@k` gets an entry point
-    `@k_blockjit_entry(ptr args, ptr grid)` where `args` points to pointers
-    to each argument value and `grid` to six i32 (program ids x,y,z then
-    program counts x,y,z).
+    and counts become extra i32 parameters; math functions get vectorizable,
+    NaN-safe polynomial approximations (compiler/MathLowering.h); every
+    kernel `@k` gets an entry point `@k_blockjit_entry(ptr args, ptr grid,
+    ptr scratch)` (compiler/cpu/EntryABI.h): `args` points to pointers to
+    each argument value, `grid` to six i32 (program ids x,y,z then program
+    counts x,y,z), `scratch` to the thread's arena.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect",
                            "mlir::cf::ControlFlowDialect"];
@@ -92,7 +96,9 @@ def BlkAssignLayouts : Pass<"blk-assign-layouts", "mlir::ModuleOp"> {
     the block is large enough), 32 threads per warp, `num-warps` warps. The
     module records the warp count as `blk.num_warps`. A 2-D block is
     distributed through its row-major linear index (so one layout serves
-    every shape of one element count); ranks above 2 are reported as errors.
+    every shape of one element count); ranks above 2 are reported as errors,
+    and so is a block that would give a thread more than 1024 elements
+    (kMaxElementsPerThread: code generation time grows too fast beyond).
   }];
   let options = [Option<"numWarps", "num-warps", "int", "4",
                         "warps per program (a power of two, 1..32)">];
@@ -120,7 +126,12 @@ def ConvertBlkToLLVMGPU : Pass<"convert-blk-to-llvm-gpu", "mlir::ModuleOp"> {
   let summary = "Lower a per-thread kernel to the LLVM dialect as an NVVM kernel";
   let description = [{
     Pointers become global (addrspace 1) LLVM pointers; kernels are marked
-    `nvvm.kernel` with `nvvm.maxntid` = 32 * blk.num_warps threads.
+    `nvvm.kernel` with `nvvm.maxntid` = 32 * blk.num_warps threads. Math
+    that NVPTX cannot select (exp, log, tanh, pow, ...) becomes NaN-safe
+    polynomial approximations, exp2 stays ex2.approx, and a math op left
+    without a lowering is an error naming it (compiler/MathLowering.h). scf
+    becomes cf last-first per block, which keeps the rewrite linear in the
+    size of the kernel.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
                            "mlir::cf::ControlFlowDialect",

@@ -45,7 +45,7 @@ void addCPULLVMStage(OpPassManager &pm, const PipelineOptions &) {
 
 const Stage cpuStages[] = {
     {"blk", "traced blk IR, canonicalized", addBlkStage},
-    {"loops", "blocks as scalar loops over stack buffers", addLoopsStage},
+    {"loops", "blocks as scalar loops over buffers", addLoopsStage},
     {"llvm", "LLVM dialect with the host entry point", addCPULLVMStage},
 };
 
