@@ -104,6 +104,16 @@ def BlkAssignLayouts : Pass<"blk-assign-layouts", "mlir::ModuleOp"> {
                         "warps per program (a power of two, 1..32)">];
 }
 
+def BlkTestAxisInfo : Pass<"blk-test-axis-info", "mlir::ModuleOp"> {
+  let summary = "Report what AxisAnalysis derives for every value (tests)";
+  let description = [{
+    For each op result of each kernel, a remark "contiguity = C,
+    divisibility = D, constancy = K": the facts convert-blk-to-nvvm uses to
+    choose vector widths (see compiler/gpu/AxisInfo.h). Runs on blk IR,
+    with or without layouts; changes nothing.
+  }];
+}
+
 def ConvertBlkToNVVM : Pass<"convert-blk-to-nvvm", "mlir::ModuleOp"> {
   let summary = "Lower laid-out blocks to per-thread scalars, vector accesses and NVVM";
   let description = [{

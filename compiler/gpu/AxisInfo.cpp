@@ -28,6 +28,23 @@ int64_t sizeOf(Type type) {
 
 int64_t gcd(int64_t a, int64_t b) { return std::gcd(a, b); }
 
+/// The power of two known to divide *every* element. `divisibility` holds
+/// for the first element of each contiguous run; inside a run of consecutive
+/// integers only 1 divides them all.
+int64_t elementDivisibility(const AxisInfo &x) {
+  return x.contiguity > 1 ? 1 : x.divisibility;
+}
+
+/// The divisibility of a sum-like result: of its runs' first elements when
+/// it has runs (they line up with the operands' runs), else of every
+/// element.
+int64_t sumDivisibility(const AxisInfo &result, const AxisInfo &a,
+                        const AxisInfo &b) {
+  if (result.contiguity > 1)
+    return std::min(a.divisibility, b.divisibility);
+  return std::min(elementDivisibility(a), elementDivisibility(b));
+}
+
 } // namespace
 
 AxisAnalysis::AxisAnalysis(func::FuncOp func) {
@@ -83,9 +100,12 @@ AxisInfo AxisAnalysis::compute(Operation *op, Value result) {
                          8);
     info.contiguity = std::max(gcd(ptr.constancy, offset.contiguity),
                                gcd(ptr.contiguity, offset.constancy));
-    info.divisibility = std::min(
-        ptr.divisibility,
-        std::min(kMaxDivisibility, offset.divisibility * int64_t(bytes)));
+    AxisInfo offsetBytes = offset;
+    offsetBytes.divisibility =
+        std::min(kMaxDivisibility, offset.divisibility * int64_t(bytes));
+    info.divisibility = sumDivisibility(info, ptr, offsetBytes);
+    if (info.contiguity == 1 && offset.contiguity > 1)
+      info.divisibility = std::min(ptr.divisibility, int64_t(bytes));
     info.constancy = gcd(ptr.constancy, offset.constancy);
     return info;
   }
@@ -93,14 +113,15 @@ AxisInfo AxisAnalysis::compute(Operation *op, Value result) {
     AxisInfo a = operand(0), b = operand(1);
     info.contiguity = std::max(gcd(a.contiguity, b.constancy),
                                gcd(a.constancy, b.contiguity));
-    info.divisibility = std::min(a.divisibility, b.divisibility);
+    info.divisibility = sumDivisibility(info, a, b);
     info.constancy = gcd(a.constancy, b.constancy);
     return info;
   }
   if (isa<arith::MulIOp>(op)) {
     AxisInfo a = operand(0), b = operand(1);
-    info.divisibility =
-        std::min(kMaxDivisibility, a.divisibility * b.divisibility);
+    // Products lose contiguity: every element's divisibility multiplies.
+    info.divisibility = std::min(kMaxDivisibility, elementDivisibility(a) *
+                                                       elementDivisibility(b));
     info.constancy = gcd(a.constancy, b.constancy);
     return info;
   }
