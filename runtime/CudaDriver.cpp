@@ -94,6 +94,21 @@ llvm::Error check(CUresult result, const char *call) {
       llvm::formatv("{0} failed: {1} (CUresult {2})", call, text, result));
 }
 
+namespace {
+/// An error for an ordinal that names no device, checked before the driver
+/// is asked about it (which would report an API error).
+llvm::Error checkOrdinal(int ordinal) {
+  int count = deviceCount();
+  if (ordinal >= 0 && ordinal < count && ordinal < kMaxDevices)
+    return llvm::Error::success();
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "no CUDA device %d (this machine has %d; blockjit addresses at most "
+      "%d)",
+      ordinal, count, kMaxDevices);
+}
+} // namespace
+
 llvm::Error useDevice(int ordinal) {
   // The common case, every launch from one thread to one device: done.
   thread_local int current = -1;
@@ -103,10 +118,9 @@ llvm::Error useDevice(int ordinal) {
   if (!api)
     return api.takeError();
   static std::mutex mutex;
-  static CUcontext contexts[64] = {};
-  if (ordinal < 0 || ordinal >= 64)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "no CUDA device %d", ordinal);
+  static CUcontext contexts[kMaxDevices] = {};
+  if (llvm::Error e = checkOrdinal(ordinal))
+    return e;
   CUcontext context;
   {
     std::lock_guard lock(mutex);
@@ -144,6 +158,8 @@ llvm::Expected<DeviceProperties> deviceProperties(int ordinal) {
   auto api = driver();
   if (!api)
     return api.takeError();
+  if (llvm::Error e = checkOrdinal(ordinal))
+    return std::move(e);
   CUdevice device;
   if (llvm::Error e = check(api->cuDeviceGet(&device, ordinal), "cuDeviceGet"))
     return std::move(e);

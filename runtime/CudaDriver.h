@@ -15,6 +15,10 @@
 
 namespace blockjit::cuda {
 
+/// CUDA devices blockjit addresses (ordinals 0 .. kMaxDevices-1): the one
+/// limit for contexts, loaded modules and per-device memos.
+inline constexpr int kMaxDevices = 16;
+
 using CUresult = int;
 using CUdevice = int;
 using CUcontext = struct CUctx_st *;

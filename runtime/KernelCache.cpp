@@ -141,7 +141,7 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
 
 llvm::Expected<const CudaFunction &>
 CompiledKernel::cudaFunction(int device) const {
-  if (device < 0 || device >= kMaxDevices)
+  if (device < 0 || device >= cuda::kMaxDevices)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "CUDA device %d is out of range", device);
   DeviceSlot &slot = devices[device];

@@ -21,8 +21,6 @@
 
 namespace blockjit {
 
-inline constexpr int kMaxDevices = 16;
-
 /// One specialization, ready to launch.
 struct CompiledKernel {
   std::string keyString;
@@ -49,7 +47,7 @@ private:
     /// A recompiled artifact, when the cached one failed to load here.
     std::unique_ptr<CompiledArtifact> artifact;
   };
-  mutable std::array<DeviceSlot, kMaxDevices> devices;
+  mutable std::array<DeviceSlot, cuda::kMaxDevices> devices;
 };
 
 /// Compiles `key` of `kernel`: trace, every pipeline stage (or the disk

@@ -79,11 +79,11 @@ llvm::Expected<int> deviceArchSlow(int device) {
 /// deviceArchSlow without its lock on every launch: each thread remembers
 /// the archs it has seen (a device's arch never changes).
 llvm::Expected<int> deviceArch(int device) {
-  thread_local int known[16] = {};
-  if (device >= 0 && device < 16 && known[device])
+  thread_local int known[cuda::kMaxDevices] = {};
+  if (device >= 0 && device < cuda::kMaxDevices && known[device])
     return known[device];
   auto arch = deviceArchSlow(device);
-  if (arch && device >= 0 && device < 16)
+  if (arch && device >= 0 && device < cuda::kMaxDevices)
     known[device] = *arch;
   return arch;
 }

@@ -1184,6 +1184,25 @@ TEST(GPUReliability, TooManyElementsPerThreadIsAClearError) {
       << error;
 }
 
+// Device ordinals outside 0..cuda::kMaxDevices-1, or of absent devices, are
+// errors that name the device, not crashes.
+TEST(GPUReliability, DeviceOutOfRangeIsAClearError) {
+  REQUIRE_GPU();
+  DeviceBuffer<float> in(std::vector<float>(16, 1.0f)), out(16);
+  std::vector<Arg> args = {out.arg(),  in.arg(),    int32_t(16),  int32_t(16),
+                           int32_t(1), int32_t(16), Constexpr(16)};
+  for (int device : {-1, cuda::kMaxDevices, cuda::deviceCount()}) {
+    LaunchOptions options = gpuOptions({1});
+    options.device = device;
+    std::string error = launchError(*examples::softmax(), options, args);
+    EXPECT_NE(error.find("device " + std::to_string(device)), std::string::npos)
+        << device << ": " << error;
+  }
+  // Device 0 still works.
+  ASSERT_LAUNCH_OK(*examples::softmax(), gpuOptions({1}), args);
+  ASSERT_SYNC_OK();
+}
+
 // log-sum-exp of each row: exp and log of scalars once ended the process on
 // the GPU ("no libcall available for fexp").
 void row_logsumexp(Ptr<float> out, Ptr<float> in, Int n, Constexpr BLOCK) {
