@@ -5,6 +5,7 @@
 // lowering, so that every backend can rely on it.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/VerifyKernels.h"
 #include "compiler/Passes.h"
 
 #include "dialect/BlkDialect.h"
@@ -56,23 +57,9 @@ struct BlkVerifyKernels
     : blockjit::impl::BlkVerifyKernelsBase<BlkVerifyKernels> {
   void runOnOperation() override {
     bool ok = true;
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-        if (!isScalar(type)) {
-          func.emitOpError()
-              << "parameter #" << i << " has type " << type
-              << "; kernel parameters are integer or float scalars or "
-                 "!blk.ptr pointers";
-          ok = false;
-        }
-      if (func.getNumResults()) {
-        func.emitOpError() << "returns values; a kernel returns nothing "
-                              "(it writes its results through pointers)";
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal() && failed(verifyKernelSignature(func)))
         ok = false;
-      }
-    }
     // One message per offending op is enough.
     getOperation().walk([&](Operation *op) {
       auto check = [&](Type type, const char *what) {
@@ -104,3 +91,20 @@ struct BlkVerifyKernels
 };
 
 } // namespace
+
+LogicalResult blockjit::verifyKernelSignature(func::FuncOp func) {
+  bool ok = true;
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+    if (!isScalar(type)) {
+      func.emitOpError() << "parameter #" << i << " has type " << type
+                         << "; kernel parameters are integer or float "
+                            "scalars or !blk.ptr pointers";
+      ok = false;
+    }
+  if (func.getNumResults()) {
+    func.emitOpError() << "returns values; a kernel returns nothing (it "
+                          "writes its results through pointers)";
+    ok = false;
+  }
+  return success(ok);
+}

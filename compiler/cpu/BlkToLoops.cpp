@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Passes.h"
 #include "compiler/Reduction.h"
+#include "compiler/VerifyKernels.h"
 #include "compiler/cpu/EntryABI.h"
 
 #include "dialect/BlkDialect.h"
@@ -50,12 +51,9 @@ public:
 
   LogicalResult run() {
     // Blocks are built inside a program; a kernel's parameters are scalars
-    // and pointers.
-    for (Type type : func.getArgumentTypes())
-      if (isBlock(type))
-        return func.emitOpError()
-               << "takes a block parameter " << type
-               << "; kernel parameters must be scalars or pointers";
+    // and pointers (checked again: this pass may run alone).
+    if (failed(verifyKernelSignature(func)))
+      return failure();
     if (failed(lowerBlock(func.getBody().front())))
       return failure();
     for (Operation *op : llvm::reverse(toErase)) {

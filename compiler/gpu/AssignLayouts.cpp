@@ -1,5 +1,6 @@
 //===- AssignLayouts.cpp - distribute blocks over GPU threads ------------===//
 #include "compiler/Passes.h"
+#include "compiler/VerifyKernels.h"
 #include "compiler/gpu/Layout.h"
 
 #include "dialect/BlkDialect.h"
@@ -85,18 +86,13 @@ struct BlkAssignLayouts
     });
     if (failedRank)
       return signalPassFailure();
-    // Kernel parameters are scalars and pointers; a non-splat block constant
-    // has no per-thread lowering.
+    // Kernel parameters are scalars and pointers (checked again: this pass
+    // may run alone); a non-splat block constant has no per-thread lowering.
     bool unsupported = false;
     module.walk([&](Operation *op) {
       if (auto func = dyn_cast<func::FuncOp>(op)) {
-        for (Type type : func.getArgumentTypes())
-          if (isa<RankedTensorType>(type)) {
-            func.emitOpError() << "takes a block parameter " << type
-                               << "; kernel parameters must be scalars or "
-                                  "pointers";
-            unsupported = true;
-          }
+        if (!func.isExternal() && failed(verifyKernelSignature(func)))
+          unsupported = true;
       } else if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
         if (isa<RankedTensorType>(constant.getType()) &&
             !isa<SplatElementsAttr>(constant.getValue())) {
