@@ -81,6 +81,12 @@ llvm::Expected<const DriverAPI &> driver() {
   return loaded.api;
 }
 
+llvm::Expected<const DriverAPI &> driverOn(int ordinal) {
+  if (llvm::Error e = useDevice(ordinal))
+    return std::move(e);
+  return driver();
+}
+
 llvm::Error check(CUresult result, const char *call) {
   if (result == 0)
     return llvm::Error::success();

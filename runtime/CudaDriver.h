@@ -60,6 +60,10 @@ llvm::Error useDevice(int ordinal = 0);
 /// The loaded driver, or an error saying why there is none.
 llvm::Expected<const DriverAPI &> driver();
 
+/// The driver, with device `ordinal`'s context current on this thread: what
+/// every call that works on one device needs first.
+llvm::Expected<const DriverAPI &> driverOn(int ordinal);
+
 /// Turns a CUresult into an error naming the call (success when 0).
 llvm::Error check(CUresult result, const char *call);
 

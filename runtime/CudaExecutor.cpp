@@ -9,11 +9,9 @@ enum : int { kFuncNumRegs = 4, kFuncSharedSizeBytes = 1 };
 
 llvm::Expected<CudaFunction> loadCudaArtifact(const CompiledArtifact &artifact,
                                               int device) {
-  auto api = cuda::driver();
+  auto api = cuda::driverOn(device);
   if (!api)
     return api.takeError();
-  if (llvm::Error e = cuda::useDevice(device))
-    return std::move(e);
   cuda::CUmodule module;
   // std::string keeps PTX NUL-terminated, as cuModuleLoadData needs; a
   // cubin is an ELF image the driver reads as is.
@@ -50,11 +48,9 @@ llvm::Expected<CudaFunction> loadCudaArtifact(const CompiledArtifact &artifact,
 llvm::Error launchCuda(const CudaFunction &function,
                        const CompiledArtifact &artifact, const Grid &grid,
                        void **params, void *stream, int device) {
-  auto api = cuda::driver();
+  auto api = cuda::driverOn(device);
   if (!api)
     return api.takeError();
-  if (llvm::Error e = cuda::useDevice(device))
-    return e;
   return cuda::check(
       api->cuLaunchKernel(function.function, grid.x, grid.y, grid.z,
                           artifact.threadsPerProgram, 1, 1, 0,

@@ -10,11 +10,9 @@
 namespace blockjit {
 
 llvm::Expected<DeviceBuffer> DeviceBuffer::allocate(size_t bytes, int device) {
-  auto api = cuda::driver();
+  auto api = cuda::driverOn(device);
   if (!api)
     return api.takeError();
-  if (llvm::Error e = cuda::useDevice(device))
-    return std::move(e);
   cuda::CUdeviceptr address = 0;
   bytes = std::max<size_t>(1, bytes); // cuMemAlloc rejects 0 bytes
   if (llvm::Error e =
@@ -37,8 +35,7 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
 DeviceBuffer::~DeviceBuffer() {
   if (!address_)
     return;
-  if (auto api = cuda::driver()) {
-    llvm::consumeError(cuda::useDevice(device_));
+  if (auto api = cuda::driverOn(device_)) {
     api->cuMemFree(address_);
   } else {
     llvm::consumeError(api.takeError());
@@ -63,11 +60,9 @@ llvm::Error DeviceBuffer::upload(const void *host, size_t bytes,
     return e;
   if (!bytes)
     return llvm::Error::success();
-  auto api = cuda::driver();
+  auto api = cuda::driverOn(device_);
   if (!api)
     return api.takeError();
-  if (llvm::Error e = cuda::useDevice(device_))
-    return e;
   return cuda::check(api->cuMemcpyHtoD(address_ + offset, host, bytes),
                      "cuMemcpyHtoD");
 }
@@ -78,21 +73,17 @@ llvm::Error DeviceBuffer::download(void *host, size_t bytes,
     return e;
   if (!bytes)
     return llvm::Error::success();
-  auto api = cuda::driver();
+  auto api = cuda::driverOn(device_);
   if (!api)
     return api.takeError();
-  if (llvm::Error e = cuda::useDevice(device_))
-    return e;
   return cuda::check(api->cuMemcpyDtoH(host, address_ + offset, bytes),
                      "cuMemcpyDtoH");
 }
 
 llvm::Error synchronizeDevice(int device) {
-  auto api = cuda::driver();
+  auto api = cuda::driverOn(device);
   if (!api)
     return api.takeError();
-  if (llvm::Error e = cuda::useDevice(device))
-    return e;
   return cuda::check(api->cuCtxSynchronize(), "cuCtxSynchronize");
 }
 
