@@ -59,11 +59,6 @@ bool plausible(const CompiledArtifact &artifact) {
   return binary.contains(".entry " + artifact.entryName);
 }
 
-void warn(llvm::StringRef path, llvm::StringRef why) {
-  llvm::errs() << "blockjit: warning: discarding cache entry " << path << ": "
-               << why << "; recompiling\n";
-}
-
 } // namespace
 
 std::string diskCacheDirectory() {
@@ -143,7 +138,8 @@ std::optional<CompiledArtifact> readDiskCache(const DiskCacheKey &key) {
 
 void discardDiskCacheEntry(const DiskCacheKey &key, llvm::StringRef why) {
   std::string path = key.path();
-  warn(path, why);
+  llvm::errs() << "blockjit: warning: discarding cache entry " << path << ": "
+               << why << "; recompiling\n";
   llvm::sys::fs::remove(path);
 }
 

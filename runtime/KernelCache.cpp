@@ -59,22 +59,36 @@ std::string printIR(mlir::ModuleOp module) {
   return ir;
 }
 
+/// A context with every dialect blockjit's stages use; one per compilation.
+std::unique_ptr<mlir::MLIRContext> compilerContext() {
+  mlir::DialectRegistry registry;
+  registerDialects(registry);
+  return std::make_unique<mlir::MLIRContext>(
+      registry, mlir::MLIRContext::Threading::DISABLED);
+}
+
+/// Runs the stages on the traced `module` and stores the artifact on disk.
+llvm::Expected<CompiledArtifact> compileAndStore(mlir::ModuleOp module,
+                                                 const PipelineOptions &options,
+                                                 const DiskCacheKey &diskKey,
+                                                 const DumpHook &dump = {}) {
+  auto artifact = compileModule(module, options, dump);
+  if (artifact)
+    writeDiskCache(diskKey, *artifact);
+  return artifact;
+}
+
 /// Traces and compiles `key` again, bypassing the disk cache, and replaces
 /// its disk entry.
 llvm::Expected<CompiledArtifact> compileFresh(const KernelDef &kernel,
                                               const SpecializationKey &key,
                                               const PipelineOptions &options) {
-  mlir::DialectRegistry registry;
-  registerDialects(registry);
-  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
-  auto module = kernel.trace(context, key);
+  auto context = compilerContext();
+  auto module = kernel.trace(*context, key);
   if (!module)
     return module.takeError();
-  std::string ir = printIR(**module);
-  auto artifact = compileModule(**module, options);
-  if (artifact)
-    writeDiskCache(diskCacheKey(ir, options), *artifact);
-  return artifact;
+  return compileAndStore(**module, options,
+                         diskCacheKey(printIR(**module), options));
 }
 } // namespace
 
@@ -83,10 +97,8 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
   auto start = std::chrono::steady_clock::now();
   auto compiled = std::make_unique<CompiledKernel>();
   compiled->keyString = kernel.keyString(key);
-  mlir::DialectRegistry registry;
-  registerDialects(registry);
-  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
-  auto module = kernel.trace(context, key);
+  auto context = compilerContext();
+  auto module = kernel.trace(*context, key);
   if (!module)
     return module.takeError();
   DumpHook dump = dumpHookFor(kernel, key);
@@ -94,44 +106,47 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
   std::string ir = printIR(**module);
   if (dump)
     dump("trace", ir);
-  // Dumps want every stage, so they bypass the disk cache.
   DiskCacheKey diskKey = diskCacheKey(ir, options);
+  // Compiles the traced module (it is still untouched when this runs).
+  auto compileHere = [&]() -> llvm::Error {
+    auto artifact = compileAndStore(**module, options, diskKey, dump);
+    if (!artifact)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "compiling " + compiled->keyString + ": " +
+                                         llvm::toString(artifact.takeError()));
+    compiled->artifact = std::move(*artifact);
+    compiled->fromDiskCache = false;
+    return llvm::Error::success();
+  };
+  // Dumps want every stage, so they bypass the disk cache.
   std::optional<CompiledArtifact> cached;
   if (!dump)
     cached = readDiskCache(diskKey);
-  if (cached && key.target.kind == TargetKind::CPU) {
-    // A cached object the JIT linker rejects is replaced, not fatal.
-    auto entry = loadCPUArtifact(*cached, compiled->keyString);
-    if (entry) {
-      compiled->cpuEntry = *entry;
-    } else {
-      discardDiskCacheEntry(diskKey, llvm::toString(entry.takeError()));
-      cached.reset();
-    }
-  }
   if (cached) {
     compiled->artifact = std::move(*cached);
     compiled->fromDiskCache = true;
+  } else if (llvm::Error error = compileHere()) {
+    return std::move(error);
+  }
+  if (key.target.kind == TargetKind::CPU) {
+    auto entry = loadCPUArtifact(compiled->artifact, compiled->keyString);
+    if (!entry && compiled->fromDiskCache) {
+      // A cached object the JIT linker rejects is replaced, not fatal.
+      discardDiskCacheEntry(diskKey, llvm::toString(entry.takeError()));
+      if (llvm::Error error = compileHere())
+        return std::move(error);
+      entry = loadCPUArtifact(compiled->artifact, compiled->keyString);
+    }
+    if (!entry)
+      return entry.takeError();
+    compiled->cpuEntry = *entry;
+  } else if (compiled->fromDiskCache) {
     // A GPU artifact loads later, once per device; if the driver rejects
     // it, that load compiles the specialization again from the IR.
     compiled->diskKey = diskKey;
     compiled->recompile = [&kernel, key, options] {
       return compileFresh(kernel, key, options);
     };
-  } else {
-    auto artifact = compileModule(**module, options, dump);
-    if (!artifact)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "compiling " + compiled->keyString + ": " +
-                                         llvm::toString(artifact.takeError()));
-    compiled->artifact = std::move(*artifact);
-    writeDiskCache(diskKey, compiled->artifact);
-    if (key.target.kind == TargetKind::CPU) {
-      auto entry = loadCPUArtifact(compiled->artifact, compiled->keyString);
-      if (!entry)
-        return entry.takeError();
-      compiled->cpuEntry = *entry;
-    }
   }
   compiled->compileMilliseconds = std::chrono::duration<double, std::milli>(
                                       std::chrono::steady_clock::now() - start)

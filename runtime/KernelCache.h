@@ -33,7 +33,7 @@ struct CompiledKernel {
   double compileMilliseconds = 0;
   /// The artifact came from the disk cache (no pipeline ran).
   bool fromDiskCache = false;
-  /// For an artifact from the disk cache: its entry, and how to compile it
+  /// For a GPU artifact from the disk cache: its entry, and how to compile it
   /// afresh should a device's driver reject it.
   std::optional<DiskCacheKey> diskKey;
   std::function<llvm::Expected<CompiledArtifact>()> recompile;
