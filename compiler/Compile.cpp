@@ -1,82 +1,86 @@
-//===- Compile.cpp - from a traced module to a loadable artifact ---------===//
+//===- Compile.cpp - run a backend's stages, trace to artifact -----------===//
 #include "compiler/Compile.h"
-#include "compiler/HostTarget.h"
-#include "compiler/NVPTXTarget.h"
-#include "compiler/cpu/EntryABI.h"
+#include "compiler/Backend.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "llvm/IR/DataLayout.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
 
 namespace blockjit {
 
-llvm::Expected<CompiledArtifact> compileModule(mlir::ModuleOp module,
-                                               const PipelineOptions &options,
+namespace {
+
+std::string printModule(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  return text;
+}
+
+llvm::Error stageError(const Stage &stage, const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 llvm::Twine("stage '") + stage.name +
+                                     "' failed:\n" + message);
+}
+
+} // namespace
+
+llvm::Expected<CompiledArtifact> compileModule(ModuleOp module,
+                                               const CompileOptions &options,
                                                const DumpHook &dump,
                                                llvm::StringRef lastStage) {
-  // Before any work: an arch the NVPTX backend cannot target would abort it.
-  if (options.backend == Backend::GPU)
-    if (llvm::Error error = checkCudaArch(options.smArch))
-      return std::move(error);
-  CompiledArtifact artifact;
-  artifact.backend = options.backend;
-  for (auto func : module.getOps<mlir::func::FuncOp>())
-    artifact.entryName = func.getName().str();
-  if (llvm::Error error = runMLIRStages(module, options, dump, lastStage))
+  if (llvm::Error error = validate(options))
     return std::move(error);
-  bool mlirOnly = false;
-  for (const Stage &stage : mlirStages(options.backend))
-    mlirOnly |= lastStage == stage.name;
-  if (mlirOnly)
-    return artifact;
-  if (auto scratch =
-          module->getAttrOfType<mlir::IntegerAttr>(cpu::kScratchBytesAttr))
-    artifact.cpuScratchBytes = scratch.getInt();
-  llvm::LLVMContext context;
-  auto llvmModule = translateToLLVMIR(module, context, options, dump);
-  if (!llvmModule)
-    return llvmModule.takeError();
-  if (lastStage == "llvmir")
-    return artifact;
-  if (options.backend == Backend::GPU) {
-    artifact.threadsPerProgram = options.numWarps * 32;
-    const llvm::DataLayout &layout = (*llvmModule)->getDataLayout();
-    for (const llvm::GlobalVariable &global : (*llvmModule)->globals())
-      if (global.getAddressSpace() == 3)
-        artifact.sharedMemoryBytes +=
-            layout.getTypeAllocSize(global.getValueType());
-    auto ptx = emitPTX(**llvmModule, options.smArch);
-    if (!ptx)
-      return ptx.takeError();
-    if (dump)
-      dump("ptx", *ptx);
-    artifact.binary = std::move(*ptx);
-    // With ptxas at hand, a cubin spares the driver its PTX compilation; if
-    // ptxas is missing or fails, the driver gets the PTX as before.
-    if (std::string ptxas = findPtxas(); !ptxas.empty()) {
-      if (auto cubin = assembleCubin(ptxas, artifact.binary, options.smArch)) {
-        artifact.binary = std::move(*cubin);
-        artifact.isCubin = true;
-      } else {
-        llvm::consumeError(cubin.takeError());
+  const Backend &backend = backendFor(options.target.kind);
+  Compilation compilation(module, options, backend);
+  for (auto func : module.getOps<func::FuncOp>())
+    compilation.artifact.entryName = func.getName().str();
+
+  // A failing pass would otherwise attach the whole module to its message.
+  MLIRContext *context = module.getContext();
+  context->printOpOnDiagnostic(false);
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+    llvm::raw_string_ostream os(diagnostics);
+    os << diag.getLocation() << ": " << diag.str() << "\n";
+    for (const Diagnostic &note : diag.getNotes())
+      os << "  note: " << note.str() << "\n";
+    return success();
+  });
+
+  for (const Stage &stage : backend.stages()) {
+    if (stage.isMLIR()) {
+      PassManager pm(context);
+      stage.addPasses(pm, options);
+      if (failed(pm.run(module)))
+        return stageError(stage, diagnostics);
+      if (dump)
+        dump(stage.name, printModule(module));
+    } else {
+      if (llvm::Error error = stage.run(compilation))
+        return stageError(stage, llvm::toString(std::move(error)));
+      if (dump) {
+        auto text = stage.print(compilation);
+        if (!text)
+          return stageError(stage, llvm::toString(text.takeError()));
+        dump(stage.name, *text);
       }
     }
-    return artifact;
+    if (lastStage == stage.name)
+      break;
   }
-  if (dump) {
-    auto assembly = emitHostCode(**llvmModule, HostOutput::Assembly);
-    if (!assembly)
-      return assembly.takeError();
-    dump("asm", *assembly);
-    if (lastStage == "asm")
-      return artifact;
-  }
-  auto object = emitHostCode(**llvmModule, HostOutput::Object);
-  if (!object)
-    return object.takeError();
-  artifact.binary = std::move(*object);
-  return artifact;
+  return std::move(compilation.artifact);
+}
+
+void buildMLIRPipeline(OpPassManager &pm, const CompileOptions &options) {
+  for (const Stage &stage : backendFor(options.target.kind).stages())
+    if (stage.isMLIR())
+      stage.addPasses(pm, options);
 }
 
 } // namespace blockjit

@@ -2,32 +2,37 @@
 #ifndef BLOCKJIT_COMPILER_COMPILE_H
 #define BLOCKJIT_COMPILER_COMPILE_H
 
-#include "compiler/Pipeline.h"
+#include "compiler/Artifact.h"
+#include "compiler/Specialization.h"
 
-#include <string>
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
 
 namespace blockjit {
 
-/// What a backend produces for one specialization: PTX text for the GPU, a
-/// relocatable ELF object for the host. Self-contained, so it can be cached
-/// on disk and loaded by another process.
-struct CompiledArtifact {
-  Backend backend = Backend::CPU;
-  std::string entryName; // symbol of the kernel entry point
-  std::string binary;    // PTX text, a cubin, or object file bytes
-  bool isCubin = false;  // GPU: `binary` was assembled by ptxas
-  int threadsPerProgram = 1;
-  int sharedMemoryBytes = 0;   // static shared memory of the GPU kernel
-  int64_t cpuScratchBytes = 0; // CPU: per-thread arena (cpu/EntryABI.h)
-};
+/// Called after each stage with its name and printed output.
+using DumpHook =
+    std::function<void(llvm::StringRef stage, llvm::StringRef text)>;
 
-/// Runs every stage on `module` (changing it in place) and returns the
-/// artifact. `dump` sees each stage's output. With `lastStage` set, stops
-/// after that stage and returns an artifact with an empty binary.
+/// Checks `options` (validate()), then runs every stage of the target's
+/// backend (Backend::stages()) on `module`, changing it in place, and returns
+/// the artifact. `dump` sees each stage's output. With `lastStage` set, stops
+/// after that stage; the artifact is then incomplete.
 llvm::Expected<CompiledArtifact> compileModule(mlir::ModuleOp module,
-                                               const PipelineOptions &options,
+                                               const CompileOptions &options,
                                                const DumpHook &dump = {},
                                                llvm::StringRef lastStage = {});
+
+/// Adds every MLIR stage of the target's backend to `pm`: the pipelines
+/// blockjit-opt runs as --blockjit-{cpu,gpu}-pipeline.
+void buildMLIRPipeline(mlir::OpPassManager &pm, const CompileOptions &options);
 
 } // namespace blockjit
 

@@ -1,8 +1,8 @@
 //===- Registration.cpp - dialects and passes every blockjit tool knows --===//
 #include "compiler/Registration.h"
-#include "compiler/NVPTXTarget.h"
+#include "compiler/Compile.h"
 #include "compiler/Passes.h"
-#include "compiler/Pipeline.h"
+#include "compiler/gpu/NVPTXTarget.h"
 
 #include "dialect/BlkDialect.h"
 
@@ -39,7 +39,7 @@ struct CudaArchParser : llvm::cl::parser<int> {
 };
 
 /// The options of `--blockjit-gpu-pipeline`: those of one GPU
-/// specialization, with the JIT's defaults (PipelineOptions). num-warps and
+/// specialization, with the JIT's defaults (CompileOptions). num-warps and
 /// num-stages are checked by the passes that use them (blk-assign-layouts,
 /// blk-pipeline-loads), exactly as in the JIT; sm is checked here, as the
 /// JIT checks it before any work, since no MLIR stage reads it.
@@ -47,22 +47,21 @@ struct GPUPipelineOptions : mlir::PassPipelineOptions<GPUPipelineOptions> {
   Option<int> numWarps{
       *this, "num-warps",
       llvm::cl::desc("warps per program (a power of two, 1..32)"),
-      llvm::cl::init(PipelineOptions().numWarps)};
+      llvm::cl::init(CompileOptions().numWarps)};
   Option<int> numStages{
       *this, "num-stages",
       llvm::cl::desc("software pipelining depth of loads (1 = off)"),
-      llvm::cl::init(PipelineOptions().numStages)};
+      llvm::cl::init(CompileOptions().numStages)};
   Option<int, CudaArchParser> smArch{
       *this, "sm", llvm::cl::desc("CUDA arch sm_XX (checked, unused by MLIR)"),
-      llvm::cl::init(PipelineOptions().smArch)};
+      llvm::cl::init(90)};
 
   /// The one mapping from the command line to the JIT's options.
-  PipelineOptions toPipelineOptions() const {
-    PipelineOptions options;
-    options.backend = Backend::GPU;
+  CompileOptions toCompileOptions() const {
+    CompileOptions options;
+    options.target = Target::cuda(smArch);
     options.numWarps = numWarps;
     options.numStages = numStages;
-    options.smArch = smArch;
     return options;
   }
 };
@@ -91,14 +90,14 @@ void registerPasses() {
   static mlir::PassPipelineRegistration<CPUPipelineOptions> cpu(
       "blockjit-cpu-pipeline", "every MLIR stage of the CPU backend",
       [](mlir::OpPassManager &pm, const CPUPipelineOptions &) {
-        buildMLIRPipeline(pm, PipelineOptions{Backend::CPU});
+        buildMLIRPipeline(pm, CompileOptions{Target::cpu()});
       });
   static mlir::PassPipelineRegistration<GPUPipelineOptions> gpu(
       "blockjit-gpu-pipeline",
       "every MLIR stage of the GPU backend, for the specialization of the "
       "given num-warps, num-stages and sm",
       [](mlir::OpPassManager &pm, const GPUPipelineOptions &options) {
-        buildMLIRPipeline(pm, options.toPipelineOptions());
+        buildMLIRPipeline(pm, options.toCompileOptions());
       });
 }
 

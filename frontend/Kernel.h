@@ -1,4 +1,4 @@
-//===- Kernel.h - kernel definitions and specialization keys ---*- C++ -*-===//
+//===- Kernel.h - kernel signatures and tracing ----------------*- C++ -*-===//
 #ifndef BLOCKJIT_FRONTEND_KERNEL_H
 #define BLOCKJIT_FRONTEND_KERNEL_H
 
@@ -35,35 +35,6 @@ struct ParamInfo {
   bool nullable = false;
 };
 
-enum class TargetKind : uint8_t { CPU, CUDA };
-
-/// Where a specialization runs: the host, or a CUDA device of an `sm_XX` arch.
-struct Target {
-  TargetKind kind = TargetKind::CPU;
-  int smArch = 0; // e.g. 90 for sm_90; 0 on the CPU
-  bool operator==(const Target &) const = default;
-  std::string str() const;
-};
-
-/// Everything a compiled kernel depends on besides its source: two launches
-/// with equal keys can share one binary. Printable with str().
-struct SpecializationKey {
-  /// Pointee type of each pointer, type of each scalar (in parameter order,
-  /// constexprs skipped).
-  llvm::SmallVector<DType, 8> argTypes;
-  /// Values of the Constexpr parameters, in parameter order.
-  llvm::SmallVector<int64_t, 4> constexprs;
-  /// Bit i set: runtime argument i (pointer address or integer value) is
-  /// divisible by 16, so the compiler may use 16-byte vector accesses.
-  uint64_t divisibleBy16 = 0;
-  int numWarps = 4;
-  int numStages = 1;
-  Target target;
-
-  bool operator==(const SpecializationKey &) const = default;
-  size_t hash() const;
-};
-
 class KernelDef;
 
 /// A kernel as written: its name, C++ signature and body. Calling trace()
@@ -81,19 +52,22 @@ public:
   const std::vector<ParamInfo> &params() const { return params_; }
   size_t numRuntimeParams() const;
 
-  /// "softmax[f32,f32,i32,i32,i32,i32|BLOCK_SIZE=1024|warps=8,stages=1|
-  /// div16=0,1|cuda:sm_90]"
-  std::string keyString(const SpecializationKey &key) const;
-  /// A file-name-safe form of keyString().
-  std::string keyFileName(const SpecializationKey &key) const;
+  /// The names of the Constexpr parameters, in order.
+  std::vector<std::string> constexprNames() const;
 
-  /// Checks that `key` fits this kernel's signature.
-  llvm::Error checkKey(const SpecializationKey &key) const;
+  /// Checks that runtime argument types `argTypes` (pointee types of
+  /// pointers, types of scalars) and `constexprs` fit this signature.
+  llvm::Error checkTraceArgs(llvm::ArrayRef<DType> argTypes,
+                             llvm::ArrayRef<int64_t> constexprs) const;
 
   /// Traces the body into a new module holding one func.func named after the
-  /// kernel. User mistakes come back as errors naming the kernel and line.
+  /// kernel, for runtime arguments of `argTypes`, Constexpr parameters of
+  /// values `constexprs`, and runtime argument i divisible by 16 when bit i
+  /// of `divisibleBy16` is set. User mistakes come back as errors naming the
+  /// kernel and line.
   llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
-  trace(mlir::MLIRContext &context, const SpecializationKey &key) const;
+  trace(mlir::MLIRContext &context, llvm::ArrayRef<DType> argTypes,
+        llvm::ArrayRef<int64_t> constexprs, uint64_t divisibleBy16) const;
 
 private:
   std::string name_;

@@ -12,7 +12,7 @@
 #ifndef BLOCKJIT_FRONTEND_TENSOR_H
 #define BLOCKJIT_FRONTEND_TENSOR_H
 
-#include "frontend/DType.h"
+#include "dialect/DType.h"
 
 #include "mlir/IR/Value.h"
 

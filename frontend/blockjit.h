@@ -16,9 +16,8 @@
 #ifndef BLOCKJIT_FRONTEND_BLOCKJIT_H
 #define BLOCKJIT_FRONTEND_BLOCKJIT_H
 
-#include "frontend/DType.h"
+#include "dialect/DType.h"
 #include "frontend/Kernel.h"
-#include "frontend/Registry.h"
 #include "frontend/Tensor.h"
 
 #endif // BLOCKJIT_FRONTEND_BLOCKJIT_H

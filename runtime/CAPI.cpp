@@ -1,7 +1,7 @@
 //===- CAPI.cpp - the C ABI of blockjit_c.h ------------------------------===//
 #include "runtime/blockjit_c.h"
 
-#include "frontend/Registry.h"
+#include "runtime/Registry.h"
 #include "runtime/Launch.h"
 
 #include "llvm/ADT/SmallVector.h"

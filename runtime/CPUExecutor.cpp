@@ -2,7 +2,7 @@
 #include "runtime/CPUExecutor.h"
 #include "compiler/Environment.h"
 
-#include "compiler/HostTarget.h"
+#include "compiler/cpu/HostTarget.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -13,7 +13,7 @@
 #include <atomic>
 #include <bit>
 
-#include "frontend/DType.h"
+#include "dialect/DType.h"
 #include <condition_variable>
 #include <cstdlib>
 #include <functional>

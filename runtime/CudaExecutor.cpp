@@ -17,7 +17,7 @@ llvm::Expected<CudaFunction> loadCudaArtifact(const CompiledArtifact &artifact,
   // cubin is an ELF image the driver reads as is.
   if (llvm::Error e = cuda::check(
           api->cuModuleLoadData(&module, artifact.binary.c_str()),
-          artifact.isCubin ? "cuModuleLoadData (the driver rejected the cubin)"
+          artifact.format == ArtifactFormat::Cubin ? "cuModuleLoadData (the driver rejected the cubin)"
                            : "cuModuleLoadData (the driver rejected the PTX)"))
     return std::move(e);
   CudaFunction result;

@@ -2,11 +2,8 @@
 #include "runtime/DiskCache.h"
 #include "compiler/Environment.h"
 
-#include "compiler/Fingerprint.h"
-
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
@@ -19,7 +16,7 @@ namespace blockjit {
 
 namespace {
 
-constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '3'};
+constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '4'};
 
 void appendU64(std::string &out, uint64_t v) {
   for (int i = 0; i < 8; ++i)
@@ -47,18 +44,6 @@ bool readString(llvm::StringRef &in, std::string &s) {
   return true;
 }
 
-/// Whether `artifact` looks like what its backend loads: a guard against
-/// entries whose checksum is right but whose content is not (a writer bug).
-bool plausible(const CompiledArtifact &artifact) {
-  if (artifact.entryName.empty() || artifact.binary.empty())
-    return false;
-  llvm::StringRef binary = artifact.binary;
-  if (artifact.backend == Backend::CPU || artifact.isCubin)
-    return binary.starts_with("\x7f"
-                              "ELF");
-  return binary.contains(".entry " + artifact.entryName);
-}
-
 } // namespace
 
 std::string diskCacheDirectory() {
@@ -78,15 +63,9 @@ std::string DiskCacheKey::path() const {
   return std::string(path);
 }
 
-DiskCacheKey diskCacheKey(llvm::StringRef ir, const PipelineOptions &options) {
+DiskCacheKey diskCacheKey(std::string material) {
   DiskCacheKey key;
-  // Everything the artifact depends on, the compiler itself included.
-  key.material = compilerFingerprint(options) +
-                 llvm::formatv("backend={0} sm={1} warps={2} stages={3}\n",
-                               int(options.backend), options.smArch,
-                               options.numWarps, options.numStages)
-                     .str();
-  key.material += ir;
+  key.material = std::move(material);
   key.hash = llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(
                              llvm::StringRef(key.material))),
                          /*LowerCase=*/true);
@@ -117,21 +96,21 @@ std::optional<CompiledArtifact> readDiskCache(const DiskCacheKey &key) {
     return reject("checksum mismatch");
   CompiledArtifact artifact;
   std::string material;
-  uint64_t backend, cubin, threads, shared, scratch;
-  if (!readString(payload, material) || !readU64(payload, backend) ||
-      !readU64(payload, cubin) || !readU64(payload, threads) ||
-      !readU64(payload, shared) || !readU64(payload, scratch) ||
-      !readString(payload, artifact.entryName) ||
+  uint64_t format, threads, shared, scratch;
+  if (!readString(payload, material) || !readU64(payload, format) ||
+      !readU64(payload, threads) || !readU64(payload, shared) ||
+      !readU64(payload, scratch) || !readString(payload, artifact.entryName) ||
       !readString(payload, artifact.binary) || !payload.empty())
     return reject("malformed payload");
   if (material != key.material)
     return reject("written for another specialization or compiler");
-  artifact.backend = backend ? Backend::GPU : Backend::CPU;
-  artifact.isCubin = cubin != 0;
+  if (format > uint64_t(ArtifactFormat::Cubin))
+    return reject("unknown artifact format");
+  artifact.format = ArtifactFormat(format);
   artifact.threadsPerProgram = int(threads);
   artifact.sharedMemoryBytes = int(shared);
   artifact.cpuScratchBytes = int64_t(scratch);
-  if (!plausible(artifact))
+  if (!looksLoadable(artifact))
     return reject("its content is not a loadable artifact");
   return artifact;
 }
@@ -149,8 +128,7 @@ void writeDiskCache(const DiskCacheKey &key, const CompiledArtifact &artifact) {
     return;
   std::string payload;
   appendString(payload, key.material);
-  appendU64(payload, artifact.backend == Backend::GPU);
-  appendU64(payload, artifact.isCubin);
+  appendU64(payload, uint64_t(artifact.format));
   appendU64(payload, artifact.threadsPerProgram);
   appendU64(payload, artifact.sharedMemoryBytes);
   appendU64(payload, artifact.cpuScratchBytes);

@@ -1,8 +1,9 @@
 //===- DiskCache.h - compiled artifacts kept across processes --*- C++ -*-===//
 //
 // Entries live in $BLOCKJIT_CACHE_DIR (default ~/.cache/blockjit), named by a
-// SHA-256 of everything the artifact depends on: the traced IR, the pipeline
-// options, the target and the compiler's fingerprint (compiler/Fingerprint.h).
+// SHA-256 of everything the artifact depends on (artifactKeyMaterial() in
+// compiler/Specialization.h: the traced IR, the compile options and the
+// compiler's fingerprint). This file only stores and checks entries.
 // Each file carries a checksum of its payload and the full key it was written
 // for; an entry that fails either check, or whose artifact fails to load, is
 // discarded with a one-line warning and rewritten. Writes go to a temporary
@@ -12,7 +13,7 @@
 #ifndef BLOCKJIT_RUNTIME_DISKCACHE_H
 #define BLOCKJIT_RUNTIME_DISKCACHE_H
 
-#include "compiler/Compile.h"
+#include "compiler/Artifact.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -27,9 +28,8 @@ std::string diskCacheDirectory();
 
 /// What names and identifies one entry.
 struct DiskCacheKey {
-  /// Everything the artifact depends on, in full: the compiler's fingerprint,
-  /// the pipeline options, the host CPU (CPU artifacts) and the traced IR. Each
-  /// entry records it and a read checks it, so an entry that a hash
+  /// Everything the artifact depends on, in full (artifactKeyMaterial()).
+  /// Each entry records it and a read checks it, so an entry that a hash
   /// collision, a bug or a hand put under this name is never used.
   std::string material;
   /// Hex SHA-256 of `material`: the entry's file name.
@@ -38,12 +38,12 @@ struct DiskCacheKey {
   std::string path() const;
 };
 
-/// The key of `ir` compiled with `options`.
-DiskCacheKey diskCacheKey(llvm::StringRef ir, const PipelineOptions &options);
+/// The entry for `material` (see artifactKeyMaterial()).
+DiskCacheKey diskCacheKey(std::string material);
 
 /// The artifact stored under `key`, or nothing. An entry that exists but
 /// cannot be used (truncated, corrupt, recorded for another key, content
-/// that is not an artifact of its backend) is removed with a one-line
+/// that is not an artifact of its format) is removed with a one-line
 /// warning on stderr naming the file.
 std::optional<CompiledArtifact> readDiskCache(const DiskCacheKey &key);
 

@@ -4,7 +4,6 @@
 
 #include "compiler/Registration.h"
 #include "runtime/DiskCache.h"
-#include "runtime/Specialize.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -26,7 +25,7 @@ DumpHook dumpHookFor(const KernelDef &kernel, const SpecializationKey &key) {
   std::optional<std::string> dir = env::dumpDir();
   if (!dir || dir->empty())
     return {};
-  std::string base = kernel.keyFileName(key);
+  std::string base = key.fileName(kernel.name(), kernel.constexprNames());
   std::string directory = *dir;
   return [directory, base](llvm::StringRef stage, llvm::StringRef text) {
     static std::once_flag warned;
@@ -67,9 +66,16 @@ std::unique_ptr<mlir::MLIRContext> compilerContext() {
       registry, mlir::MLIRContext::Threading::DISABLED);
 }
 
+/// Traces `key` of `kernel` in `context`.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+traceKey(mlir::MLIRContext &context, const KernelDef &kernel,
+         const SpecializationKey &key) {
+  return kernel.trace(context, key.argTypes, key.constexprs, key.divisibleBy16);
+}
+
 /// Runs the stages on the traced `module` and stores the artifact on disk.
 llvm::Expected<CompiledArtifact> compileAndStore(mlir::ModuleOp module,
-                                                 const PipelineOptions &options,
+                                                 const CompileOptions &options,
                                                  const DiskCacheKey &diskKey,
                                                  const DumpHook &dump = {}) {
   auto artifact = compileModule(module, options, dump);
@@ -81,32 +87,53 @@ llvm::Expected<CompiledArtifact> compileAndStore(mlir::ModuleOp module,
 /// Traces and compiles `key` again, bypassing the disk cache, and replaces
 /// its disk entry.
 llvm::Expected<CompiledArtifact> compileFresh(const KernelDef &kernel,
-                                              const SpecializationKey &key,
-                                              const PipelineOptions &options) {
+                                              const SpecializationKey &key) {
   auto context = compilerContext();
-  auto module = kernel.trace(*context, key);
+  auto module = traceKey(*context, kernel, key);
   if (!module)
     return module.takeError();
-  return compileAndStore(**module, options,
-                         diskCacheKey(printIR(**module), options));
+  return compileAndStore(
+      **module, key.options,
+      diskCacheKey(artifactKeyMaterial(printIR(**module), key.options)));
 }
 } // namespace
+
+std::string specializationName(const KernelDef &kernel,
+                               const SpecializationKey &key) {
+  return key.str(kernel.name(), kernel.constexprNames());
+}
+
+llvm::Error checkSpecialization(const KernelDef &kernel,
+                                const SpecializationKey &key) {
+  llvm::Error error = kernel.checkTraceArgs(key.argTypes, key.constexprs);
+  if (!error)
+    error = validate(key.options);
+  if (!error)
+    return llvm::Error::success();
+  std::string message = llvm::toString(std::move(error));
+  // checkTraceArgs names the kernel already.
+  if (!llvm::StringRef(message).starts_with("kernel '"))
+    message = "kernel '" + kernel.name() + "': " + message;
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
 
 llvm::Expected<std::unique_ptr<CompiledKernel>>
 compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
   auto start = std::chrono::steady_clock::now();
   auto compiled = std::make_unique<CompiledKernel>();
-  compiled->keyString = kernel.keyString(key);
+  compiled->keyString = specializationName(kernel, key);
+  if (llvm::Error error = checkSpecialization(kernel, key))
+    return std::move(error);
   auto context = compilerContext();
-  auto module = kernel.trace(*context, key);
+  auto module = traceKey(*context, kernel, key);
   if (!module)
     return module.takeError();
   DumpHook dump = dumpHookFor(kernel, key);
-  PipelineOptions options = pipelineOptionsFor(key);
+  const CompileOptions &options = key.options;
   std::string ir = printIR(**module);
   if (dump)
     dump("trace", ir);
-  DiskCacheKey diskKey = diskCacheKey(ir, options);
+  DiskCacheKey diskKey = diskCacheKey(artifactKeyMaterial(ir, options));
   // Compiles the traced module (it is still untouched when this runs).
   auto compileHere = [&]() -> llvm::Error {
     auto artifact = compileAndStore(**module, options, diskKey, dump);
@@ -128,7 +155,7 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
   } else if (llvm::Error error = compileHere()) {
     return std::move(error);
   }
-  if (key.target.kind == TargetKind::CPU) {
+  if (options.target.kind == TargetKind::CPU) {
     auto entry = loadCPUArtifact(compiled->artifact, compiled->keyString);
     if (!entry && compiled->fromDiskCache) {
       // A cached object the JIT linker rejects is replaced, not fatal.
@@ -144,9 +171,7 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
     // A GPU artifact loads later, once per device; if the driver rejects
     // it, that load compiles the specialization again from the IR.
     compiled->diskKey = diskKey;
-    compiled->recompile = [&kernel, key, options] {
-      return compileFresh(kernel, key, options);
-    };
+    compiled->recompile = [&kernel, key] { return compileFresh(kernel, key); };
   }
   compiled->compileMilliseconds = std::chrono::duration<double, std::milli>(
                                       std::chrono::steady_clock::now() - start)

@@ -3,6 +3,7 @@
 #define BLOCKJIT_RUNTIME_KERNELCACHE_H
 
 #include "compiler/Compile.h"
+#include "compiler/Specialization.h"
 #include "frontend/Kernel.h"
 #include "runtime/CPUExecutor.h"
 #include "runtime/CudaExecutor.h"
@@ -49,6 +50,15 @@ private:
   };
   mutable std::array<DeviceSlot, cuda::kMaxDevices> devices;
 };
+
+/// "softmax[f32,...|BLOCK_SIZE=1024|warps=8,stages=1|div16=0,1|cuda:sm_90]".
+std::string specializationName(const KernelDef &kernel,
+                               const SpecializationKey &key);
+
+/// Success if `key` fits `kernel`'s signature and its options are valid
+/// (compiler/Specialization.h), else an error naming the kernel.
+llvm::Error checkSpecialization(const KernelDef &kernel,
+                                const SpecializationKey &key);
 
 /// Compiles `key` of `kernel`: trace, every pipeline stage (or the disk
 /// cache entry for the traced IR, see DiskCache.h), load. With

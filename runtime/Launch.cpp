@@ -99,14 +99,14 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
         llvm::formatv("kernel '{0}' takes {1} arguments, got {2}",
                       kernel.name(), params.size(), args.size()));
   SpecializationKey key;
-  key.numWarps = options.numWarps;
-  key.numStages = options.numStages;
-  key.target.kind = options.target.value_or(defaultTarget());
-  if (key.target.kind == TargetKind::CUDA) {
+  key.options.numWarps = options.numWarps;
+  key.options.numStages = options.numStages;
+  key.options.target.kind = options.target.value_or(defaultTarget());
+  if (key.options.target.kind == TargetKind::CUDA) {
     auto arch = deviceArch(options.device);
     if (!arch)
       return arch.takeError();
-    key.target.smArch = *arch;
+    key.options.target.smArch = *arch;
   }
   unsigned runtimeIndex = 0;
   for (size_t i = 0; i < params.size(); ++i) {
@@ -210,7 +210,7 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
     }
     ++n;
   }
-  if (key->target.kind == TargetKind::CUDA) {
+  if (key->options.target.kind == TargetKind::CUDA) {
     auto function = compiled->cudaFunction(options.device);
     if (!function)
       return function.takeError();
@@ -231,7 +231,7 @@ llvm::Expected<KernelInfo> warmup(const KernelDef &kernel,
   if (!compiled)
     return compiled.takeError();
   KernelInfo info;
-  if (key->target.kind == TargetKind::CPU) {
+  if (key->options.target.kind == TargetKind::CPU) {
     info.processors = cpuThreadCount();
     return info;
   }

@@ -12,6 +12,7 @@
 #ifndef BLOCKJIT_RUNTIME_LAUNCH_H
 #define BLOCKJIT_RUNTIME_LAUNCH_H
 
+#include "compiler/Specialization.h"
 #include "frontend/Kernel.h"
 
 #include "llvm/ADT/ArrayRef.h"

@@ -1,5 +1,6 @@
 //===- AssignLayouts.cpp - distribute blocks over GPU threads ------------===//
 #include "compiler/Passes.h"
+#include "compiler/Specialization.h"
 #include "compiler/VerifyKernels.h"
 #include "compiler/gpu/Layout.h"
 
@@ -38,9 +39,8 @@ struct BlkAssignLayouts
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))) {
-      module.emitError() << "num-warps must be a power of two in 1..32, got "
-                         << int(numWarps);
+    if (llvm::Error error = checkNumWarps(numWarps)) {
+      module.emitError() << llvm::toString(std::move(error));
       return signalPassFailure();
     }
     // The narrowest element accessed in memory at each block size decides

@@ -1,5 +1,6 @@
 //===- PipelineLoads.cpp - prefetch the next iteration's loads -----------===//
 #include "compiler/Passes.h"
+#include "compiler/Specialization.h"
 
 #include "dialect/BlkDialect.h"
 
@@ -187,9 +188,8 @@ struct BlkPipelineLoads
     : blockjit::impl::BlkPipelineLoadsBase<BlkPipelineLoads> {
   using BlkPipelineLoadsBase::BlkPipelineLoadsBase;
   void runOnOperation() override {
-    if (numStages < 1) {
-      getOperation().emitError()
-          << "num-stages must be at least 1, got " << int(numStages);
+    if (llvm::Error error = checkNumStages(numStages)) {
+      getOperation().emitError() << llvm::toString(std::move(error));
       return signalPassFailure();
     }
     if (numStages == 1)

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/Kernels.h"
+#include "runtime/Registry.h"
 
 #include <cmath>
 
@@ -57,9 +58,7 @@ static KernelRegistration registration({
       // Aligned buffers, strides and row length: the case the fast path
       // (16-byte vector accesses) targets.
       key.divisibleBy16 = 0b101111;
-      key.numWarps = c.numWarps;
-      key.numStages = c.numStages;
-      key.target = c.target;
+      key.options = c.options;
       return key;
     },
 });

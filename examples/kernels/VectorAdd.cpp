@@ -1,5 +1,6 @@
 //===- VectorAdd.cpp - out = x + y, one block per program ----------------===//
 #include "examples/kernels/Kernels.h"
+#include "runtime/Registry.h"
 
 namespace blockjit::examples {
 
@@ -29,9 +30,7 @@ static KernelRegistration registration({
       key.argTypes = {c.dtype, c.dtype, c.dtype, DType::I32};
       key.constexprs = {c.blockSize};
       key.divisibleBy16 = 0b1111; // aligned buffers, n a multiple of 16
-      key.numWarps = c.numWarps;
-      key.numStages = c.numStages;
-      key.target = c.target;
+      key.options = c.options;
       return key;
     },
 });

@@ -117,18 +117,17 @@ int compileInput(const std::string &text, const Options &options,
   if (!module || failed(mlir::verify(*module)))
     return kRejectedParse;
   int status = kCompiled;
-  for (blockjit::Backend backend :
-       {blockjit::Backend::CPU, blockjit::Backend::GPU}) {
-    bool cpu = backend == blockjit::Backend::CPU;
+  for (blockjit::TargetKind target :
+       {blockjit::TargetKind::CPU, blockjit::TargetKind::CUDA}) {
+    bool cpu = target == blockjit::TargetKind::CPU;
     if (!(cpu ? options.cpu : options.gpu))
       continue;
     const char *name = cpu ? "cpu" : "gpu";
     // Tells crash reports which backend was compiling.
     llvm::errs() << "fuzz-ir: compiling for " << name << "\n";
     mlir::OwningOpRef<mlir::ModuleOp> clone = module->clone();
-    blockjit::PipelineOptions options;
-    options.backend = backend;
-    options.smArch = 90;
+    blockjit::CompileOptions options;
+    options.target = cpu ? blockjit::Target::cpu() : blockjit::Target::cuda(90);
     auto artifact = blockjit::compileModule(*clone, options);
     if (!artifact) {
       std::string message = llvm::toString(artifact.takeError());

@@ -1032,7 +1032,7 @@ TEST(CPURuntime, DumpDirGetsEveryStage) {
   EXPECT_EQ(y, std::vector<float>(50, 1.0f));
   auto key = specializationFor(*kernel, options, args);
   ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
-  std::string base = kernel->keyFileName(*key);
+  std::string base = key->fileName(kernel->name(), kernel->constexprNames());
   EXPECT_TRUE(contains(base, "dump_probe")) << base;
   for (const char *stage : {"trace", "blk", "loops", "llvm", "llvmir", "asm"}) {
     std::string path = dir + "/" + base + "." + stage;

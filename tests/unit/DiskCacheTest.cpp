@@ -5,7 +5,6 @@
 #include "examples/kernels/Kernels.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
-#include "runtime/Specialize.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -117,7 +116,7 @@ TEST_F(DiskCacheTest, CorruptEntryIsRecompiled) {
 }
 
 TEST_F(DiskCacheTest, GarbageFileIsAMissAndIsRemoved) {
-  DiskCacheKey key = diskCacheKey("ir", PipelineOptions{});
+  DiskCacheKey key = diskCacheKey(artifactKeyMaterial("ir", CompileOptions{}));
   std::ofstream(key.path()) << "not a cache entry";
   testing::internal::CaptureStderr();
   EXPECT_FALSE(readDiskCache(key).has_value());
@@ -129,15 +128,27 @@ TEST_F(DiskCacheTest, GarbageFileIsAMissAndIsRemoved) {
 }
 
 TEST_F(DiskCacheTest, KeyDependsOnIRAndOptions) {
-  PipelineOptions a, b;
+  auto key = [](llvm::StringRef ir, const CompileOptions &options) {
+    return diskCacheKey(artifactKeyMaterial(ir, options));
+  };
+  CompileOptions a, b;
   b.numWarps = 8;
-  EXPECT_EQ(diskCacheKey("ir", a).hash, diskCacheKey("ir", a).hash);
-  EXPECT_NE(diskCacheKey("ir", a).hash, diskCacheKey("ir2", a).hash);
-  EXPECT_NE(diskCacheKey("ir", a).hash, diskCacheKey("ir", b).hash);
+  EXPECT_EQ(key("ir", a).hash, key("ir", a).hash);
+  EXPECT_NE(key("ir", a).hash, key("ir2", a).hash);
+  EXPECT_NE(key("ir", a).hash, key("ir", b).hash);
   b = a;
-  b.backend = Backend::GPU;
-  EXPECT_NE(diskCacheKey("ir", a).hash, diskCacheKey("ir", b).hash);
-  EXPECT_NE(diskCacheKey("ir", a).material.find("ir"), std::string::npos);
+  b.numStages = 2;
+  EXPECT_NE(key("ir", a).hash, key("ir", b).hash);
+  b = a;
+  b.clusterSize = 2;
+  EXPECT_NE(key("ir", a).hash, key("ir", b).hash);
+  b = a;
+  b.target = Target::cuda(90);
+  EXPECT_NE(key("ir", a).hash, key("ir", b).hash);
+  CompileOptions c = b;
+  c.target = Target::cuda(80);
+  EXPECT_NE(key("ir", b).hash, key("ir", c).hash);
+  EXPECT_NE(key("ir", a).material.find("ir"), std::string::npos);
 }
 
 // An entry whose checksum is right but which was written for another key
@@ -191,12 +202,13 @@ TEST_F(DiskCacheTest, EntryWithBadContentIsReplaced) {
   mlir::DialectRegistry registry;
   registerDialects(registry);
   mlir::MLIRContext context(registry);
-  auto module = examples::softmax()->trace(context, *key);
+  auto module = examples::softmax()->trace(context, key->argTypes,
+                                           key->constexprs, key->divisibleBy16);
   ASSERT_TRUE(bool(module));
   std::string ir;
   llvm::raw_string_ostream os(ir);
   module->get().print(os);
-  DiskCacheKey diskKey = diskCacheKey(ir, pipelineOptionsFor(*key));
+  DiskCacheKey diskKey = diskCacheKey(artifactKeyMaterial(ir, key->options));
   ASSERT_EQ(diskKey.path(), path);
   writeDiskCache(diskKey, bad);
   testing::internal::CaptureStderr();
@@ -221,8 +233,11 @@ TEST_F(DiskCacheTest, EmptyDirectorySettingDisablesTheCache) {
 // build time (not the git commit: an uncommitted change counts), LLVM, and
 // the host CPU or the ptxas that made a cubin.
 TEST_F(DiskCacheTest, KeyHoldsTheCompilerFingerprint) {
-  PipelineOptions cpu, gpu;
-  gpu.backend = Backend::GPU;
+  auto diskCacheKey = [](llvm::StringRef ir, const CompileOptions &options) {
+    return blockjit::diskCacheKey(artifactKeyMaterial(ir, options));
+  };
+  CompileOptions cpu, gpu;
+  gpu.target = Target::cuda(90);
   std::string fingerprint = sourceFingerprint();
   EXPECT_EQ(fingerprint.size(), 64u);
   EXPECT_NE(diskCacheKey("ir", cpu).material.find(fingerprint),

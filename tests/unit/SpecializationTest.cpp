@@ -1,5 +1,7 @@
 //===- SpecializationTest.cpp - keys, key strings, dtypes, fp16/bf16 -----===//
+#include "compiler/Specialization.h"
 #include "frontend/blockjit.h"
+#include "runtime/KernelCache.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -28,9 +30,9 @@ SpecializationKey softmaxKey() {
                   DType::I32, DType::I32, DType::I32};
   key.constexprs = {1024};
   key.divisibleBy16 = 0b1111;
-  key.numWarps = 8;
-  key.numStages = 1;
-  key.target = Target{TargetKind::CUDA, 90};
+  key.options.numWarps = 8;
+  key.options.numStages = 1;
+  key.options.target = Target{TargetKind::CUDA, 90};
   return key;
 }
 
@@ -54,10 +56,10 @@ TEST(SpecializationKey, DefaultsAreCpuFourWarpsOneStage) {
   EXPECT_TRUE(key.argTypes.empty());
   EXPECT_TRUE(key.constexprs.empty());
   EXPECT_EQ(key.divisibleBy16, 0u);
-  EXPECT_EQ(key.numWarps, 4);
-  EXPECT_EQ(key.numStages, 1);
-  EXPECT_EQ(key.target.kind, TargetKind::CPU);
-  EXPECT_EQ(key.target.smArch, 0);
+  EXPECT_EQ(key.options.numWarps, 4);
+  EXPECT_EQ(key.options.numStages, 1);
+  EXPECT_EQ(key.options.target.kind, TargetKind::CPU);
+  EXPECT_EQ(key.options.target.smArch, 0);
 }
 
 TEST(SpecializationKey, EveryFieldChangesEquality) {
@@ -75,11 +77,12 @@ TEST(SpecializationKey, EveryFieldChangesEquality) {
           {"divisibleBy16 bit", [](auto &k) { k.divisibleBy16 = 0b0111; }},
           {"divisibleBy16 high bit",
            [](auto &k) { k.divisibleBy16 |= 1ull << 63; }},
-          {"numWarps", [](auto &k) { k.numWarps = 4; }},
-          {"numStages", [](auto &k) { k.numStages = 3; }},
-          {"target kind", [](auto &k) { k.target.kind = TargetKind::CPU; }},
-          {"target arch", [](auto &k) { k.target.smArch = 80; }},
-          {"target", [](auto &k) { k.target = Target{}; }},
+          {"numWarps", [](auto &k) { k.options.numWarps = 4; }},
+          {"numStages", [](auto &k) { k.options.numStages = 3; }},
+          {"target kind",
+           [](auto &k) { k.options.target.kind = TargetKind::CPU; }},
+          {"target arch", [](auto &k) { k.options.target.smArch = 80; }},
+          {"target", [](auto &k) { k.options.target = Target{}; }},
       };
   const SpecializationKey base = softmaxKey();
   std::unordered_set<SpecializationKey, KeyHash> all = {base};
@@ -123,7 +126,7 @@ TEST(Target, Str) {
 }
 
 //===----------------------------------------------------------------------===//
-// KernelDef::keyString
+// specializationName (SpecializationKey::str)
 //===----------------------------------------------------------------------===//
 
 std::shared_ptr<KernelDef> softmaxLike() {
@@ -136,7 +139,7 @@ std::shared_ptr<KernelDef> softmaxLike() {
 
 TEST(KeyString, NamesEveryPart) {
   auto kernel = softmaxLike();
-  std::string text = kernel->keyString(softmaxKey());
+  std::string text = specializationName(*kernel, softmaxKey());
   EXPECT_EQ(text, "softmax[f32,f32,i32,i32,i32,i32|BLOCK_SIZE=1024|warps=8,"
                   "stages=1|div16=0,1,2,3|cuda:sm_90]");
   EXPECT_NE(text.find("BLOCK_SIZE=1024"), std::string::npos);
@@ -146,10 +149,11 @@ TEST(KeyString, NamesEveryPart) {
 
 TEST(KeyString, IsStable) {
   auto kernel = softmaxLike();
-  EXPECT_EQ(kernel->keyString(softmaxKey()), kernel->keyString(softmaxKey()));
+  EXPECT_EQ(specializationName(*kernel, softmaxKey()),
+            specializationName(*kernel, softmaxKey()));
   // A second definition with the same name and signature agrees.
-  EXPECT_EQ(softmaxLike()->keyString(softmaxKey()),
-            kernel->keyString(softmaxKey()));
+  EXPECT_EQ(specializationName(*softmaxLike(), softmaxKey()),
+            specializationName(*kernel, softmaxKey()));
 }
 
 TEST(KeyString, FollowsEveryField) {
@@ -158,16 +162,20 @@ TEST(KeyString, FollowsEveryField) {
   key.argTypes[0] = key.argTypes[1] = DType::F16;
   key.constexprs = {128};
   key.divisibleBy16 = 0b10;
-  key.numWarps = 2;
-  key.numStages = 3;
-  key.target = Target{};
-  EXPECT_EQ(kernel->keyString(key),
+  key.options.numWarps = 2;
+  key.options.numStages = 3;
+  key.options.target = Target{};
+  EXPECT_EQ(specializationName(*kernel, key),
             "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3|"
             "div16=1|cpu]");
   key.divisibleBy16 = 0;
-  EXPECT_EQ(kernel->keyString(key),
+  EXPECT_EQ(specializationName(*kernel, key),
             "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3|"
             "div16=|cpu]");
+  key.options.clusterSize = 2;
+  EXPECT_EQ(specializationName(*kernel, key),
+            "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3,"
+            "cluster=2|div16=|cpu]");
 }
 
 TEST(KeyString, SeveralOrNoConstexprs) {
@@ -176,17 +184,19 @@ TEST(KeyString, SeveralOrNoConstexprs) {
   SpecializationKey key;
   key.argTypes = {DType::F32, DType::I32};
   key.constexprs = {16, 64};
-  EXPECT_EQ(two->keyString(key),
+  EXPECT_EQ(specializationName(*two, key),
             "two[f32,i32|M=16,N=64|warps=4,stages=1|div16=|cpu]");
   auto none = jit("none", [](Ptr<float> x) {});
   key.argTypes = {DType::F32};
   key.constexprs = {};
-  EXPECT_EQ(none->keyString(key), "none[f32||warps=4,stages=1|div16=|cpu]");
+  EXPECT_EQ(specializationName(*none, key),
+            "none[f32||warps=4,stages=1|div16=|cpu]");
 }
 
 TEST(KeyString, FileNameIsSafe) {
   auto kernel = softmaxLike();
-  std::string name = kernel->keyFileName(softmaxKey());
+  std::string name =
+      softmaxKey().fileName(kernel->name(), kernel->constexprNames());
   EXPECT_NE(name.find("BLOCK_SIZE=1024"), std::string::npos) << name;
   EXPECT_NE(name.find("warps=8"), std::string::npos) << name;
   for (char c : name)
@@ -196,8 +206,8 @@ TEST(KeyString, FileNameIsSafe) {
   EXPECT_EQ(name.find('/'), std::string::npos);
   // Different keys, different names.
   SpecializationKey other = softmaxKey();
-  other.target.smArch = 80;
-  EXPECT_NE(kernel->keyFileName(other), name);
+  other.options.target.smArch = 80;
+  EXPECT_NE(other.fileName(kernel->name(), kernel->constexprNames()), name);
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,6 +5,7 @@
 // nothing may crash, however the failed values are used afterwards.
 //
 //===----------------------------------------------------------------------===//
+#include "runtime/KernelCache.h"
 #include "tests/unit/TraceTestUtil.h"
 
 #include <climits>
@@ -872,24 +873,28 @@ protected:
   SpecializationKey good() {
     return makeKey({DType::F32, DType::F16, DType::I32}, {128});
   }
-  /// The error of tracing with `key`; the body must not have run.
+  /// The error of tracing with `key`, which checkSpecialization reports
+  /// too; the body must not have run.
   std::string error(const SpecializationKey &key) {
     int before = runs;
     std::string text = traceError(*kernel, key);
     EXPECT_EQ(runs, before) << "the body ran for a bad key";
-    llvm::Error direct = kernel->checkKey(key);
-    EXPECT_TRUE(bool(direct)) << "checkKey accepted the key";
-    if (direct) {
-      EXPECT_EQ(llvm::toString(std::move(direct)), text);
-    }
+    EXPECT_EQ(optionsError(key), text);
     return text;
+  }
+  /// The error of checkSpecialization for `key` (options are not the
+  /// trace's business: it never sees them).
+  std::string optionsError(const SpecializationKey &key) {
+    llvm::Error direct = checkSpecialization(*kernel, key);
+    EXPECT_TRUE(bool(direct)) << "checkSpecialization accepted the key";
+    return direct ? llvm::toString(std::move(direct)) : "";
   }
   std::shared_ptr<KernelDef> kernel;
   int runs = 0;
 };
 
 TEST_F(KeyCheckTest, GoodKeyTraces) {
-  llvm::Error ok = kernel->checkKey(good());
+  llvm::Error ok = checkSpecialization(*kernel, good());
   EXPECT_FALSE(bool(ok)) << llvm::toString(std::move(ok));
   auto module = traceOk(*kernel, good());
   EXPECT_TRUE(module);
@@ -936,15 +941,17 @@ TEST_F(KeyCheckTest, NumWarps) {
   for (int warps : {0, -4, 3, 12, 64}) {
     SCOPED_TRACE(warps);
     SpecializationKey key = good();
-    key.numWarps = warps;
-    EXPECT_EQ(error(key), "kernel 'keyed': num_warps must be a power of two "
-                          "in 1..32, got " +
-                              std::to_string(warps));
+    key.options.numWarps = warps;
+    EXPECT_EQ(optionsError(key),
+              "kernel 'keyed': num_warps must be a power of two "
+              "in 1..32, got " +
+                  std::to_string(warps));
   }
   for (int warps : {1, 2, 4, 8, 16, 32}) {
     SpecializationKey key = good();
-    key.numWarps = warps;
-    EXPECT_TRUE(traceOk(*kernel, key)) << warps;
+    key.options.numWarps = warps;
+    llvm::Error ok = checkSpecialization(*kernel, key);
+    EXPECT_FALSE(bool(ok)) << warps << ": " << llvm::toString(std::move(ok));
   }
 }
 
@@ -952,15 +959,48 @@ TEST_F(KeyCheckTest, NumStages) {
   for (int stages : {0, -1, 9}) {
     SCOPED_TRACE(stages);
     SpecializationKey key = good();
-    key.numStages = stages;
-    EXPECT_EQ(error(key), "kernel 'keyed': num_stages must be in 1..8, got " +
-                              std::to_string(stages));
+    key.options.numStages = stages;
+    EXPECT_EQ(optionsError(key),
+              "kernel 'keyed': num_stages must be in 1..8, got " +
+                  std::to_string(stages));
   }
   for (int stages : {1, 3, 8}) {
     SpecializationKey key = good();
-    key.numStages = stages;
-    EXPECT_TRUE(traceOk(*kernel, key)) << stages;
+    key.options.numStages = stages;
+    llvm::Error ok = checkSpecialization(*kernel, key);
+    EXPECT_FALSE(bool(ok)) << stages << ": " << llvm::toString(std::move(ok));
   }
+}
+
+TEST_F(KeyCheckTest, ClusterSize) {
+  for (int cluster : {0, -2, 3, 32}) {
+    SCOPED_TRACE(cluster);
+    SpecializationKey key = good();
+    key.options.clusterSize = cluster;
+    EXPECT_EQ(optionsError(key),
+              "kernel 'keyed': cluster size must be a power of two in 1..16, "
+              "got " +
+                  std::to_string(cluster));
+  }
+  for (int cluster : {1, 2, 16}) {
+    SpecializationKey key = good();
+    key.options.clusterSize = cluster;
+    llvm::Error ok = checkSpecialization(*kernel, key);
+    EXPECT_FALSE(bool(ok)) << cluster << ": " << llvm::toString(std::move(ok));
+  }
+}
+
+TEST_F(KeyCheckTest, TargetArch) {
+  SpecializationKey key = good();
+  key.options.target = Target::cuda(91);
+  EXPECT_NE(optionsError(key).find("kernel 'keyed': sm_91"), std::string::npos)
+      << optionsError(key);
+  key.options.target = Target{TargetKind::CPU, 90};
+  EXPECT_EQ(optionsError(key),
+            "kernel 'keyed': the CPU target takes no sm arch, got sm_90");
+  key.options.target = Target::cuda(90);
+  llvm::Error ok = checkSpecialization(*kernel, key);
+  EXPECT_FALSE(bool(ok)) << llvm::toString(std::move(ok));
 }
 
 TEST_F(KeyCheckTest, ConstexprCount) {
@@ -1015,7 +1055,7 @@ TEST_F(TraceErrorTest, IntegerOtherThatFitsIsFine) {
     Tensor offs = arange(0, 8);
     store(y + offs, load(y + offs, offs < n, INT32_MIN), offs < n);
   });
-  auto module = kernel->trace(context, makeKey({DType::I32, DType::I32}));
+  auto module = kernel->trace(context, {DType::I32, DType::I32}, {}, 0);
   EXPECT_TRUE(bool(module)) << llvm::toString(module.takeError());
 }
 

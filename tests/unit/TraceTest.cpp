@@ -339,7 +339,7 @@ void checkBinary(MLIRContext &context, const BinaryCase &c, DType dtype,
     Tensor offsets = arange(0, 16);
     resultType = str(c.apply(load(x + offsets), load(y + offsets)).type());
   });
-  auto result = kernel->trace(context, makeKey({dtype, dtype}));
+  auto result = kernel->trace(context, {dtype, dtype}, {}, 0);
   ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
   ModuleOp module = **result;
   std::string element = std::string(dtypeName(dtype));
@@ -1317,8 +1317,8 @@ TEST_F(TraceTest, VectorAddKernel) {
 TEST_F(TraceTest, OneKernelTracesIntoManyContexts) {
   auto kernel = jit("reuse", [](Ptr<float> x) { store(x, 1.0); });
   MLIRContext other;
-  auto a = kernel->trace(context, makeKey({DType::F32}));
-  auto b = kernel->trace(other, makeKey({DType::F32}));
+  auto a = kernel->trace(context, {DType::F32}, {}, 0);
+  auto b = kernel->trace(other, {DType::F32}, {}, 0);
   ASSERT_TRUE(bool(a)) << llvm::toString(a.takeError());
   ASSERT_TRUE(bool(b)) << llvm::toString(b.takeError());
   EXPECT_EQ(str(a->get().getOperation()), str(b->get().getOperation()));

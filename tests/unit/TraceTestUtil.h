@@ -3,6 +3,7 @@
 #ifndef BLOCKJIT_TESTS_UNIT_TRACETESTUTIL_H
 #define BLOCKJIT_TESTS_UNIT_TRACETESTUTIL_H
 
+#include "compiler/Specialization.h"
 #include "dialect/BlkDialect.h"
 #include "frontend/blockjit.h"
 
@@ -94,7 +95,8 @@ protected:
   /// Traces `kernel`; a failed trace is a test failure and gives null.
   mlir::OwningOpRef<mlir::ModuleOp> traceOk(const KernelDef &kernel,
                                             const SpecializationKey &key) {
-    auto module = kernel.trace(context, key);
+    auto module =
+        kernel.trace(context, key.argTypes, key.constexprs, key.divisibleBy16);
     if (!module) {
       ADD_FAILURE() << "trace of " << kernel.name()
                     << " failed: " << llvm::toString(module.takeError());
@@ -106,7 +108,8 @@ protected:
   /// Traces `kernel`, which must fail; the error's text.
   std::string traceError(const KernelDef &kernel,
                          const SpecializationKey &key) {
-    auto module = kernel.trace(context, key);
+    auto module =
+        kernel.trace(context, key.argTypes, key.constexprs, key.divisibleBy16);
     if (module) {
       ADD_FAILURE() << "trace of " << kernel.name()
                     << " unexpectedly succeeded:\n"

@@ -4,10 +4,12 @@
 //   blockjit-dump --list
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Backend.h"
 #include "compiler/Compile.h"
 #include "compiler/Registration.h"
 #include "frontend/blockjit.h"
-#include "runtime/Specialize.h"
+#include "runtime/KernelCache.h"
+#include "runtime/Registry.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -40,11 +42,11 @@ static int listKernels() {
   llvm::outs() << "kernels:\n";
   for (const RegisteredKernel *k : registeredKernels())
     llvm::outs() << "  " << k->name << " - " << k->description << "\n";
-  for (Backend backend : {Backend::GPU, Backend::CPU}) {
-    llvm::outs() << "stages (" << (backend == Backend::GPU ? "cuda" : "cpu")
-                 << "): trace";
-    for (const std::string &name : allStageNames(backend))
-      llvm::outs() << " " << name;
+  for (TargetKind kind : {TargetKind::CUDA, TargetKind::CPU}) {
+    const Backend &backend = backendFor(kind);
+    llvm::outs() << "stages (" << backend.name() << "): trace";
+    for (const Stage &stage : backend.stages())
+      llvm::outs() << " " << stage.name;
     llvm::outs() << "\n";
   }
   return 0;
@@ -72,15 +74,17 @@ int main(int argc, char **argv) {
 
   ExampleConfig config;
   config.blockSize = blockSize;
-  config.numWarps = numWarps;
-  config.numStages = numStages;
+  config.options.numWarps = numWarps;
+  config.options.numStages = numStages;
   config.dtype = *type;
-  config.target = target == "cuda" ? Target{TargetKind::CUDA, smArch}
-                                   : Target{TargetKind::CPU, 0};
+  config.options.target =
+      target == "cuda" ? Target::cuda(smArch) : Target::cpu();
   SpecializationKey key = kernel->exampleKey(config);
-  PipelineOptions options = pipelineOptionsFor(key);
+  if (llvm::Error error = checkSpecialization(*kernel->kernel, key))
+    return fail(llvm::toString(std::move(error)));
 
-  std::vector<std::string> stages = allStageNames(options.backend);
+  std::vector<std::string> stages =
+      stageNames(backendFor(key.options.target.kind));
   bool known = stage == "all" || stage == "trace" ||
                llvm::is_contained(stages, stage.getValue());
   if (!known)
@@ -90,11 +94,13 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registerDialects(registry);
   mlir::MLIRContext context(registry);
-  auto module = kernel->kernel->trace(context, key);
+  auto module = kernel->kernel->trace(context, key.argTypes, key.constexprs,
+                                      key.divisibleBy16);
   if (!module)
     return fail(llvm::toString(module.takeError()));
 
-  llvm::outs() << "// kernel " << kernel->kernel->keyString(key) << "\n";
+  llvm::outs() << "// kernel " << specializationName(*kernel->kernel, key)
+               << "\n";
   bool printed = false;
   auto print = [&](llvm::StringRef name, llvm::StringRef text) {
     if (stage != "all" && stage != name)
@@ -112,7 +118,7 @@ int main(int argc, char **argv) {
   }
   if (stage != "trace") {
     if (llvm::Error error =
-            compileModule(**module, options, print,
+            compileModule(**module, key.options, print,
                           stage == "all" ? "" : stage.getValue())
                 .takeError())
       return fail(llvm::toString(std::move(error)));

@@ -7,11 +7,11 @@
 // CUDA limit per block); anything else is reported on the module, with the
 // value given, and the pass fails.
 
-// ZERO: error: num-warps must be a power of two in 1..32, got 0{{$}}
-// W64:  error: num-warps must be a power of two in 1..32, got 64{{$}}
-// NEG:  error: num-warps must be a power of two in 1..32, got -4{{$}}
+// ZERO: error: num_warps must be a power of two in 1..32, got 0{{$}}
+// W64:  error: num_warps must be a power of two in 1..32, got 64{{$}}
+// NEG:  error: num_warps must be a power of two in 1..32, got -4{{$}}
 
-// expected-error @+1 {{num-warps must be a power of two in 1..32, got 3}}
+// expected-error @+1 {{num_warps must be a power of two in 1..32, got 3}}
 module {
   func.func @k(%out: !blk.ptr<f32>) {
     %r = blk.make_range 0 to 256 : tensor<256xi32>

@@ -120,9 +120,9 @@
 // DEFAULT:       llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // DEFAULT:       llvm.br ^[[HEAD]](%{{[^,]*}} : i32)
 
-// WARPS3:   error: num-warps must be a power of two in 1..32, got 3{{$}}
-// WARPS64:  error: num-warps must be a power of two in 1..32, got 64{{$}}
-// STAGES0:  error: num-stages must be at least 1, got 0{{$}}
+// WARPS3:   error: num_warps must be a power of two in 1..32, got 3{{$}}
+// WARPS64:  error: num_warps must be a power of two in 1..32, got 64{{$}}
+// STAGES0:  error: num_stages must be in 1..8, got 0{{$}}
 // SM:       for the --sm option: sm_1000 is not a CUDA arch blockjit can compile for; supported: sm_70,
 // NOTINT:   for the --num-warps option: 'eight' value invalid for integer argument!
 // UNKNOWN:  no such option block-size

@@ -3,6 +3,7 @@
 // RUN: blockjit-opt %s --blk-pipeline-loads="num-stages=1" | FileCheck %s --check-prefix=OFF
 // RUN: not blockjit-opt %s --blk-pipeline-loads="num-stages=0" 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not blockjit-opt %s --blk-pipeline-loads="num-stages=-1" 2>&1 | FileCheck %s --check-prefix=NEG
+// RUN: not blockjit-opt %s --blk-pipeline-loads="num-stages=9" 2>&1 | FileCheck %s --check-prefix=NINE
 
 // blk-pipeline-loads on its own, on loops as the blk stage leaves them
 // (invariant ranges, masks and splats hoisted). A load directly in an
@@ -16,7 +17,7 @@
 //
 // num-stages = 1 leaves every loop alone; num-stages > 2 does today exactly
 // what 2 does (one iteration ahead, no deeper prefetch): the num-stages=3 run
-// checks the same output. num-stages < 1 is an error.
+// checks the same output. num-stages outside 1..8 is an error (checkNumStages).
 //
 // Not prefetched: a load whose address depends on a loaded value (the
 // gather's data load), on an iter_arg (a pointer advanced through the loop),
@@ -26,8 +27,9 @@
 // A nested loop is pipelined first; its prologue load then sits in the outer
 // body and is itself prefetched one outer iteration ahead.
 
-// ZERO: error: num-stages must be at least 1, got 0{{$}}
-// NEG: error: num-stages must be at least 1, got -1{{$}}
+// ZERO: error: num_stages must be in 1..8, got 0{{$}}
+// NEG: error: num_stages must be in 1..8, got -1{{$}}
+// NINE: error: num_stages must be in 1..8, got 9{{$}}
 
 // The persistent row loop of softmax (tests/lit/Dialect/softmax.mlir): a
 // non-constant step (num_programs), a masked block load with `other`.

@@ -1,5 +1,5 @@
 //===- HostTarget.cpp - LLVM IR to host machine code ---------------------===//
-#include "compiler/HostTarget.h"
+#include "compiler/cpu/HostTarget.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"

@@ -1,6 +1,6 @@
 //===- DType.h - element types of kernel arguments and blocks --*- C++ -*-===//
-#ifndef BLOCKJIT_FRONTEND_DTYPE_H
-#define BLOCKJIT_FRONTEND_DTYPE_H
+#ifndef BLOCKJIT_DIALECT_DTYPE_H
+#define BLOCKJIT_DIALECT_DTYPE_H
 
 #include <cstdint>
 #include <cstring>
@@ -68,4 +68,4 @@ template <typename T> inline constexpr DType dtype_v = DTypeOf<T>::value;
 
 } // namespace blockjit
 
-#endif // BLOCKJIT_FRONTEND_DTYPE_H
+#endif // BLOCKJIT_DIALECT_DTYPE_H

@@ -1,6 +1,6 @@
 //===- HostTarget.h - LLVM IR to host machine code -------------*- C++ -*-===//
-#ifndef BLOCKJIT_COMPILER_HOSTTARGET_H
-#define BLOCKJIT_COMPILER_HOSTTARGET_H
+#ifndef BLOCKJIT_COMPILER_CPU_HOSTTARGET_H
+#define BLOCKJIT_COMPILER_CPU_HOSTTARGET_H
 
 #include "llvm/Support/Error.h"
 
@@ -26,4 +26,4 @@ llvm::Expected<std::string> emitHostCode(llvm::Module &module,
 
 } // namespace blockjit
 
-#endif // BLOCKJIT_COMPILER_HOSTTARGET_H
+#endif // BLOCKJIT_COMPILER_CPU_HOSTTARGET_H

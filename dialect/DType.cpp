@@ -1,5 +1,5 @@
 //===- DType.cpp - element types and host fp16/bf16 conversions ----------===//
-#include "frontend/DType.h"
+#include "dialect/DType.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"

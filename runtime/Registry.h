@@ -1,7 +1,8 @@
 //===- Registry.h - kernels that tools can find by name --------*- C++ -*-===//
-#ifndef BLOCKJIT_FRONTEND_REGISTRY_H
-#define BLOCKJIT_FRONTEND_REGISTRY_H
+#ifndef BLOCKJIT_RUNTIME_REGISTRY_H
+#define BLOCKJIT_RUNTIME_REGISTRY_H
 
+#include "compiler/Specialization.h"
 #include "frontend/Kernel.h"
 
 #include <functional>
@@ -14,10 +15,8 @@ namespace blockjit {
 /// The knobs a tool (blockjit-dump, benchmarks) sets on a registered kernel.
 struct ExampleConfig {
   int64_t blockSize = 1024;
-  int numWarps = 4;
-  int numStages = 1;
   DType dtype = DType::F32;
-  Target target;
+  CompileOptions options;
 };
 
 struct RegisteredKernel {
@@ -43,4 +42,4 @@ struct KernelRegistration {
 
 } // namespace blockjit
 
-#endif // BLOCKJIT_FRONTEND_REGISTRY_H
+#endif // BLOCKJIT_RUNTIME_REGISTRY_H

@@ -1,5 +1,5 @@
 //===- NVPTXTarget.cpp - LLVM IR to PTX ----------------------------------===//
-#include "compiler/NVPTXTarget.h"
+#include "compiler/gpu/NVPTXTarget.h"
 #include "compiler/Environment.h"
 
 #include "llvm/ADT/SmallString.h"

@@ -1,6 +1,6 @@
 //===- NVPTXTarget.h - LLVM IR to PTX --------------------------*- C++ -*-===//
-#ifndef BLOCKJIT_COMPILER_NVPTXTARGET_H
-#define BLOCKJIT_COMPILER_NVPTXTARGET_H
+#ifndef BLOCKJIT_COMPILER_GPU_NVPTXTARGET_H
+#define BLOCKJIT_COMPILER_GPU_NVPTXTARGET_H
 
 #include "llvm/Support/Error.h"
 
@@ -41,4 +41,4 @@ llvm::Expected<std::string> assembleCubin(llvm::StringRef ptxas,
 
 } // namespace blockjit
 
-#endif // BLOCKJIT_COMPILER_NVPTXTARGET_H
+#endif // BLOCKJIT_COMPILER_GPU_NVPTXTARGET_H

@@ -1,5 +1,5 @@
 //===- Registry.cpp - kernels that tools can find by name ----------------===//
-#include "frontend/Registry.h"
+#include "runtime/Registry.h"
 
 #include <map>
 #include <mutex>

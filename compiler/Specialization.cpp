@@ -1,0 +1,124 @@
+//===- Specialization.cpp - what one compiled kernel depends on ----------===//
+#include "compiler/Specialization.h"
+#include "compiler/Backend.h"
+#include "compiler/Fingerprint.h"
+
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace blockjit {
+
+namespace {
+llvm::Error optionError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+bool isPowerOfTwoIn(int value, int max) {
+  return value >= 1 && value <= max && (value & (value - 1)) == 0;
+}
+} // namespace
+
+std::string Target::str() const {
+  if (kind == TargetKind::CPU)
+    return "cpu";
+  return "cuda:sm_" + std::to_string(smArch);
+}
+
+std::string CompileOptions::str() const {
+  std::string text = llvm::formatv("warps={0},stages={1}", numWarps, numStages);
+  if (clusterSize > 1)
+    text += ",cluster=" + std::to_string(clusterSize);
+  return text + "|" + target.str();
+}
+
+llvm::Error checkNumWarps(int numWarps) {
+  if (!isPowerOfTwoIn(numWarps, kMaxNumWarps))
+    return optionError(
+        llvm::formatv("num_warps must be a power of two in 1..{0}, got {1}",
+                      kMaxNumWarps, numWarps));
+  return llvm::Error::success();
+}
+
+llvm::Error checkNumStages(int numStages) {
+  if (numStages < 1 || numStages > kMaxNumStages)
+    return optionError(llvm::formatv("num_stages must be in 1..{0}, got {1}",
+                                     kMaxNumStages, numStages));
+  return llvm::Error::success();
+}
+
+llvm::Error checkClusterSize(int clusterSize) {
+  if (!isPowerOfTwoIn(clusterSize, kMaxClusterSize))
+    return optionError(
+        llvm::formatv("cluster size must be a power of two in 1..{0}, got {1}",
+                      kMaxClusterSize, clusterSize));
+  return llvm::Error::success();
+}
+
+llvm::Error validate(const CompileOptions &options) {
+  if (llvm::Error error = checkNumWarps(options.numWarps))
+    return error;
+  if (llvm::Error error = checkNumStages(options.numStages))
+    return error;
+  if (llvm::Error error = checkClusterSize(options.clusterSize))
+    return error;
+  return backendFor(options.target.kind).checkOptions(options);
+}
+
+size_t SpecializationKey::hash() const {
+  return llvm::hash_combine(
+      llvm::hash_combine_range(argTypes.begin(), argTypes.end()),
+      llvm::hash_combine_range(constexprs.begin(), constexprs.end()),
+      divisibleBy16, options.numWarps, options.numStages, options.clusterSize,
+      options.target.kind, options.target.smArch);
+}
+
+std::string
+SpecializationKey::str(llvm::StringRef kernelName,
+                       llvm::ArrayRef<std::string> constexprNames) const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << kernelName << "[";
+  llvm::interleave(
+      argTypes, os, [&](DType type) { os << dtypeName(type); }, ",");
+  os << "|";
+  for (size_t i = 0; i < constexprs.size(); ++i)
+    os << (i ? "," : "")
+       << (i < constexprNames.size() ? constexprNames[i]
+                                     : "c" + std::to_string(i))
+       << "=" << constexprs[i];
+  os << "|warps=" << options.numWarps << ",stages=" << options.numStages;
+  if (options.clusterSize > 1)
+    os << ",cluster=" << options.clusterSize;
+  os << "|div16=";
+  bool first = true;
+  for (size_t i = 0; i < argTypes.size(); ++i)
+    if (divisibleBy16 >> i & 1) {
+      os << (first ? "" : ",") << i;
+      first = false;
+    }
+  os << "|" << options.target.str() << "]";
+  return text;
+}
+
+std::string
+SpecializationKey::fileName(llvm::StringRef kernelName,
+                            llvm::ArrayRef<std::string> constexprNames) const {
+  std::string name = str(kernelName, constexprNames);
+  for (char &ch : name)
+    if (!isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '-' &&
+        ch != '=' && ch != ',' && ch != '.')
+      ch = '_';
+  return name;
+}
+
+std::string artifactKeyMaterial(llvm::StringRef tracedIR,
+                                const CompileOptions &options) {
+  return std::string("blockjit sources ") + sourceFingerprint() + "\nllvm " +
+         llvmVersion() + "\n" +
+         backendFor(options.target.kind).fingerprint(options) + "options " +
+         options.str() + "\n" + tracedIR.str();
+}
+
+} // namespace blockjit

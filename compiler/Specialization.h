@@ -1,0 +1,106 @@
+//===- Specialization.h - what one compiled kernel depends on --*- C++ -*-===//
+//
+// The one module that says what a specialization is: the target, the
+// options the compiler takes (num_warps, num_stages, cluster size), the
+// traced signature (argument types, constexpr values, divisibility), and
+// from them every cache key: the in-memory kernel cache hashes and compares
+// SpecializationKey, the disk cache names entries by artifactKeyMaterial(),
+// and the autotuner will key its results the same way. Each rule (num_warps
+// a power of two up to 32, ...) is checked here and nowhere else.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLOCKJIT_COMPILER_SPECIALIZATION_H
+#define BLOCKJIT_COMPILER_SPECIALIZATION_H
+
+#include "dialect/DType.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+
+namespace blockjit {
+
+enum class TargetKind : uint8_t { CPU, CUDA };
+
+/// Where a specialization runs: the host, or a CUDA device of an `sm_XX` arch.
+struct Target {
+  TargetKind kind = TargetKind::CPU;
+  int smArch = 0; // e.g. 90 for sm_90; 0 on the CPU
+
+  static Target cpu() { return {TargetKind::CPU, 0}; }
+  static Target cuda(int smArch) { return {TargetKind::CUDA, smArch}; }
+  bool operator==(const Target &) const = default;
+  /// "cpu" or "cuda:sm_90".
+  std::string str() const;
+};
+
+/// The limits of the compile options, checked by validate().
+inline constexpr int kMaxNumWarps = 32;
+inline constexpr int kMaxNumStages = 8;
+inline constexpr int kMaxClusterSize = 16;
+
+/// How the compiler turns traced IR into an artifact: everything besides the
+/// IR that the compiled code depends on.
+struct CompileOptions {
+  Target target;
+  /// GPU: warps per program, a power of two in 1..kMaxNumWarps.
+  int numWarps = 4;
+  /// GPU: software pipelining depth of loads (1 = off), 1..kMaxNumStages.
+  int numStages = 1;
+  /// GPU: programs (CTAs) of one thread-block cluster that share a block, a
+  /// power of two in 1..kMaxClusterSize; 1 = no cluster.
+  int clusterSize = 1;
+
+  bool operator==(const CompileOptions &) const = default;
+  /// "warps=8,stages=1|cuda:sm_90" (",cluster=N" when N > 1).
+  std::string str() const;
+};
+
+/// Each rule on its own, for the passes that take one of these as an option.
+llvm::Error checkNumWarps(int numWarps);
+llvm::Error checkNumStages(int numStages);
+llvm::Error checkClusterSize(int clusterSize);
+
+/// Success if every option is in range and the target's backend can compile
+/// for it (e.g. a known sm arch), else an error naming the option.
+llvm::Error validate(const CompileOptions &options);
+
+/// Everything a compiled kernel depends on besides its source: two launches
+/// with equal keys share one binary.
+struct SpecializationKey {
+  /// Pointee type of each pointer, type of each scalar (in parameter order,
+  /// constexprs skipped).
+  llvm::SmallVector<DType, 8> argTypes;
+  /// Values of the Constexpr parameters, in parameter order.
+  llvm::SmallVector<int64_t, 4> constexprs;
+  /// Bit i set: runtime argument i (pointer address or integer value) is
+  /// divisible by 16, so the compiler may use 16-byte vector accesses.
+  uint64_t divisibleBy16 = 0;
+  CompileOptions options;
+
+  bool operator==(const SpecializationKey &) const = default;
+  /// The in-memory cache's hash: of the fields only, cheap for every launch.
+  size_t hash() const;
+  /// "softmax[f32,f32,i32,i32,i32,i32|BLOCK_SIZE=1024|warps=8,stages=1|
+  /// div16=0,1|cuda:sm_90]": the kernel's name and its constexpr parameters'
+  /// names (in order) label the fields.
+  std::string str(llvm::StringRef kernelName,
+                  llvm::ArrayRef<std::string> constexprNames) const;
+  /// str() with every character unsafe in a file name replaced by '_'.
+  std::string fileName(llvm::StringRef kernelName,
+                       llvm::ArrayRef<std::string> constexprNames) const;
+};
+
+/// The full text the disk cache keys an artifact by: the compiler's
+/// fingerprint for these options (its sources, LLVM, and what the target's
+/// backend adds), the options, and the traced IR.
+std::string artifactKeyMaterial(llvm::StringRef tracedIR,
+                                const CompileOptions &options);
+
+} // namespace blockjit
+
+#endif // BLOCKJIT_COMPILER_SPECIALIZATION_H

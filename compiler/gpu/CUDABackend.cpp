@@ -1,0 +1,159 @@
+//===- CUDABackend.cpp - the NVIDIA GPU backend and its stage list -------===//
+#include "compiler/gpu/CUDABackend.h"
+#include "compiler/Passes.h"
+#include "compiler/gpu/NVPTXTarget.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+
+#include <map>
+#include <mutex>
+
+using namespace mlir;
+
+namespace blockjit {
+namespace {
+
+void addPipelineStagePasses(OpPassManager &pm, const CompileOptions &options) {
+  pm.addPass(
+      createBlkPipelineLoads(BlkPipelineLoadsOptions{options.numStages}));
+  pm.addPass(createCanonicalizerPass());
+}
+
+void addLayoutStagePasses(OpPassManager &pm, const CompileOptions &options) {
+  pm.addPass(createBlkAssignLayouts(BlkAssignLayoutsOptions{options.numWarps}));
+}
+
+void addNVVMStagePasses(OpPassManager &pm, const CompileOptions &) {
+  pm.addPass(createConvertBlkToNVVM());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void addLLVMStagePasses(OpPassManager &pm, const CompileOptions &) {
+  pm.addPass(createConvertBlkToLLVMGPU());
+  pm.addPass(createCanonicalizerPass());
+}
+
+/// The PTX, with what the launch needs to know of the kernel.
+llvm::Error emitPTXStage(Compilation &compilation) {
+  CompiledArtifact &artifact = compilation.artifact;
+  llvm::Module &module = *compilation.llvmModule;
+  artifact.threadsPerProgram = compilation.options.numWarps * 32;
+  artifact.sharedMemoryBytes = 0;
+  const llvm::DataLayout &layout = module.getDataLayout();
+  for (const llvm::GlobalVariable &global : module.globals())
+    if (global.getAddressSpace() == 3)
+      artifact.sharedMemoryBytes +=
+          layout.getTypeAllocSize(global.getValueType());
+  auto ptx = emitPTX(module, compilation.options.target.smArch);
+  if (!ptx)
+    return ptx.takeError();
+  artifact.format = ArtifactFormat::PTX;
+  artifact.binary = std::move(*ptx);
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::string> printPTX(Compilation &compilation) {
+  return compilation.artifact.binary;
+}
+
+/// With ptxas at hand, a cubin spares the driver its PTX compilation (the
+/// bulk of a cold first launch); if ptxas is missing or fails, the artifact
+/// stays PTX and the driver compiles it.
+llvm::Error assembleCubinStage(Compilation &compilation) {
+  CompiledArtifact &artifact = compilation.artifact;
+  std::string ptxas = findPtxas();
+  if (ptxas.empty())
+    return llvm::Error::success();
+  auto cubin =
+      assembleCubin(ptxas, artifact.binary, compilation.options.target.smArch);
+  if (!cubin) {
+    llvm::consumeError(cubin.takeError());
+    return llvm::Error::success();
+  }
+  artifact.binary = std::move(*cubin);
+  artifact.format = ArtifactFormat::Cubin;
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::string> describeCubin(Compilation &compilation) {
+  const CompiledArtifact &artifact = compilation.artifact;
+  if (artifact.format != ArtifactFormat::Cubin)
+    return std::string("no cubin (no ptxas found, or it failed): the driver "
+                       "compiles the PTX when loading it\n");
+  return "cubin for sm_" + std::to_string(compilation.options.target.smArch) +
+         ", " + std::to_string(artifact.binary.size()) + " bytes, by " +
+         findPtxas() + "\n";
+}
+
+const Stage kStages[] = {
+    {"blk", "traced blk IR, canonicalized", addBlkStagePasses},
+    {"pipeline", "next-iteration loads prefetched (num_stages > 1)",
+     addPipelineStagePasses},
+    {"layout", "blocks with #blk.blocked thread layouts", addLayoutStagePasses},
+    {"nvvm", "per-thread scalars, vector accesses, shuffles",
+     addNVVMStagePasses},
+    {"llvm", "LLVM dialect NVVM kernel", addLLVMStagePasses},
+    kLLVMIRStage,
+    {"ptx", "PTX for the sm arch", nullptr, emitPTXStage, printPTX},
+    {"cubin", "the PTX assembled by ptxas (the artifact when ptxas is found)",
+     nullptr, assembleCubinStage, describeCubin},
+};
+
+/// `ptxas --version`, asked once per ptxas per process ("" if it fails).
+std::string ptxasVersion(const std::string &ptxas) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> known;
+  std::lock_guard lock(mutex);
+  auto [it, inserted] = known.try_emplace(ptxas);
+  if (!inserted)
+    return it->second;
+  llvm::SmallString<128> output;
+  if (llvm::sys::fs::createTemporaryFile("blockjit-ptxas", "txt", output))
+    return "";
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(output), llvm::StringRef(output)};
+  llvm::StringRef args[] = {ptxas, "--version"};
+  if (llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects) == 0)
+    if (auto text = llvm::MemoryBuffer::getFile(output))
+      it->second = (*text)->getBuffer().trim().str();
+  llvm::sys::fs::remove(output);
+  return it->second;
+}
+
+class CUDABackend final : public Backend {
+public:
+  TargetKind kind() const override { return TargetKind::CUDA; }
+  llvm::StringRef name() const override { return "cuda"; }
+  llvm::ArrayRef<Stage> stages() const override { return kStages; }
+  llvm::Error checkOptions(const CompileOptions &options) const override {
+    // Before any work: an arch the NVPTX backend cannot target would abort it.
+    return checkCudaArch(options.target.smArch);
+  }
+  llvm::Expected<llvm::TargetMachine &>
+  targetMachine(const CompileOptions &options) const override {
+    return nvptxTargetMachine(options.target.smArch);
+  }
+  std::string fingerprint(const CompileOptions &) const override {
+    // The artifact is a cubin when a ptxas is found, else PTX.
+    std::string ptxas = findPtxas();
+    if (ptxas.empty())
+      return "ptx (no ptxas)\n";
+    return "ptxas " + ptxas + ": " + ptxasVersion(ptxas) + "\n";
+  }
+};
+
+} // namespace
+
+const Backend &cudaBackend() {
+  static const CUDABackend backend;
+  return backend;
+}
+
+} // namespace blockjit

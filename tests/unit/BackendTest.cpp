@@ -1,0 +1,178 @@
+//===- BackendTest.cpp - backends own their stages, trace to artifact ----===//
+#include "compiler/Backend.h"
+#include "compiler/Compile.h"
+#include "compiler/Registration.h"
+#include "examples/kernels/Kernels.h"
+#include "runtime/KernelCache.h"
+#include "runtime/Registry.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+using namespace blockjit;
+
+namespace {
+
+std::vector<std::string> names(TargetKind kind) {
+  return stageNames(backendFor(kind));
+}
+
+TEST(Backend, EachTargetHasItsBackend) {
+  EXPECT_EQ(backendFor(TargetKind::CPU).kind(), TargetKind::CPU);
+  EXPECT_EQ(backendFor(TargetKind::CUDA).kind(), TargetKind::CUDA);
+  EXPECT_EQ(backendFor(TargetKind::CPU).name(), "cpu");
+  EXPECT_EQ(backendFor(TargetKind::CUDA).name(), "cuda");
+}
+
+TEST(Backend, StageListsRunFromBlkToMachineCode) {
+  EXPECT_EQ(
+      names(TargetKind::CPU),
+      (std::vector<std::string>{"blk", "loops", "llvm", "llvmir", "asm"}));
+  EXPECT_EQ(names(TargetKind::CUDA),
+            (std::vector<std::string>{"blk", "pipeline", "layout", "nvvm",
+                                      "llvm", "llvmir", "ptx", "cubin"}));
+}
+
+// MLIR stages come first; every later stage has a step and a printer, so
+// blockjit-dump can show any of them.
+TEST(Backend, StagesAreMLIRThenSteps) {
+  for (TargetKind kind : {TargetKind::CPU, TargetKind::CUDA}) {
+    bool afterMLIR = false;
+    for (const Stage &stage : backendFor(kind).stages()) {
+      SCOPED_TRACE(stage.name);
+      EXPECT_NE(std::string(stage.description), "");
+      if (stage.isMLIR()) {
+        EXPECT_FALSE(afterMLIR) << "an MLIR stage after a non-MLIR one";
+        EXPECT_EQ(stage.run, nullptr);
+      } else {
+        afterMLIR = true;
+        EXPECT_NE(stage.run, nullptr);
+        EXPECT_NE(stage.print, nullptr);
+      }
+    }
+    EXPECT_TRUE(afterMLIR);
+  }
+}
+
+TEST(Backend, OptionsAreCheckedBeforeAnyWork) {
+  CompileOptions options;
+  EXPECT_FALSE(bool(validate(options)));
+  options.target = Target::cuda(90);
+  EXPECT_FALSE(bool(validate(options)));
+  options.target = Target::cuda(91);
+  llvm::Error error = validate(options);
+  ASSERT_TRUE(bool(error));
+  EXPECT_NE(llvm::toString(std::move(error)).find("sm_91 is not a CUDA arch"),
+            std::string::npos);
+  options.target = Target{TargetKind::CPU, 80};
+  EXPECT_EQ(llvm::toString(validate(options)),
+            "the CPU target takes no sm arch, got sm_80");
+  options = CompileOptions();
+  options.numWarps = 6;
+  EXPECT_EQ(llvm::toString(validate(options)),
+            "num_warps must be a power of two in 1..32, got 6");
+}
+
+// Each backend's fingerprint names what its artifacts depend on beyond the
+// sources and LLVM.
+TEST(Backend, FingerprintsNameTheirToolchain) {
+  CompileOptions cpu, cuda;
+  cuda.target = Target::cuda(90);
+  EXPECT_EQ(backendFor(TargetKind::CPU).fingerprint(cpu).rfind("host ", 0), 0u);
+  setenv("BLOCKJIT_PTXAS", "none", 1);
+  EXPECT_EQ(backendFor(TargetKind::CUDA).fingerprint(cuda), "ptx (no ptxas)\n");
+  unsetenv("BLOCKJIT_PTXAS");
+  std::string material = artifactKeyMaterial("IR TEXT", cuda);
+  EXPECT_NE(material.find("options warps=4,stages=1|cuda:sm_90"),
+            std::string::npos)
+      << material;
+  EXPECT_NE(material.find("IR TEXT"), std::string::npos);
+}
+
+/// Compiles the registered softmax for `options` through every stage,
+/// recording the stage names the dump hook sees.
+llvm::Expected<CompiledArtifact>
+compileSoftmax(const CompileOptions &options, std::vector<std::string> &seen,
+               llvm::StringRef lastStage = {}) {
+  mlir::DialectRegistry registry;
+  registerDialects(registry);
+  mlir::MLIRContext context(registry);
+  ExampleConfig config;
+  config.blockSize = 256;
+  config.options = options;
+  const RegisteredKernel *softmax = findKernel("softmax");
+  SpecializationKey key = softmax->exampleKey(config);
+  auto module = softmax->kernel->trace(context, key.argTypes, key.constexprs,
+                                       key.divisibleBy16);
+  if (!module)
+    return module.takeError();
+  return compileModule(
+      **module, options,
+      [&](llvm::StringRef stage, llvm::StringRef) {
+        seen.push_back(stage.str());
+      },
+      lastStage);
+}
+
+TEST(Backend, CompileRunsEveryStageInOrder) {
+  std::vector<std::string> seen;
+  auto artifact = compileSoftmax(CompileOptions(), seen);
+  ASSERT_TRUE(bool(artifact)) << llvm::toString(artifact.takeError());
+  EXPECT_EQ(seen, names(TargetKind::CPU));
+  EXPECT_EQ(artifact->format, ArtifactFormat::HostObject);
+  EXPECT_EQ(artifact->entryName, "softmax");
+  EXPECT_TRUE(looksLoadable(*artifact));
+
+  setenv("BLOCKJIT_PTXAS", "none", 1);
+  seen.clear();
+  CompileOptions cuda;
+  cuda.target = Target::cuda(80);
+  cuda.numWarps = 2;
+  artifact = compileSoftmax(cuda, seen);
+  unsetenv("BLOCKJIT_PTXAS");
+  ASSERT_TRUE(bool(artifact)) << llvm::toString(artifact.takeError());
+  EXPECT_EQ(seen, names(TargetKind::CUDA));
+  EXPECT_EQ(artifact->format, ArtifactFormat::PTX);
+  EXPECT_EQ(artifact->threadsPerProgram, 64);
+  EXPECT_TRUE(looksLoadable(*artifact));
+  EXPECT_NE(artifact->binary.find(".target sm_80"), std::string::npos);
+}
+
+TEST(Backend, CompileStopsAfterTheLastStageAsked) {
+  std::vector<std::string> seen;
+  CompileOptions cuda;
+  cuda.target = Target::cuda(90);
+  auto artifact = compileSoftmax(cuda, seen, "ptx");
+  ASSERT_TRUE(bool(artifact)) << llvm::toString(artifact.takeError());
+  EXPECT_EQ(seen.back(), "ptx");
+  EXPECT_EQ(artifact->format, ArtifactFormat::PTX);
+  seen.clear();
+  artifact = compileSoftmax(cuda, seen, "layout");
+  ASSERT_TRUE(bool(artifact)) << llvm::toString(artifact.takeError());
+  EXPECT_EQ(seen.back(), "layout");
+  EXPECT_TRUE(artifact->binary.empty());
+}
+
+TEST(Artifact, LooksLoadableByFormat) {
+  CompiledArtifact artifact;
+  artifact.entryName = "k";
+  EXPECT_FALSE(looksLoadable(artifact)); // empty
+  artifact.binary = "\x7f"
+                    "ELF...";
+  EXPECT_TRUE(looksLoadable(artifact));
+  artifact.format = ArtifactFormat::Cubin;
+  EXPECT_TRUE(looksLoadable(artifact));
+  artifact.format = ArtifactFormat::PTX;
+  EXPECT_FALSE(looksLoadable(artifact));
+  artifact.binary = ".visible .entry k(";
+  EXPECT_TRUE(looksLoadable(artifact));
+  artifact.entryName = "other";
+  EXPECT_FALSE(looksLoadable(artifact));
+  EXPECT_EQ(formatName(ArtifactFormat::Cubin), "cubin");
+}
+
+} // namespace
