@@ -107,10 +107,12 @@ def BlkAssignLayouts : Pass<"blk-assign-layouts", "mlir::ModuleOp"> {
 def BlkTestAxisInfo : Pass<"blk-test-axis-info", "mlir::ModuleOp"> {
   let summary = "Report what AxisAnalysis derives for every value (tests)";
   let description = [{
-    For each op result of each kernel, a remark "contiguity = C,
-    divisibility = D, constancy = K": the facts convert-blk-to-nvvm uses to
-    choose vector widths (see compiler/gpu/AxisInfo.h). Runs on blk IR,
-    with or without layouts; changes nothing.
+    For each value of each kernel (op results, function parameters, loop
+    induction variables and iter_args), in the order they are defined, a
+    remark "contiguity = C, divisibility = D, constancy = K" at the value's
+    location: the facts convert-blk-to-nvvm uses to choose vector widths
+    (see compiler/gpu/AxisInfo.h). Runs on blk IR, with or without layouts;
+    changes nothing.
   }];
 }
 

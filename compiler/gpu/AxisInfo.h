@@ -1,12 +1,18 @@
-//===- AxisInfo.h - contiguity, divisibility and constancy of values -*- C++
-//-*-===//
+//===- AxisInfo.h - contiguity, divisibility, constancy -*- C++ -*-===//
 //
-// What the GPU lowering needs to know to use vector memory accesses: how many
-// consecutive elements of a 1-D block are consecutive integers (contiguity),
-// the largest power of two dividing the first element of each such run
-// (divisibility; in bytes for pointers), and how many consecutive elements
-// are equal (constancy). Derived from `blk.divisibility` parameter
-// attributes, constants, and the ops in between; conservative elsewhere.
+// What the GPU lowering needs to know to use vector memory accesses, along
+// the last (innermost) dimension of a block; a scalar is a block of one:
+//
+// - contiguity C: the elements fall into aligned runs of C consecutive
+//   integers (consecutive pointers: one pointee apart);
+// - divisibility D: the largest power of two known to divide the first
+//   element of every such run (bytes for pointers; with C = 1, every element);
+// - constancy K: the elements fall into aligned runs of K equal values.
+//
+// C, D and K are powers of two; C and K divide the dimension's size.
+// Derived from `blk.divisibility` parameter attributes, constants and the
+// ops in between by a sparse data-flow analysis (AxisInfoAnalysis.h);
+// conservative (1, 1, 1) elsewhere.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BLOCKJIT_COMPILER_GPU_AXISINFO_H
@@ -21,15 +27,28 @@ struct AxisInfo {
   int64_t contiguity = 1;
   int64_t divisibility = 1;
   int64_t constancy = 1;
+
+  /// The facts that hold for a value that is either `lhs` or `rhs`.
+  static AxisInfo join(const AxisInfo &lhs, const AxisInfo &rhs);
+
+  /// The power of two dividing the first element of every aligned run of
+  /// `length` elements (a power of two dividing the dimension), for elements
+  /// `unit` apart within a contiguous run (pointee bytes for pointers, else
+  /// 1). Runs shorter than `contiguity` start inside this value's runs.
+  int64_t divisibilityAt(int64_t length, int64_t unit = 1) const;
+
+  bool operator==(const AxisInfo &other) const = default;
+  void print(llvm::raw_ostream &os) const;
 };
 
+/// The facts of every value of a function, computed once; the function may
+/// be rewritten afterwards (values created later get the conservative facts).
 class AxisAnalysis {
 public:
   explicit AxisAnalysis(mlir::func::FuncOp func);
   AxisInfo get(mlir::Value value) const;
 
 private:
-  AxisInfo compute(mlir::Operation *op, mlir::Value result);
   llvm::DenseMap<mlir::Value, AxisInfo> infos;
 };
 

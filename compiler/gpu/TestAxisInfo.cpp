@@ -20,13 +20,22 @@ struct BlkTestAxisInfo : blockjit::impl::BlkTestAxisInfoBase<BlkTestAxisInfo> {
       if (func.isExternal())
         continue;
       AxisAnalysis analysis(func);
-      func.walk([&](Operation *op) {
-        for (Value result : op->getResults()) {
-          AxisInfo info = analysis.get(result);
-          op->emitRemark() << "contiguity = " << info.contiguity
-                           << ", divisibility = " << info.divisibility
-                           << ", constancy = " << info.constancy;
-        }
+      auto report = [&](Value value, Location loc) {
+        std::string facts;
+        llvm::raw_string_ostream os(facts);
+        analysis.get(value).print(os);
+        emitRemark(loc) << facts;
+      };
+      // In the order values are defined in the source: an op's results, then
+      // the arguments of its regions (function parameters, induction
+      // variables, iter_args), then the ops inside.
+      func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+        for (Value result : op->getResults())
+          report(result, op->getLoc());
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            for (BlockArgument argument : block.getArguments())
+              report(argument, argument.getLoc());
       });
     }
   }

@@ -15,8 +15,11 @@
 // CHECK:         %[[IZERO:.*]] = arith.constant 0 : i32
 // CHECK:         %[[FZ:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:         %[[RES:.*]]:5 = scf.for %[[K:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[T:.*]] = %[[FZ]], %[[A0:.*]] = %[[FZERO]], %[[A1:.*]] = %[[FZERO]], %[[C0:.*]] = %[[IZERO]], %[[C1:.*]] = %[[IZERO]]) -> (f32, f32, f32, i32, i32)  : i32 {
-// CHECK:           %[[X0:.*]] = blk.load %{{.*}} : !blk.ptr<f32>
-// CHECK-NEXT:      %[[X1:.*]] = blk.load %{{.*}} : !blk.ptr<f32>
+// The induction variable steps by 64 from 0, so the thread's two elements
+// at in + k + 2 * tid load as one 8-byte aligned vector.
+// CHECK:           %[[V:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+// CHECK:           %[[X0:.*]] = llvm.extractelement %[[V]]
+// CHECK:           %[[X1:.*]] = llvm.extractelement %[[V]]
 // CHECK-NEXT:      %[[S0:.*]] = arith.addf %[[A0]], %[[X0]] : f32
 // CHECK-NEXT:      %[[S1:.*]] = arith.addf %[[A1]], %[[X1]] : f32
 // CHECK-NEXT:      %[[D0:.*]] = arith.addi %[[C0]], %[[I0]] : i32
