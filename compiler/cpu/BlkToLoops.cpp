@@ -7,6 +7,7 @@
 // `exp(x - max)` or `base + arange(0, N)` fuse into their consumer's loop.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/BlockOps.h"
 #include "compiler/Passes.h"
 #include "compiler/Reduction.h"
 #include "compiler/VerifyKernels.h"
@@ -35,7 +36,6 @@ using namespace blockjit;
 
 namespace {
 
-using blk::hasBlocks;
 using blk::isBlock;
 
 /// Elementwise ops cheap enough to recompute at every use instead of storing.
@@ -409,57 +409,40 @@ private:
   }
 
   LogicalResult lowerBlock(Block &block) {
-    for (Operation &opRef : llvm::make_early_inc_range(block)) {
-      Operation *op = &opRef;
-      if (auto loop = dyn_cast<scf::ForOp>(op)) {
-        builder.setInsertionPoint(op);
-        if (llvm::any_of(loop.getInitArgs().getTypes(), isBlock)) {
-          if (failed(lowerFor(loop)))
-            return failure();
-          continue;
-        }
-        if (failed(lowerBlock(*loop.getBody())))
-          return failure();
-        continue;
-      }
-      if (op->getNumRegions() > 0 && !isa<func::FuncOp>(op)) {
-        // Other region ops (scf.if, scf.while) may hold blocks inside but
-        // must not produce or take them.
-        if (hasBlocks(op))
-          return op->emitOpError()
-                 << "on blocks has no CPU lowering (only scf.for may carry "
-                    "blocks)";
-        for (Region &region : op->getRegions())
-          for (Block &inner : region)
-            if (failed(lowerBlock(inner)))
-              return failure();
-        continue;
-      }
-      if (isa<scf::YieldOp>(op) || !hasBlocks(op))
-        continue;
-      builder.setInsertionPoint(op);
-      if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-        if (!isa<SplatElementsAttr>(constant.getValue()))
-          return op->emitOpError()
-                 << "non-splat block constants are not supported on the CPU";
-      } else if (auto load = dyn_cast<blk::LoadOp>(op)) {
-        if (failed(lowerLoad(load)))
-          return failure();
-      } else if (auto store = dyn_cast<blk::StoreOp>(op)) {
-        lowerStore(store);
-      } else if (auto reduce = dyn_cast<blk::ReduceOp>(op)) {
-        lowerReduce(reduce);
-      } else if (isa<blk::BlkDialect>(op->getDialect()) ||
-                 op->hasTrait<OpTrait::Elementwise>()) {
-        if (op->getNumResults() != 1)
-          return op->emitOpError() << "has no CPU lowering";
-        if (needsBuffer(op))
-          materialize(op->getResult(0));
-      } else {
-        return op->emitOpError() << "on blocks has no CPU lowering";
-      }
-      toErase.push_back(op);
+    return walkBlockOps(
+        block, "CPU",
+        [&](scf::ForOp loop) -> LogicalResult {
+          builder.setInsertionPoint(loop);
+          if (llvm::any_of(loop.getInitArgs().getTypes(), isBlock))
+            return lowerFor(loop);
+          return lowerBlock(*loop.getBody());
+        },
+        [&](Operation *op) { return lowerOp(op); });
+  }
+
+  LogicalResult lowerOp(Operation *op) {
+    builder.setInsertionPoint(op);
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      if (!isa<SplatElementsAttr>(constant.getValue()))
+        return op->emitOpError()
+               << "non-splat block constants are not supported on the CPU";
+    } else if (auto load = dyn_cast<blk::LoadOp>(op)) {
+      if (failed(lowerLoad(load)))
+        return failure();
+    } else if (auto store = dyn_cast<blk::StoreOp>(op)) {
+      lowerStore(store);
+    } else if (auto reduce = dyn_cast<blk::ReduceOp>(op)) {
+      lowerReduce(reduce);
+    } else if (isa<blk::BlkDialect>(op->getDialect()) ||
+               op->hasTrait<OpTrait::Elementwise>()) {
+      if (op->getNumResults() != 1)
+        return op->emitOpError() << "has no CPU lowering";
+      if (needsBuffer(op))
+        materialize(op->getResult(0));
+    } else {
+      return op->emitOpError() << "on blocks has no CPU lowering";
     }
+    toErase.push_back(op);
     return success();
   }
 };

@@ -31,3 +31,16 @@ func.func @f64_sum(%in: !blk.ptr<f64> {blk.divisibility = 16 : i32}, %out: !blk.
   blk.store %out, %s : !blk.ptr<f64>
   return
 }
+
+// -----
+
+// An op on blocks that is neither a blk op, a constant nor a one-result
+// elementwise op has no per-thread lowering.
+func.func @two_results(%out: !blk.ptr<i32>, %v: i32) {
+  %a = blk.splat %v : i32 -> tensor<128xi32>
+  // expected-error @+1 {{'arith.addui_extended' op on blocks has no GPU lowering}}
+  %sum, %carry = arith.addui_extended %a, %a : tensor<128xi32>, tensor<128xi1>
+  %s = blk.reduce sum %sum axis = 0 : tensor<128xi32> -> i32
+  blk.store %out, %s : !blk.ptr<i32>
+  return
+}

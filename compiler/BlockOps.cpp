@@ -1,0 +1,39 @@
+//===- BlockOps.cpp - the op walk both block lowerings share -------------===//
+#include "compiler/BlockOps.h"
+
+#include "dialect/BlkDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+using namespace mlir;
+
+LogicalResult
+blockjit::walkBlockOps(Block &block, StringRef target,
+                       function_ref<LogicalResult(scf::ForOp)> visitFor,
+                       function_ref<LogicalResult(Operation *)> visitOp) {
+  for (Operation &opRef : llvm::make_early_inc_range(block)) {
+    Operation *op = &opRef;
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (failed(visitFor(loop)))
+        return failure();
+      continue;
+    }
+    if (op->getNumRegions() > 0 && !isa<func::FuncOp>(op)) {
+      // Other region ops (scf.if, scf.while) may hold blocks inside but must
+      // not produce or take them.
+      if (blk::hasBlocks(op))
+        return op->emitOpError() << "on blocks has no " << target
+                                 << " lowering (only scf.for may carry blocks)";
+      for (Region &region : op->getRegions())
+        for (Block &inner : region)
+          if (failed(walkBlockOps(inner, target, visitFor, visitOp)))
+            return failure();
+      continue;
+    }
+    if (isa<scf::YieldOp>(op) || !blk::hasBlocks(op))
+      continue;
+    if (failed(visitOp(op)))
+      return failure();
+  }
+  return success();
+}

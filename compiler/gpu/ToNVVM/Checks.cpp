@@ -1,0 +1,62 @@
+//===- Checks.cpp - which block ops the GPU lowering supports ------------===//
+//
+// Checked before the conversion rewrites anything, so that an unsupported
+// op fails with an error that names it and says why, rather than with the
+// conversion driver's "failed to legalize".
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/BlockOps.h"
+#include "compiler/Reduction.h"
+#include "compiler/VerifyKernels.h"
+#include "compiler/gpu/ToNVVM/Lowering.h"
+
+#include "dialect/BlkDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+
+namespace blockjit::nvvm {
+namespace {
+
+LogicalResult checkOp(Operation *op) {
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    if (!isa<SplatElementsAttr>(constant.getValue()))
+      return op->emitOpError()
+             << "non-splat block constants are not supported on the GPU";
+    return success();
+  }
+  if (auto reduce = dyn_cast<blk::ReduceOp>(op)) {
+    // Shuffles move 32 bits; 2-D reductions go through shared memory only.
+    RankedTensorType srcType = reduce.getSrc().getType();
+    Type element = srcType.getElementType();
+    if (srcType.getRank() == 1 &&
+        reductionAccumulatorType(element).getIntOrFloatBitWidth() > 32)
+      return reduce.emitOpError()
+             << "of " << element << " is not supported on the GPU yet";
+    return success();
+  }
+  // Every blk op has a pattern, and so has every elementwise op.
+  if (isa<blk::BlkDialect>(op->getDialect()) ||
+      (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1))
+    return success();
+  return op->emitOpError() << "on blocks has no GPU lowering";
+}
+
+LogicalResult checkBlock(Block &block) {
+  return walkBlockOps(
+      block, "GPU", [](scf::ForOp loop) { return checkBlock(*loop.getBody()); },
+      checkOp);
+}
+
+} // namespace
+
+LogicalResult checkGPULowering(func::FuncOp func) {
+  // Blocks are built inside a program; a kernel's parameters are scalars
+  // and pointers (checked again: this pass may run alone).
+  if (failed(verifyKernelSignature(func)))
+    return failure();
+  return checkBlock(func.getBody().front());
+}
+
+} // namespace blockjit::nvvm

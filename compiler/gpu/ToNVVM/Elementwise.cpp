@@ -1,0 +1,131 @@
+//===- Elementwise.cpp - elementwise ops, one per owned element ----------===//
+#include "compiler/gpu/ToNVVM/Lowering.h"
+
+#include "dialect/BlkDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <numbers>
+
+using namespace mlir;
+
+namespace blockjit::nvvm {
+namespace {
+
+/// Operand `i` of element k: a block operand's element k, a scalar operand
+/// (such as the condition of a select) itself.
+Value operandOf(ArrayRef<ValueRange> operands, size_t i, int64_t k) {
+  return operands[i].size() == 1 ? operands[i].front() : operands[i][k];
+}
+
+int64_t elementCount(Operation *op) {
+  return layoutOf(cast<RankedTensorType>(op->getResult(0).getType()))
+      .perThread();
+}
+
+/// Any elementwise op with one result: the same op on each element.
+struct ElementwiseLowering : ConversionPattern {
+  ElementwiseLowering(const TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1,
+                          context) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<ValueRange> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1 ||
+        !blk::isBlock(op->getResult(0).getType()))
+      return rewriter.notifyMatchFailure(op, "not an elementwise block op");
+    Type elementType = blk::elementTypeOf(op->getResult(0).getType());
+    SmallVector<Value> elements;
+    for (int64_t k = 0, e = elementCount(op); k < e; ++k) {
+      OperationState state(op->getLoc(), op->getName());
+      for (size_t i = 0; i < operands.size(); ++i)
+        state.addOperands(operandOf(operands, i, k));
+      state.addAttributes(op->getAttrs());
+      state.addTypes(elementType);
+      elements.push_back(rewriter.create(state)->getResult(0));
+    }
+    rewriter.replaceOpWithMultiple(op, {elements});
+    return success();
+  }
+};
+
+/// NVPTX has no exp: exp(x) = exp2(x * log2(e)) (ex2.approx).
+struct ExpLowering : OpConversionPattern<math::ExpOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(math::ExpOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elementType = blk::elementTypeOf(op.getType());
+    SmallVector<Value> elements;
+    for (Value x : adaptor.getOperand()) {
+      Value log2e = arith::ConstantOp::create(
+          rewriter, loc,
+          rewriter.getFloatAttr(elementType, std::numbers::log2e));
+      Value scaled = arith::MulFOp::create(rewriter, loc, x, log2e);
+      elements.push_back(math::Exp2Op::create(rewriter, loc, scaled));
+    }
+    rewriter.replaceOpWithMultiple(op, {elements});
+    return success();
+  }
+};
+
+/// log(x) = log2(x) * ln(2).
+struct LogLowering : OpConversionPattern<math::LogOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(math::LogOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elementType = blk::elementTypeOf(op.getType());
+    SmallVector<Value> elements;
+    for (Value x : adaptor.getOperand()) {
+      Value ln2 = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getFloatAttr(elementType, std::numbers::ln2));
+      Value log2 = math::Log2Op::create(rewriter, loc, x);
+      elements.push_back(arith::MulFOp::create(rewriter, loc, log2, ln2));
+    }
+    rewriter.replaceOpWithMultiple(op, {elements});
+    return success();
+  }
+};
+
+/// x / s with one scalar s (every element of the divisor is the same
+/// value): one reciprocal, then multiplies.
+struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::DivFOp div, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ValueRange rhs = adaptor.getRhs();
+    if (!llvm::all_equal(rhs))
+      return rewriter.notifyMatchFailure(div, "divisor elements differ");
+    Location loc = div.getLoc();
+    Value one = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getFloatAttr(rhs[0].getType(), 1.0));
+    Value reciprocal = arith::DivFOp::create(rewriter, loc, one, rhs[0]);
+    SmallVector<Value> elements;
+    for (Value x : adaptor.getLhs())
+      elements.push_back(arith::MulFOp::create(rewriter, loc, x, reciprocal));
+    rewriter.replaceOpWithMultiple(div, {elements});
+    return success();
+  }
+};
+
+} // namespace
+
+void populateElementwisePatterns(const BlockTypeConverter &converter,
+                                 RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<ElementwiseLowering>(converter, context);
+  // Before the generic clone.
+  patterns.add<ExpLowering, LogLowering, DivByScalarLowering>(
+      converter, context, /*benefit=*/2);
+}
+
+} // namespace blockjit::nvvm

@@ -1,0 +1,172 @@
+//===- Lowering.h - what the blk-to-NVVM patterns share ---------*- C++ -*-===//
+//
+// convert-blk-to-nvvm is a 1:N dialect conversion: a laid-out block becomes
+// the values its thread owns (BlockTypeConverter), one pattern per op or op
+// family rewrites each block op into per-thread scalar code, and the SCF
+// structural patterns carry the per-thread values through scf.for. This
+// header holds what the patterns of one kernel share: its state
+// (KernelState), the per-thread index helpers and the shared scratch array.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLOCKJIT_COMPILER_GPU_TONVVM_LOWERING_H
+#define BLOCKJIT_COMPILER_GPU_TONVVM_LOWERING_H
+
+#include "compiler/gpu/Layout.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <string>
+
+namespace blockjit::nvvm {
+
+/// A laid-out block converts to the `layoutOf(type).perThread()` values of
+/// its element type that its thread owns; every other type stays.
+class BlockTypeConverter : public mlir::TypeConverter {
+public:
+  BlockTypeConverter();
+};
+
+/// The shared-memory scratch array of one kernel. Every exchange through it
+/// (cross-warp reductions, broadcasts, 2-D reductions) is fenced by barriers
+/// before and after the reads, so all of them share one array sized for the
+/// largest; the pass declares it once the kernel is converted.
+class ScratchArray {
+public:
+  ScratchArray() = default;
+  explicit ScratchArray(mlir::func::FuncOp func);
+
+  /// The array, seen as `count` elements of `element`.
+  mlir::Value get(mlir::OpBuilder &builder, mlir::Location loc,
+                  mlir::Type element, int64_t count);
+  /// The bytes the largest exchange needs (0: the kernel needs no array).
+  int64_t bytes() const { return size; }
+  /// Declares the array (an i8 array in address space 3) at the start of
+  /// `module`; nothing when no exchange needs it.
+  void declare(mlir::ModuleOp module, mlir::Location loc) const;
+
+private:
+  std::string name;
+  int64_t size = 0;
+};
+
+/// What the patterns need to know of the kernel being converted. The pass
+/// owns one, builds the patterns once with it, and sets it up before
+/// converting each kernel.
+struct KernelState {
+  int numWarps = 1;
+  mlir::Value threadId; // %tid.x, read once at the kernel's entry
+  ScratchArray scratch;
+  /// Elements per vector access of each block load and store, from
+  /// AxisAnalysis of the kernel before it is rewritten.
+  llvm::DenseMap<mlir::Operation *, int64_t> accessWidths;
+};
+
+/// Base of the patterns that need the kernel's state: a conversion pattern
+/// for `Op`.
+template <typename Op>
+class KernelOpLowering : public mlir::OpConversionPattern<Op> {
+public:
+  KernelOpLowering(const mlir::TypeConverter &converter,
+                   mlir::MLIRContext *context, KernelState &kernel,
+                   mlir::PatternBenefit benefit = 1)
+      : mlir::OpConversionPattern<Op>(converter, context, benefit),
+        kernel(kernel) {}
+
+protected:
+  KernelState &kernel;
+};
+
+//===----------------------------------------------------------------------===//
+// Per-thread element indices (ThreadIndex.cpp)
+//===----------------------------------------------------------------------===//
+
+mlir::Value i32Constant(mlir::OpBuilder &builder, mlir::Location loc,
+                        int64_t value);
+
+/// Raw (unwrapped) index of this thread's element k, as an i32 value; see
+/// Layout1D::rawIndex.
+mlir::Value rawElementIndex(mlir::OpBuilder &builder, mlir::Location loc,
+                            mlir::Value threadId, const Layout1D &layout,
+                            int64_t k);
+
+/// The linear index (wrapped into the block) of this thread's element k.
+mlir::Value elementIndex(mlir::OpBuilder &builder, mlir::Location loc,
+                         mlir::Value threadId, const Layout1D &layout,
+                         int64_t k);
+
+/// The multi-index of row-major linear index `linear` in `shape` (all sizes
+/// are powers of two: masks and shifts).
+llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &builder,
+                                           mlir::Location loc,
+                                           llvm::ArrayRef<int64_t> shape,
+                                           mlir::Value linear);
+
+/// The row-major linear index of `indices` in `shape`.
+mlir::Value linearize(mlir::OpBuilder &builder, mlir::Location loc,
+                      llvm::ArrayRef<int64_t> shape,
+                      llvm::ArrayRef<mlir::Value> indices);
+
+//===----------------------------------------------------------------------===//
+// Exchanges through shared memory (SharedMemory.cpp)
+//===----------------------------------------------------------------------===//
+
+/// How a block's elements are kept in shared memory: pointers as global
+/// LLVM pointers, everything else as itself.
+mlir::Type sharedStorageType(mlir::Type element);
+
+/// `ptr` (a !blk.ptr) as a global LLVM pointer; resolved by
+/// convert-blk-to-llvm-gpu.
+mlir::Value toLLVMPointer(mlir::OpBuilder &builder, mlir::Location loc,
+                          mlir::Value ptr);
+
+/// Publishes every element of a block of `type` in the scratch array,
+/// indexed by linear index: each thread stores its own `elements`, each as
+/// `convert(element)`. Returns the array; a barrier follows, so that any
+/// thread may then read any element.
+mlir::Value publish(mlir::OpBuilder &builder, mlir::Location loc,
+                    KernelState &kernel, mlir::RankedTensorType type,
+                    mlir::ValueRange elements, mlir::Type storage,
+                    llvm::function_ref<mlir::Value(mlir::Value)> convert);
+
+/// Element `linear` of a published array of `storage` elements.
+mlir::Value readShared(mlir::OpBuilder &builder, mlir::Location loc,
+                       mlir::Value smem, mlir::Type storage,
+                       mlir::Value linear);
+
+//===----------------------------------------------------------------------===//
+// Patterns, by op family
+//===----------------------------------------------------------------------===//
+
+void populateGridPatterns(const BlockTypeConverter &converter,
+                          mlir::RewritePatternSet &patterns);
+void populateShapePatterns(const BlockTypeConverter &converter,
+                           mlir::RewritePatternSet &patterns,
+                           KernelState &kernel);
+void populateElementwisePatterns(const BlockTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
+void populateMemoryPatterns(const BlockTypeConverter &converter,
+                            mlir::RewritePatternSet &patterns,
+                            KernelState &kernel);
+void populateReducePatterns(const BlockTypeConverter &converter,
+                            mlir::RewritePatternSet &patterns,
+                            KernelState &kernel);
+
+/// Elements per vector access of every block load and store of `func`, as
+/// wide as contiguity, alignment and mask constancy allow (Memory.cpp). Taken
+/// before the conversion, from the values AxisAnalysis knows.
+llvm::DenseMap<mlir::Operation *, int64_t>
+accessWidths(mlir::func::FuncOp func);
+
+/// Whether every block op of `func` has a GPU lowering, checked before
+/// anything is rewritten so that an error names the op and why
+/// (Checks.cpp): kernel parameters are scalars or pointers, only scf.for
+/// carries blocks through regions, block constants are splats, 1-D
+/// reductions accumulate in at most 32 bits.
+mlir::LogicalResult checkGPULowering(mlir::func::FuncOp func);
+
+} // namespace blockjit::nvvm
+
+#endif // BLOCKJIT_COMPILER_GPU_TONVVM_LOWERING_H

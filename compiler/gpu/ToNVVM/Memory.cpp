@@ -1,0 +1,193 @@
+//===- Memory.cpp - pointer arithmetic, vector loads and stores ----------===//
+//
+// A thread's contiguous elements are loaded and stored as vectors as wide as
+// AxisAnalysis allows, under one branch per vector when masked: masked lanes
+// never touch memory.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/gpu/AxisInfo.h"
+#include "compiler/gpu/ToNVVM/Lowering.h"
+
+#include "dialect/BlkDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+namespace blockjit::nvvm {
+namespace {
+
+unsigned elementBytes(Type element) {
+  return std::max(1u, element.getIntOrFloatBitWidth() / 8);
+}
+
+/// Elements per vector access for `ptr` (and `mask`): contiguous, aligned
+/// and uniformly masked runs within one thread chunk, at most 16 bytes.
+int64_t accessWidth(const AxisAnalysis &axis, Value ptr, Value mask,
+                    Type element) {
+  auto type = cast<RankedTensorType>(ptr.getType());
+  // AxisAnalysis describes 1-D blocks; 2-D accesses are scalar for now.
+  if (type.getRank() > 1)
+    return 1;
+  unsigned bytes = elementBytes(element);
+  AxisInfo info = axis.get(ptr);
+  int64_t width = std::min<int64_t>(layoutOf(type).vector, 16 / bytes);
+  width = std::min(width, info.contiguity);
+  width = std::min(width, std::max<int64_t>(1, info.divisibility / bytes));
+  if (mask)
+    width = std::min(width, axis.get(mask).constancy);
+  return int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, width));
+}
+
+/// addptr of blocks: one addptr per element.
+struct AddPtrLowering : OpConversionPattern<blk::AddPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(blk::AddPtrOp addptr, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ValueRange ptrs = adaptor.getPtr(), offsets = adaptor.getOffset();
+    Type ptrType = blk::elementTypeOf(addptr.getType());
+    SmallVector<Value> elements;
+    for (size_t k = 0; k < ptrs.size(); ++k)
+      elements.push_back(blk::AddPtrOp::create(rewriter, addptr.getLoc(),
+                                               ptrType, ptrs[k], offsets[k]));
+    rewriter.replaceOpWithMultiple(addptr, {elements});
+    return success();
+  }
+};
+
+struct LoadLowering : KernelOpLowering<blk::LoadOp> {
+  using KernelOpLowering::KernelOpLowering;
+
+  LogicalResult
+  matchAndRewrite(blk::LoadOp load, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(load.getType());
+    Layout1D layout = layoutOf(type);
+    Location loc = load.getLoc();
+    Type element = type.getElementType();
+    unsigned bytes = elementBytes(element);
+    int64_t width = kernel.accessWidths.at(load);
+    ValueRange ptrs = adaptor.getPtr();
+    SmallVector<Value> result;
+    auto vectorType = VectorType::get({width}, element);
+    for (int64_t k = 0; k < layout.perThread(); k += width) {
+      auto emitLoad = [&]() -> Value {
+        if (width == 1)
+          return blk::LoadOp::create(rewriter, loc, ptrs[k]);
+        return LLVM::LoadOp::create(rewriter, loc, vectorType,
+                                    toLLVMPointer(rewriter, loc, ptrs[k]),
+                                    /*alignment=*/width * bytes);
+      };
+      auto otherAt = [&]() -> Value {
+        auto value = [&](int64_t j) -> Value {
+          if (load.getOther())
+            return adaptor.getOther()[k + j];
+          return arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getZeroAttr(element));
+        };
+        if (width == 1)
+          return value(0);
+        Value vec = LLVM::UndefOp::create(rewriter, loc, vectorType);
+        for (int64_t j = 0; j < width; ++j)
+          vec = LLVM::InsertElementOp::create(rewriter, loc, vec, value(j),
+                                              i32Constant(rewriter, loc, j));
+        return vec;
+      };
+      Value loaded;
+      if (!load.getMask()) {
+        loaded = emitLoad();
+      } else {
+        // One branch per vector: masked lanes never touch memory.
+        Value mask = adaptor.getMask()[k];
+        Type resultType = width == 1 ? element : Type(vectorType);
+        auto ifOp = scf::IfOp::create(rewriter, loc, resultType, mask, true);
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+        scf::YieldOp::create(rewriter, loc, emitLoad());
+        rewriter.setInsertionPointToStart(ifOp.elseBlock());
+        scf::YieldOp::create(rewriter, loc, otherAt());
+        loaded = ifOp.getResult(0);
+      }
+      if (width == 1) {
+        result.push_back(loaded);
+        continue;
+      }
+      for (int64_t j = 0; j < width; ++j)
+        result.push_back(LLVM::ExtractElementOp::create(
+            rewriter, loc, loaded, i32Constant(rewriter, loc, j)));
+    }
+    rewriter.replaceOpWithMultiple(load, {result});
+    return success();
+  }
+};
+
+struct StoreLowering : KernelOpLowering<blk::StoreOp> {
+  using KernelOpLowering::KernelOpLowering;
+
+  LogicalResult
+  matchAndRewrite(blk::StoreOp store, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(store.getPtr().getType());
+    Layout1D layout = layoutOf(type);
+    Location loc = store.getLoc();
+    Type element = blk::elementTypeOf(store.getValue().getType());
+    unsigned bytes = elementBytes(element);
+    int64_t width = kernel.accessWidths.at(store);
+    ValueRange ptrs = adaptor.getPtr(), values = adaptor.getValue();
+    auto vectorType = VectorType::get({width}, element);
+    for (int64_t k = 0; k < layout.perThread(); k += width) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (store.getMask()) {
+        auto ifOp = scf::IfOp::create(rewriter, loc, adaptor.getMask()[k]);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      }
+      if (width == 1) {
+        blk::StoreOp::create(rewriter, loc, ptrs[k], values[k], Value());
+        continue;
+      }
+      Value vec = LLVM::UndefOp::create(rewriter, loc, vectorType);
+      for (int64_t j = 0; j < width; ++j)
+        vec = LLVM::InsertElementOp::create(rewriter, loc, vec, values[k + j],
+                                            i32Constant(rewriter, loc, j));
+      LLVM::StoreOp::create(rewriter, loc, vec,
+                            toLLVMPointer(rewriter, loc, ptrs[k]),
+                            /*alignment=*/width * bytes);
+    }
+    rewriter.eraseOp(store);
+    return success();
+  }
+};
+
+} // namespace
+
+DenseMap<Operation *, int64_t> accessWidths(func::FuncOp func) {
+  AxisAnalysis axis(func);
+  DenseMap<Operation *, int64_t> widths;
+  func.walk([&](Operation *op) {
+    if (auto load = dyn_cast<blk::LoadOp>(op)) {
+      if (blk::isBlock(load.getType()))
+        widths[op] = accessWidth(axis, load.getPtr(), load.getMask(),
+                                 blk::elementTypeOf(load.getType()));
+    } else if (auto store = dyn_cast<blk::StoreOp>(op)) {
+      if (blk::isBlock(store.getPtr().getType()))
+        widths[op] =
+            accessWidth(axis, store.getPtr(), store.getMask(),
+                        blk::elementTypeOf(store.getValue().getType()));
+    }
+  });
+  return widths;
+}
+
+void populateMemoryPatterns(const BlockTypeConverter &converter,
+                            RewritePatternSet &patterns, KernelState &kernel) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<AddPtrLowering>(converter, context);
+  patterns.add<LoadLowering, StoreLowering>(converter, context, kernel);
+}
+
+} // namespace blockjit::nvvm
