@@ -74,7 +74,7 @@ const Stage gpuStages[] = {
     {"blk", "traced blk IR, canonicalized", addBlkStage},
     {"pipeline", "next-iteration loads prefetched (num_stages > 1)",
      addPipelineStage},
-    {"layout", "blocks with #blk.blocked thread layouts", addLayoutStage},
+    {"layout", "blocks with #blkgpu.blocked thread layouts", addLayoutStage},
     {"nvvm", "per-thread scalars, vector accesses, shuffles", addNVVMStage},
     {"llvm", "LLVM dialect NVVM kernel", addGPULLVMStage},
 };
