@@ -88,20 +88,24 @@ def BlkPipelineLoads : Pass<"blk-pipeline-loads", "mlir::ModuleOp"> {
 }
 
 def BlkAssignLayouts : Pass<"blk-assign-layouts", "mlir::ModuleOp"> {
-  let summary = "Give every block a #blk.blocked distribution over GPU threads";
+  let summary = "Give every block a #blkgpu.blocked distribution over GPU threads";
   let description = [{
-    Every block of one shape gets one layout, so no layout conversions are
-    needed: each thread owns `sizePerThread` contiguous elements (16 bytes of
-    the narrowest element type the kernel loads or stores at that shape, when
-    the block is large enough), 32 threads per warp, `num-warps` warps. The
-    module records the warp count as `blk.num_warps`. A 2-D block is
-    distributed through its row-major linear index (so one layout serves
-    every shape of one element count); ranks above 2 are reported as errors,
-    and so is a block that would give a thread more than 1024 elements
-    (kMaxElementsPerThread: code generation time grows too fast beyond).
+    Every block gets the linear #blkgpu.blocked layout of its shape
+    (docs/LAYOUTS.md): the block is spread through its row-major linear
+    index, each thread owning chunks of `vector` contiguous elements (16
+    bytes of the narrowest element type the kernel loads or stores at that
+    element count, when the block is large enough), 32 threads per warp,
+    `num-warps` warps. Blocks of one element count share the vector, so
+    expand_dims moves no data and no layout conversions are needed. The
+    module records the warp count as `blkgpu.num_warps`. Ranks above 2 and
+    non-power-of-two shapes are reported as errors, and so is a block that
+    would give a thread more than 1024 elements (kMaxElementsPerThread: code
+    generation time grows too fast beyond), or one that came with a layout
+    the lowering does not implement.
   }];
   let options = [Option<"numWarps", "num-warps", "int", "4",
                         "warps per program (a power of two, 1..32)">];
+  let dependentDialects = ["blockjit::blkgpu::BlkGPUDialect"];
 }
 
 def BlkTestAxisInfo : Pass<"blk-test-axis-info", "mlir::ModuleOp"> {
@@ -119,7 +123,7 @@ def BlkTestAxisInfo : Pass<"blk-test-axis-info", "mlir::ModuleOp"> {
 def ConvertBlkToNVVM : Pass<"convert-blk-to-nvvm", "mlir::ModuleOp"> {
   let summary = "Lower laid-out blocks to per-thread scalars, vector accesses and NVVM";
   let description = [{
-    Each block becomes the values its thread owns under its #blk.blocked
+    Each block becomes the values its thread owns under its #blkgpu.blocked
     layout. Loads and stores use vectors as wide as contiguity, alignment
     (from blk.divisibility) and mask constancy allow, under one branch per
     vector; masked lanes never touch memory. Reductions combine in-thread,
@@ -138,7 +142,7 @@ def ConvertBlkToLLVMGPU : Pass<"convert-blk-to-llvm-gpu", "mlir::ModuleOp"> {
   let summary = "Lower a per-thread kernel to the LLVM dialect as an NVVM kernel";
   let description = [{
     Pointers become global (addrspace 1) LLVM pointers; kernels are marked
-    `nvvm.kernel` with `nvvm.maxntid` = 32 * blk.num_warps threads. Math
+    `nvvm.kernel` with `nvvm.maxntid` = 32 * blkgpu.num_warps threads. Math
     that NVPTX cannot select (exp, log, tanh, pow, ...) becomes NaN-safe
     polynomial approximations, exp2 stays ex2.approx, and a math op left
     without a lowering is an error naming it (compiler/MathLowering.h). scf

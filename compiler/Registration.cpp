@@ -5,6 +5,7 @@
 #include "compiler/gpu/NVPTXTarget.h"
 
 #include "dialect/BlkDialect.h"
+#include "dialect/gpu/BlkGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -75,11 +76,12 @@ struct CPUPipelineOptions : mlir::PassPipelineOptions<CPUPipelineOptions> {};
 } // namespace
 
 void registerDialects(mlir::DialectRegistry &registry) {
-  registry.insert<blk::BlkDialect, mlir::arith::ArithDialect,
-                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
-                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
-                  mlir::math::MathDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect, mlir::memref::MemRefDialect>();
+  registry
+      .insert<blk::BlkDialect, blkgpu::BlkGPUDialect, mlir::arith::ArithDialect,
+              mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
+              mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
+              mlir::math::MathDialect, mlir::scf::SCFDialect,
+              mlir::tensor::TensorDialect, mlir::memref::MemRefDialect>();
 }
 
 void registerPasses() {

@@ -16,7 +16,8 @@ def Blk_Dialect : Dialect {
     ranked tensors with static, power-of-two shapes. Pointers into global
     memory are `!blk.ptr<T>`; a block of addresses is a tensor of them.
     Elementwise arithmetic on blocks uses `arith` and `math`, loops `scf.for`.
-    How a block is spread over threads is decided later, per target.
+    How a block is spread over threads is decided later, per target (on a
+    GPU: the layouts of the blkgpu dialect, dialect/gpu/).
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
@@ -32,33 +33,6 @@ def Blk_ReduceKind : I32EnumAttr<"ReduceKind", "how a reduction combines element
   let genSpecializedAttr = 0;
 }
 def Blk_ReduceKindAttr : EnumAttr<Blk_Dialect, Blk_ReduceKind, "reduce_kind">;
-
-//===----------------------------------------------------------------------===//
-// Layouts
-//===----------------------------------------------------------------------===//
-
-def Blk_BlockedLayoutAttr : AttrDef<Blk_Dialect, "BlockedLayout"> {
-  let mnemonic = "blocked";
-  let summary = "how a block is spread over the threads of a GPU program";
-  let description = [{
-    A tensor encoding. Each thread owns `sizePerThread` contiguous elements
-    per dimension; `threadsPerWarp` and `warpsPerCTA` tile the block with
-    threads and warps; `order` lists dimensions fastest first. A block larger
-    than one tile repeats the tile (a thread owns several chunks); a smaller
-    one is replicated across threads. The GPU backend spreads a 2-D block
-    through its row-major linear index with the innermost entries.
-  }];
-  let parameters = (ins ArrayRefParameter<"unsigned">:$sizePerThread,
-                        ArrayRefParameter<"unsigned">:$threadsPerWarp,
-                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
-                        ArrayRefParameter<"unsigned">:$order);
-  let assemblyFormat = [{
-    `<` `sizePerThread` `=` `[` $sizePerThread `]` `,`
-        `threadsPerWarp` `=` `[` $threadsPerWarp `]` `,`
-        `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
-        `order` `=` `[` $order `]` `>`
-  }];
-}
 
 //===----------------------------------------------------------------------===//
 // Types

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <map>
 
@@ -19,16 +20,6 @@ namespace blockjit {
 
 using namespace mlir;
 using namespace blockjit;
-
-Layout1D blockjit::layoutOf(RankedTensorType type) {
-  auto layout = cast<blk::BlockedLayoutAttr>(type.getEncoding());
-  Layout1D result;
-  result.size = type.getNumElements();
-  result.vector = layout.getSizePerThread().back();
-  result.threads = int64_t(layout.getThreadsPerWarp().back()) *
-                   layout.getWarpsPerCTA().back();
-  return result;
-}
 
 namespace {
 
@@ -46,11 +37,11 @@ struct BlkAssignLayouts
     // The narrowest element accessed in memory at each block size decides
     // the vector: 16 bytes of it per thread chunk.
     // Blocks of any rank are distributed by their row-major linear index, so
-    // one layout serves every shape of one element count (expand_dims moves
+    // one vector serves every shape of one element count (expand_dims moves
     // no data); a thread's chunk stays within one row of the last dimension.
     std::map<int64_t, unsigned> narrowestBytes;
     std::map<int64_t, int64_t> shortestRow;
-    bool failedRank = false;
+    bool failedShape = false;
     module.walk([&](Operation *op) {
       for (Type type :
            llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
@@ -62,7 +53,16 @@ struct BlkAssignLayouts
               << "uses the rank-" << tensor.getRank() << " block " << tensor
               << "; the GPU backend supports 1-D and 2-D blocks (the CPU "
                  "backend runs any rank)";
-          failedRank = true;
+          failedShape = true;
+          return;
+        }
+        if (!llvm::all_of(tensor.getShape(), [](int64_t size) {
+              return size > 0 && llvm::isPowerOf2_64(size);
+            })) {
+          op->emitOpError() << "uses the block " << tensor
+                            << "; the GPU backend distributes blocks of "
+                               "static power-of-two dimensions";
+          failedShape = true;
           return;
         }
         // 0: no memory access at this size yet (4 bytes if none comes).
@@ -84,7 +84,7 @@ struct BlkAssignLayouts
         narrowest = narrowest ? std::min(narrowest, bytes) : bytes;
       }
     });
-    if (failedRank)
+    if (failedShape)
       return signalPassFailure();
     // Kernel parameters are scalars and pointers (checked again: this pass
     // may run alone); a non-splat block constant has no per-thread lowering.
@@ -105,7 +105,7 @@ struct BlkAssignLayouts
     if (unsupported)
       return signalPassFailure();
 
-    std::map<int64_t, Attribute> layouts;
+    std::map<int64_t, int64_t> vectors;
     int64_t threads = int64_t(numWarps) * kWarpSize;
     // Every element of a block is a value of its own in the thread's code,
     // and LLVM's register liveness over that code grows faster than
@@ -128,17 +128,21 @@ struct BlkAssignLayouts
       unsigned bytes = accessed ? accessed : 4;
       int64_t vector =
           std::min<int64_t>(16 / bytes, std::max<int64_t>(1, size / threads));
-      vector = std::min(vector, shortestRow[size]);
-      layouts[size] = blk::BlockedLayoutAttr::get(context, {unsigned(vector)},
-                                                  {unsigned(kWarpSize)},
-                                                  {unsigned(numWarps)}, {0u});
+      vectors[size] = std::min(vector, shortestRow[size]);
     }
+    // Each shape gets the per-dimension layout of that linear distribution.
+    DenseMap<Type, Type> laidOutTypes;
     auto laidOut = [&](Type type) -> Type {
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!tensor || tensor.getEncoding())
         return type;
-      return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
-                                   layouts.at(tensor.getNumElements()));
+      Type &result = laidOutTypes[tensor];
+      if (!result)
+        result = RankedTensorType::get(
+            tensor.getShape(), tensor.getElementType(),
+            linearBlockedLayout(context, tensor.getShape(),
+                                vectors.at(tensor.getNumElements()), numWarps));
+      return result;
     };
     module.walk([&](Operation *op) {
       for (Region &region : op->getRegions())
@@ -152,6 +156,9 @@ struct BlkAssignLayouts
           constant.setValueAttr(
               splat.resizeSplat(cast<ShapedType>(constant.getType())));
     });
+    // Blocks that came with a layout keep it if the lowering implements it.
+    if (failed(verifyLinearLayouts(module, numWarps)))
+      return signalPassFailure();
     module->setAttr(kNumWarpsAttr,
                     IntegerAttr::get(IntegerType::get(context, 32), numWarps));
   }

@@ -49,6 +49,10 @@ struct ConvertBlkToNVVM
                          << " on the module)";
       return signalPassFailure();
     }
+    // Run alone on hand-written IR, a block may carry a layout this lowering
+    // does not implement (slice, shared, non-linear): an error, not an assert.
+    if (failed(verifyLinearLayouts(module, warps.getInt())))
+      return signalPassFailure();
 
     // Every op that takes or produces a block is rewritten; the rest stays.
     BlockTypeConverter converter;

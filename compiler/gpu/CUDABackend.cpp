@@ -96,7 +96,7 @@ const Stage kStages[] = {
     {"blk", "traced blk IR, canonicalized", addBlkStagePasses},
     {"pipeline", "next-iteration loads prefetched (num_stages > 1)",
      addPipelineStagePasses},
-    {"layout", "blocks with #blk.blocked thread layouts", addLayoutStagePasses},
+    {"layout", "blocks with #blkgpu.blocked thread layouts", addLayoutStagePasses},
     {"nvvm", "per-thread scalars, vector accesses, shuffles",
      addNVVMStagePasses},
     {"llvm", "LLVM dialect NVVM kernel", addLLVMStagePasses},

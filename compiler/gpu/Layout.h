@@ -1,24 +1,99 @@
-//===- Layout.h - which thread owns which block element --------*- C++ -*-===//
+//===- Layout.h - which thread holds which block element --------*- C++ -*-===//
+//
+// The maps of the #blkgpu layouts in numbers (docs/LAYOUTS.md): the general
+// per-dimension map of the register layouts, the shared-memory swizzle, and
+// the 1-D view (Layout1D) of the linear layouts the GPU lowering implements
+// today.
+//
+//===----------------------------------------------------------------------===//
 #ifndef BLOCKJIT_COMPILER_GPU_LAYOUT_H
 #define BLOCKJIT_COMPILER_GPU_LAYOUT_H
 
-#include "mlir/IR/BuiltinTypes.h"
+#include "dialect/gpu/BlkGPUDialect.h"
 
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 
 namespace blockjit {
 
-inline constexpr int kWarpSize = 32;
-inline constexpr const char *kNumWarpsAttr = "blk.num_warps";
+inline constexpr int kWarpSize = int(blkgpu::kWarpSize);
+inline constexpr llvm::StringLiteral kNumWarpsAttr =
+    blkgpu::BlkGPUDialect::kNumWarpsAttrName;
 /// The most block elements one GPU thread may own. Its registers hold them
 /// all, spilling beyond ~200; code generation time grows faster than the
 /// block past this (ptxas on sm_90: 512 per thread ~1 s, 1024 ~4 s, 2048
 /// ~3 minutes).
 inline constexpr int64_t kMaxElementsPerThread = 1024;
 
-/// The element-to-thread map of a #blk.blocked block, in numbers. A block of
-/// any rank is distributed through its row-major linear index, like a 1-D
-/// block of all its elements.
+//===----------------------------------------------------------------------===//
+// The per-dimension map of #blkgpu.blocked and #blkgpu.slice
+//===----------------------------------------------------------------------===//
+
+/// Where a register layout puts the elements of a block of one shape: the
+/// coordinates held by register k of thread t of CTA c. Holders whose
+/// position falls outside the block (a block smaller than the tile, threads
+/// along a sliced dimension, CTAs past the pieces) hold replicas: every
+/// element has exactly one holder that is not a replica, its owner.
+class DistributedMap {
+public:
+  /// The map of `layout` (a #blkgpu.blocked or #blkgpu.slice) on a block of
+  /// `shape`; nullopt if it is neither or does not fit the shape (rank,
+  /// static power-of-two sizes), which a verified tensor type rules out.
+  static std::optional<DistributedMap> get(mlir::Attribute layout,
+                                           llvm::ArrayRef<int64_t> shape);
+
+  int64_t numCTAs() const;
+  int64_t threadsPerCTA() const;
+  int64_t elementsPerThread() const;
+
+  /// The coordinates (in the block) of register `k` of thread `thread` of
+  /// CTA `cta`, wrapped into the block.
+  llvm::SmallVector<int64_t> coordinates(int64_t cta, int64_t thread,
+                                         int64_t k) const;
+  /// Whether that register holds a replica rather than the element's owner.
+  bool isReplica(int64_t cta, int64_t thread, int64_t k) const;
+
+private:
+  // Everything is in the dimensions of the root #blkgpu.blocked: the block's
+  // shape with a 1 inserted at each sliced dimension.
+  llvm::SmallVector<int64_t> shape;
+  llvm::SmallVector<bool> sliced;
+  llvm::SmallVector<int64_t> sizePerThread, threadsPerWarp, warpsPerCTA;
+  llvm::SmallVector<unsigned> order;
+  blkgpu::CTALayout cta;
+
+  /// Per dimension: the position of the holder within its CTA's piece
+  /// (possibly past it), the CTA's position, and the piece's size.
+  struct Position {
+    llvm::SmallVector<int64_t> local, ctaPosition, pieceSize;
+  };
+  Position position(int64_t cta, int64_t thread, int64_t k) const;
+  int64_t registersAlong(unsigned d) const;
+  int64_t repeatsAlong(unsigned d) const;
+};
+
+//===----------------------------------------------------------------------===//
+// The map of #blkgpu.shared
+//===----------------------------------------------------------------------===//
+
+/// The offset, in elements, at which `layout` stores the element at
+/// `coordinates` of a CTA's piece of shape `shape` in shared memory.
+int64_t sharedOffset(blkgpu::SharedLayoutAttr layout,
+                     llvm::ArrayRef<int64_t> shape,
+                     llvm::ArrayRef<int64_t> coordinates);
+
+//===----------------------------------------------------------------------===//
+// The linear layouts: what blk-assign-layouts assigns and the lowering
+// implements
+//===----------------------------------------------------------------------===//
+
+/// The element-to-thread map of a linear layout, in numbers. A block of any
+/// rank is distributed through its row-major linear index, like a 1-D block
+/// of all its elements.
 struct Layout1D {
   int64_t size = 1;     // elements in the block
   int64_t vector = 1;   // contiguous elements per chunk (sizePerThread)
@@ -36,8 +111,30 @@ struct Layout1D {
   bool replicated() const { return size < tile(); }
 };
 
-/// The 1-D layout of a laid-out block type (asserts it has one).
+/// The #blkgpu.blocked layout that spreads a block of `shape` (power-of-two
+/// sizes) through its row-major linear index: `vector` consecutive elements
+/// per thread, then 32 lanes, then `numWarps` warps, each filling the
+/// dimensions innermost first (what is left goes to dimension 0, which then
+/// wraps), then repeats. E.g. a [R, C] block with C >= vector * threads gets
+/// sizePerThread = [1, vector], threadsPerWarp = [1, 32], warpsPerCTA = [1,
+/// numWarps], order = [1, 0].
+blkgpu::BlockedLayoutAttr linearBlockedLayout(mlir::MLIRContext *context,
+                                              llvm::ArrayRef<int64_t> shape,
+                                              int64_t vector, int numWarps);
+
+/// The 1-D view of `type`'s layout, if it is the linear #blkgpu.blocked
+/// layout of its own vector (sizePerThread's product) and warps.
+std::optional<Layout1D> linearLayoutOf(mlir::RankedTensorType type);
+
+/// The 1-D view of a block type with a linear layout (asserts it has one:
+/// verifyLinearLayouts reports the others as errors).
 Layout1D layoutOf(mlir::RankedTensorType type);
+
+/// Reports (as errors on the ops) every block under `root` whose layout the
+/// GPU lowering does not implement: no layout, not the linear layout of
+/// `numWarps` warps, or not the one layout every block of its element count
+/// shares (the lowering has no layout conversions).
+mlir::LogicalResult verifyLinearLayouts(mlir::Operation *root, int numWarps);
 
 } // namespace blockjit
 

@@ -10,11 +10,11 @@
 // gets only 2.
 
 // CHECK-LABEL: func.func @f32_1024
-// CHECK:         blk.make_range 0 to 1024 : tensor<1024xi32, #blk.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
-// CHECK:         blk.load %{{.*}} : tensor<1024x!blk.ptr<f32>, #blk.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
-// CHECK:         blk.store %{{.*}} : tensor<1024x!blk.ptr<f32>, #blk.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK:         blk.make_range 0 to 1024 : tensor<1024xi32, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK:         blk.load %{{.*}} : tensor<1024x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK:         blk.store %{{.*}} : tensor<1024x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 // W8-LABEL:    func.func @f32_1024
-// W8:            blk.make_range 0 to 1024 : tensor<1024xi32, #blk.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>>
+// W8:            blk.make_range 0 to 1024 : tensor<1024xi32, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>
 func.func @f32_1024(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
   %r = blk.make_range 0 to 1024 : tensor<1024xi32>
   %b = blk.splat %in : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
@@ -29,10 +29,10 @@ func.func @f32_1024(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
 // -----
 
 // CHECK-LABEL: func.func @f16_1024
-// CHECK:         blk.load %{{.*}} : tensor<1024x!blk.ptr<f16>, #blk.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
-// CHECK:         arith.addf %{{.*}} : tensor<1024xf16, #blk.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK:         blk.load %{{.*}} : tensor<1024x!blk.ptr<f16>, #blkgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK:         arith.addf %{{.*}} : tensor<1024xf16, #blkgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 // W8-LABEL:    func.func @f16_1024
-// W8:            blk.load %{{.*}} : tensor<1024x!blk.ptr<f16>, #blk.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>>
+// W8:            blk.load %{{.*}} : tensor<1024x!blk.ptr<f16>, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>
 func.func @f16_1024(%in: !blk.ptr<f16>) {
   %r = blk.make_range 0 to 1024 : tensor<1024xi32>
   %b = blk.splat %in : !blk.ptr<f16> -> tensor<1024x!blk.ptr<f16>>
@@ -49,9 +49,9 @@ func.func @f16_1024(%in: !blk.ptr<f16>) {
 // and an f32 store of 1024 elements both get 8 (16 bytes of f16), the f32
 // values included.
 // CHECK-LABEL: func.func @mixed_f16_load_f32_store
-// CHECK:         blk.load %{{.*}} : tensor<1024x!blk.ptr<f16>, #blk.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
-// CHECK:         arith.extf %{{.*}} : tensor<1024xf16, #blk.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>> to tensor<1024xf32, #blk.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
-// CHECK:         blk.store %{{.*}} : tensor<1024x!blk.ptr<f32>, #blk.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK:         blk.load %{{.*}} : tensor<1024x!blk.ptr<f16>, #blkgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK:         arith.extf %{{.*}} : tensor<1024xf16, #blkgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>> to tensor<1024xf32, #blkgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK:         blk.store %{{.*}} : tensor<1024x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 func.func @mixed_f16_load_f32_store(%in: !blk.ptr<f16>, %out: !blk.ptr<f32>) {
   %r = blk.make_range 0 to 1024 : tensor<1024xi32>
   %b = blk.splat %in : !blk.ptr<f16> -> tensor<1024x!blk.ptr<f16>>
@@ -68,9 +68,9 @@ func.func @mixed_f16_load_f32_store(%in: !blk.ptr<f16>, %out: !blk.ptr<f32>) {
 
 // 16 bytes is the cap: a 4096-element f32 block still gets 4, i8 gets 16.
 // CHECK-LABEL: func.func @cap_16_bytes
-// CHECK:         blk.load %{{.*}} : tensor<4096x!blk.ptr<f32>, #blk.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK:         blk.load %{{.*}} : tensor<4096x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 // CHECK-LABEL: func.func @i8_8192
-// CHECK:         blk.load %{{.*}} : tensor<8192x!blk.ptr<i8>, #blk.blocked<sizePerThread = [16], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK:         blk.load %{{.*}} : tensor<8192x!blk.ptr<i8>, #blkgpu.blocked<{sizePerThread = [16], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 func.func @cap_16_bytes(%in: !blk.ptr<f32>) {
   %r = blk.make_range 0 to 4096 : tensor<4096xi32>
   %b = blk.splat %in : !blk.ptr<f32> -> tensor<4096x!blk.ptr<f32>>
@@ -94,13 +94,13 @@ func.func @i8_8192(%in: !blk.ptr<i8>) {
 // 128 over 4 warps -> 1; 64 over 4 warps -> 1 (fewer elements than threads:
 // the block is replicated).
 // CHECK-LABEL: func.func @small_blocks
-// CHECK:         blk.load %{{.*}} : tensor<512x!blk.ptr<f32>, #blk.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
-// CHECK:         blk.load %{{.*}} : tensor<128x!blk.ptr<f32>, #blk.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
-// CHECK:         blk.load %{{.*}} : tensor<64x!blk.ptr<f32>, #blk.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// CHECK:         blk.load %{{.*}} : tensor<512x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK:         blk.load %{{.*}} : tensor<128x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK:         blk.load %{{.*}} : tensor<64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 // W8-LABEL:    func.func @small_blocks
-// W8:            blk.load %{{.*}} : tensor<512x!blk.ptr<f32>, #blk.blocked<sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>>
-// W8:            blk.load %{{.*}} : tensor<128x!blk.ptr<f32>, #blk.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>>
-// W8:            blk.load %{{.*}} : tensor<64x!blk.ptr<f32>, #blk.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>>
+// W8:            blk.load %{{.*}} : tensor<512x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>
+// W8:            blk.load %{{.*}} : tensor<128x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>
+// W8:            blk.load %{{.*}} : tensor<64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>
 func.func @small_blocks(%in: !blk.ptr<f32>) {
   %r512 = blk.make_range 0 to 512 : tensor<512xi32>
   %b512 = blk.splat %in : !blk.ptr<f32> -> tensor<512x!blk.ptr<f32>>
@@ -121,8 +121,8 @@ func.func @small_blocks(%in: !blk.ptr<f32>) {
 
 // A block size with no memory access at all is sized as 4-byte elements.
 // CHECK-LABEL: func.func @no_memory_access
-// CHECK:         blk.make_range 0 to 2048 : tensor<2048xi32, #blk.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
-// CHECK:         blk.reduce sum %{{.*}} : tensor<2048xi32, #blk.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>> -> i32
+// CHECK:         blk.make_range 0 to 2048 : tensor<2048xi32, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK:         blk.reduce sum %{{.*}} : tensor<2048xi32, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>> -> i32
 func.func @no_memory_access(%out: !blk.ptr<i32>) {
   %r = blk.make_range 0 to 2048 : tensor<2048xi32>
   %s = blk.reduce sum %r axis = 0 : tensor<2048xi32> -> i32

@@ -1,10 +1,10 @@
 // RUN: blockjit-opt %s --verify-diagnostics --convert-blk-to-llvm-gpu
 
 // convert-blk-to-llvm-gpu takes the kernel's thread count (nvvm.maxntid)
-// from blk.num_warps; a module that never went through blk-assign-layouts
+// from blkgpu.num_warps; a module that never went through blk-assign-layouts
 // is rejected.
 
-// expected-error @+1 {{run blk-assign-layouts first (no blk.num_warps on the module)}}
+// expected-error @+1 {{run blk-assign-layouts first (no blkgpu.num_warps on the module)}}
 module {
   func.func @k(%out: !blk.ptr<f32>) {
     %c = arith.constant 1.0 : f32

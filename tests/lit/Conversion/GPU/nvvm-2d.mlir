@@ -2,13 +2,19 @@
 // RUN: blockjit-opt %s --blk-assign-layouts="num-warps=4" --convert-blk-to-nvvm | FileCheck %s
 
 // 2-D blocks on the GPU: distributed by their row-major linear index, so
-// expand_dims keeps the layout of its source (same element count) and
-// broadcasts and 2-D reductions exchange elements through one shared
-// scratch array (16x64 f32 = 4096 bytes), fenced by barriers.
+// expand_dims keeps the elements of its source in every thread (same element
+// count, same vector) and broadcasts and 2-D reductions exchange elements
+// through one shared scratch array (16x64 f32 = 4096 bytes), fenced by
+// barriers. Each shape gets that linear distribution in per-dimension form:
+// 16x64 f32 has 4 consecutive elements per thread, 16 threads along a row of
+// 64, 2 rows per warp and 4 warps down the rows; 16x1 puts all threads on the
+// rows; 1x64 (64 elements for 128 threads) puts two warps along its row and
+// wraps the other two onto it (replicas).
 
-// LAYOUT: blk.expand_dims %{{.*}} axis = 1 : tensor<16xi32, [[L16:#blk.blocked<[^>]*>]]> -> tensor<16x1xi32, [[L16]]>
-// LAYOUT: blk.load %{{.*}} : tensor<16x64x!blk.ptr<f32>, #blk.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
-// LAYOUT: blk.reduce sum %{{.*}} axis = 1 : tensor<16x64xf32, #blk.blocked<{{.*}}>> -> tensor<16xf32, [[L16]]>
+// LAYOUT: blk.expand_dims %{{.*}} axis = 1 : tensor<16xi32, #blkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>> -> tensor<16x1xi32, #blkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>>
+// LAYOUT: blk.expand_dims %{{.*}} axis = 0 : tensor<64xi32, #blkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>> -> tensor<1x64xi32, #blkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>>
+// LAYOUT: blk.load %{{.*}} : tensor<16x64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
+// LAYOUT: blk.reduce sum %{{.*}} axis = 1 : tensor<16x64xf32, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>> -> tensor<16xf32, #blkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 
 // CHECK:       llvm.mlir.global internal @__blk_smem_row_sum() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4096 x i8>
 // CHECK-LABEL: func.func @row_sum

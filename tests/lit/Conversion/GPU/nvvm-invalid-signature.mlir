@@ -5,7 +5,7 @@
 // would have (a block parameter would have no per-thread elements to start
 // from).
 
-module attributes {blk.num_warps = 4 : i32} {
+module attributes {blkgpu.num_warps = 4 : i32} {
   // expected-error @+1 {{'func.func' op returns values; a kernel returns nothing (it writes its results through pointers)}}
   func.func @returns_value(%x: f32) -> f32 {
     return %x : f32

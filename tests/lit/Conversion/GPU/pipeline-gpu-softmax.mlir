@@ -41,7 +41,7 @@
 // TEN: 10
 // TWO: 2
 
-// CHECK:       module attributes {blk.num_warps = 8 : i32}
+// CHECK:       module attributes {blkgpu.num_warps = 8 : i32}
 // CHECK:       llvm.mlir.global internal @__blk_smem_softmax() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
 // CHECK-LABEL: llvm.func @softmax
 // CHECK-SAME:    (%[[OUT:[^:]*]]: !llvm.ptr<1> {blk.divisibility = 16 : i32}, %[[IN:[^:]*]]: !llvm.ptr<1> {blk.divisibility = 16 : i32},
@@ -110,7 +110,7 @@
 // CHECK-NEXT:  ^[[EXIT]]:
 // CHECK-NEXT:    llvm.return
 
-// DEFAULT:       module attributes {blk.num_warps = 4 : i32}
+// DEFAULT:       module attributes {blkgpu.num_warps = 4 : i32}
 // DEFAULT:       !llvm.array<16 x i8>
 // DEFAULT:       nvvm.maxntid = array<i32: 128, 1, 1>
 // DEFAULT-NOT:   llvm.load %{{.*}} -> vector<4xf32>

@@ -1,0 +1,35 @@
+//===- BlkGPUBase.td - the blkgpu dialect: GPU-only block layouts --------===//
+#ifndef BLOCKJIT_DIALECT_GPU_BLKGPUBASE_TD
+#define BLOCKJIT_DIALECT_GPU_BLKGPUBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def BlkGPU_Dialect : Dialect {
+  let name = "blkgpu";
+  let cppNamespace = "::blockjit::blkgpu";
+  let summary = "How blocks of blk IR are laid out on a GPU";
+  let description = [{
+    The target-neutral `blk` dialect says what a program computes on whole
+    blocks; this dialect says where a block's elements live on a GPU: which
+    thread of which CTA holds each element in registers (`#blkgpu.blocked`,
+    `#blkgpu.slice`), or how a block is stored in shared memory
+    (`#blkgpu.shared`). The layouts are tensor encodings, attached by
+    `blk-assign-layouts`. The module attribute `blkgpu.num_warps` records
+    the warps of every CTA. docs/LAYOUTS.md describes each map.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The module attribute holding the warps per CTA (an i32).
+    static constexpr ::llvm::StringLiteral kNumWarpsAttrName =
+        "blkgpu.num_warps";
+
+  private:
+    void registerAttributes();
+
+  public:
+  }];
+}
+
+#endif // BLOCKJIT_DIALECT_GPU_BLKGPUBASE_TD
