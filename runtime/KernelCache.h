@@ -4,9 +4,9 @@
 
 #include "compiler/Compile.h"
 #include "frontend/Kernel.h"
-#include "runtime/CPUExecutor.h"
-#include "runtime/CudaExecutor.h"
+#include "runtime/CudaDriver.h"
 #include "runtime/DiskCache.h"
+#include "runtime/Executor.h"
 
 #include "llvm/Support/Error.h"
 
@@ -24,11 +24,12 @@ namespace blockjit {
 /// One specialization, ready to launch.
 struct CompiledKernel {
   std::string keyString;
+  TargetKind target = TargetKind::CPU;
   CompiledArtifact artifact;
-  CPUEntry cpuEntry = nullptr;
-  /// The kernel loaded on CUDA device `device`: loaded on first use, once
-  /// per device, so one specialization serves every GPU of its arch.
-  llvm::Expected<const CudaFunction &> cudaFunction(int device) const;
+  /// The kernel loaded on `device` by its target's executor: loaded on first
+  /// use, once per device, so one specialization serves every GPU of its
+  /// arch (the CPU's one device is loaded when it is compiled).
+  llvm::Expected<const LoadedKernel &> loaded(int device) const;
   /// How long trace + compile (or disk read) + load took.
   double compileMilliseconds = 0;
   /// The artifact came from the disk cache (no pipeline ran).
@@ -39,14 +40,20 @@ struct CompiledKernel {
   std::function<llvm::Expected<CompiledArtifact>()> recompile;
 
 private:
+  friend llvm::Expected<std::unique_ptr<CompiledKernel>>
+  compileSpecialization(const KernelDef &kernel, const SpecializationKey &key);
+
   struct DeviceSlot {
     std::once_flag once;
-    std::atomic<bool> loaded{false}; // `function` is set
-    CudaFunction function;
+    std::atomic<bool> ready{false}; // `kernel` is loaded
+    LoadedKernel kernel;
     std::string error;
     /// A recompiled artifact, when the cached one failed to load here.
     std::unique_ptr<CompiledArtifact> artifact;
   };
+  /// Loads `source` on `device` into its slot (no retry).
+  llvm::Error loadOn(int device, const CompiledArtifact &source) const;
+
   mutable std::array<DeviceSlot, cuda::kMaxDevices> devices;
 };
 
