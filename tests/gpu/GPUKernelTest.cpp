@@ -1030,7 +1030,7 @@ namespace {
 // Several GPUs: one specialization (same arch) is loaded once per device and
 // runs on each. Skips with fewer than two devices.
 TEST(GPUMultiDevice, SoftmaxOnEveryDevice) {
-  int devices = cuda::deviceCount();
+  int devices = cudaExecutor().deviceCount();
   if (devices < 2)
     GTEST_SKIP() << "needs two CUDA devices, found " << devices;
   const int64_t rows = 64, cols = 1000;
@@ -1073,7 +1073,7 @@ namespace {
 
 // 2-D blocks: the same tile kernel and reference as the CPU test.
 TEST(GPU2DBlock, TileTransposeAndReductions) {
-  if (cuda::deviceCount() == 0)
+  if (cudaExecutor().deviceCount() == 0)
     GTEST_SKIP() << "no CUDA device";
   for (int warps : {1, 4}) {
     for (auto [M, N, BM, BN] : tests::tileShapes()) {
@@ -1183,7 +1183,7 @@ TEST(GPUReliability, DeviceOutOfRangeIsAClearError) {
   DeviceBuffer<float> in(std::vector<float>(16, 1.0f)), out(16);
   std::vector<Arg> args = {out.arg(),  in.arg(),    int32_t(16),  int32_t(16),
                            int32_t(1), int32_t(16), Constexpr(16)};
-  for (int device : {-1, cuda::kMaxDevices, cuda::deviceCount()}) {
+  for (int device : {-1, cuda::kMaxDevices, cudaExecutor().deviceCount()}) {
     LaunchOptions options = gpuOptions({1});
     options.device = device;
     std::string error = launchError(*examples::softmax(), options, args);
