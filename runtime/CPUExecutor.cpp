@@ -289,11 +289,9 @@ llvm::Error CPUExecutor::load(const CompiledArtifact &artifact,
   return llvm::Error::success();
 }
 
-llvm::Expected<KernelResources>
-CPUExecutor::resources(const LoadedKernel &kernel,
-                       int dynamicSharedMemoryBytes) {
-  (void)kernel;
-  (void)dynamicSharedMemoryBytes; // no CPU kernel reads it
+llvm::Expected<KernelResources> CPUExecutor::resources(
+    const LoadedKernel &,
+    int /*dynamicSharedMemoryBytes: no CPU kernel reads it*/) {
   KernelResources resources;
   resources.processors = cpuThreadCount();
   return resources;
@@ -303,11 +301,18 @@ llvm::Error CPUExecutor::launch(const LoadedKernel &kernel,
                                 const LaunchConfig &config, void **args) {
   if (config.device != kernel.device)
     return checkDevice(config.device);
+  // launch() checks the grid too; a direct call with a negative dimension
+  // would run programs with wrong ids.
+  const Grid &grid = config.grid;
+  if (grid.x < 1 || grid.y < 1 || grid.z < 1)
+    return cpuError("grid (" + llvm::Twine(grid.x) + ", " +
+                    llvm::Twine(grid.y) + ", " + llvm::Twine(grid.z) +
+                    ") must be positive");
   if (!config.isPlain())
     if (llvm::Error e = checkUnusualConfig(config))
       return e;
   return runCPUGrid(reinterpret_cast<cpu::EntryFunction>(kernel.handle), args,
-                    config.grid, kernel.cpuScratchBytes);
+                    grid, kernel.cpuScratchBytes);
 }
 
 llvm::Expected<void *> CPUExecutor::allocate(size_t bytes, int device) {
@@ -323,8 +328,7 @@ llvm::Expected<void *> CPUExecutor::allocate(size_t bytes, int device) {
   return address;
 }
 
-void CPUExecutor::deallocate(void *address, int device) {
-  (void)device;
+void CPUExecutor::deallocate(void *address, int /*device*/) {
   std::free(address);
 }
 
@@ -366,13 +370,12 @@ llvm::Expected<void *> CPUExecutor::createEvent(int device) {
   return new HostEvent;
 }
 
-void CPUExecutor::destroyEvent(void *event, int device) {
-  (void)device;
+void CPUExecutor::destroyEvent(void *event, int /*device*/) {
   delete static_cast<HostEvent *>(event);
 }
 
-llvm::Error CPUExecutor::recordEvent(void *event, void *stream, int device) {
-  (void)stream; // the CPU target has no streams
+llvm::Error CPUExecutor::recordEvent(void *event, void * /*stream: none here*/,
+                                     int device) {
   if (llvm::Error e = checkDevice(device))
     return e;
   // The work issued so far is done (launches are synchronous): now is the
@@ -385,8 +388,8 @@ llvm::Error CPUExecutor::recordEvent(void *event, void *stream, int device) {
   return llvm::Error::success();
 }
 
-llvm::Error CPUExecutor::synchronizeEvent(void *event, int device) {
-  (void)event; // recorded work is already done
+llvm::Error CPUExecutor::synchronizeEvent(void * /*event*/, int device) {
+  // The work before a recorded event is done: launches are synchronous.
   return checkDevice(device);
 }
 

@@ -8,6 +8,7 @@
 #ifndef BLOCKJIT_RUNTIME_CUDADRIVER_H
 #define BLOCKJIT_RUNTIME_CUDADRIVER_H
 
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
 #include <cstddef>
@@ -32,7 +33,7 @@ using CUevent = struct CUevent_st *;
 struct CUlaunchAttribute {
   int id; // CUlaunchAttributeID
   char pad[4];
-  union {
+  union alignas(8) { // cuda.h's holds pointers
     char bytes[64];
     struct {
       unsigned x, y, z;

@@ -148,9 +148,9 @@ public:
   /// of dynamic shared memory per program.
   virtual llvm::Expected<KernelResources>
   resources(const LoadedKernel &kernel, int dynamicSharedMemoryBytes) = 0;
-  /// Runs `kernel` over `config.grid`; `args[i]` points to the value of
-  /// runtime argument i. CPU: returns when every program is done; CUDA:
-  /// asynchronous on the stream.
+  /// Runs `kernel` over `config.grid` (positive in each dimension);
+  /// `args[i]` points to the value of runtime argument i. CPU: returns when
+  /// every program is done; CUDA: asynchronous on the stream.
   virtual llvm::Error launch(const LoadedKernel &kernel,
                              const LaunchConfig &config, void **args) = 0;
 

@@ -209,8 +209,14 @@ TEST(CPUExecutor, LoadedKernelLaunchesThroughTheExecutor) {
       errorText(executorFor(TargetKind::CPU).launch(*loaded, config, slots)),
       "");
   EXPECT_EQ(f.checkSum(), "");
-  config.device = 3;
+  // Each dimension positive, even where their product is (-2 * -2 = 4).
+  config.grid = {-2, -2, 1};
   std::string error =
+      errorText(executorFor(TargetKind::CPU).launch(*loaded, config, slots));
+  EXPECT_TRUE(contains(error, "must be positive")) << error;
+  config.grid = {1};
+  config.device = 3;
+  error =
       errorText(executorFor(TargetKind::CPU).launch(*loaded, config, slots));
   EXPECT_TRUE(contains(error, "no device 3")) << error;
 }
