@@ -9,18 +9,27 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Executor.h"
+#include "compiler/Registration.h"
 #include "examples/kernels/Kernels.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/DeviceBuffer.h"
+#include "runtime/DiskCache.h"
 #include "runtime/Event.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
+#include "runtime/Specialize.h"
 
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -307,6 +316,81 @@ TEST(CudaExecutor, LaunchOnAnotherDeviceIsAnError) {
       errorText(cudaExecutor().launch(*loaded, config, nullptr));
   EXPECT_TRUE(contains(error, "device 1")) << error;
   ASSERT_EQ(errorText(cudaExecutor().synchronize(0)), "");
+}
+
+//===----------------------------------------------------------------------===//
+// Loading: once per device, recompiling what the driver rejects
+//===----------------------------------------------------------------------===//
+
+/// A fresh BLOCKJIT_CACHE_DIR and an empty in-memory cache for one test.
+struct ScopedCacheDirectory {
+  std::string directory;
+  std::optional<std::string> previous;
+  ScopedCacheDirectory() {
+    char pattern[] = "/tmp/blockjit-gpu-cache-XXXXXX";
+    if (!mkdtemp(pattern))
+      return;
+    directory = pattern;
+    if (const char *old = std::getenv("BLOCKJIT_CACHE_DIR"))
+      previous = old;
+    setenv("BLOCKJIT_CACHE_DIR", directory.c_str(), 1);
+    KernelCache::instance().clear();
+  }
+  ~ScopedCacheDirectory() {
+    if (previous)
+      setenv("BLOCKJIT_CACHE_DIR", previous->c_str(), 1);
+    else
+      unsetenv("BLOCKJIT_CACHE_DIR");
+    if (!directory.empty())
+      llvm::sys::fs::remove_directories(directory);
+    KernelCache::instance().clear();
+  }
+};
+
+// A disk cache entry that passes every check of DiskCache.cpp but that the
+// driver rejects is discarded, recompiled and replaced when it loads.
+TEST(CudaExecutor, CachedArtifactTheDriverRejectsIsRecompiled) {
+  REQUIRE_GPU();
+  ScopedCacheDirectory cache;
+  ASSERT_FALSE(cache.directory.empty());
+
+  VectorAdd add(2048);
+  ASSERT_EQ(add.error, "");
+  ASSERT_EQ(add.run(LaunchOptions()), ""); // compiles and stores the entry
+  EXPECT_EQ(add.checkSum(), "");
+  LaunchOptions options;
+  options.target = TargetKind::CUDA;
+  auto key = specializationFor(*examples::vectorAdd(), options, add.args());
+  ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
+  mlir::DialectRegistry registry;
+  registerDialects(registry);
+  mlir::MLIRContext context(registry);
+  auto module = examples::vectorAdd()->trace(context, *key);
+  ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
+  std::string ir;
+  llvm::raw_string_ostream os(ir);
+  module->get().print(os);
+  DiskCacheKey diskKey = diskCacheKey(ir, pipelineOptionsFor(*key));
+  ASSERT_TRUE(llvm::sys::fs::exists(diskKey.path())) << diskKey.path();
+  auto stored = readDiskCache(diskKey);
+  ASSERT_TRUE(stored.has_value());
+  CompiledArtifact bad = *stored;
+  bad.isCubin = false;
+  bad.binary = ".version 8.0\n.target sm_" + std::to_string(smArch()) +
+               "\n.address_size 64\n.visible .entry " + bad.entryName +
+               "() { not an instruction; }\n";
+  writeDiskCache(diskKey, bad);
+
+  KernelCache::instance().clear();
+  testing::internal::CaptureStderr();
+  ASSERT_EQ(add.run(LaunchOptions()), "");
+  std::string warning = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(add.checkSum(), "");
+  EXPECT_TRUE(contains(warning, "discarding cache entry " + diskKey.path()))
+      << warning;
+  auto replaced = readDiskCache(diskKey);
+  ASSERT_TRUE(replaced.has_value());
+  EXPECT_NE(replaced->binary, bad.binary);
 }
 
 //===----------------------------------------------------------------------===//
