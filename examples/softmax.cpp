@@ -10,9 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/Kernels.h"
 #include "examples/kernels/Reference.h"
-#include "runtime/CPUExecutor.h"
-#include "runtime/CudaDriver.h"
 #include "runtime/DeviceBuffer.h"
+#include "runtime/Executor.h"
 #include "runtime/Launch.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -21,7 +20,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <optional>
 #include <random>
 #include <vector>
 
@@ -69,38 +67,21 @@ int main(int argc, char **argv) {
       numStages ? numStages : examples::softmaxNumStages(blockSize);
   size_t bytes = input.size() * sizeof(float);
 
-  // Where the kernel reads and writes: host memory, or device buffers.
-  const void *inPtr = input.data();
-  void *outPtr = output.data();
-  std::optional<DeviceBuffer> deviceIn, deviceOut;
-  std::string where = "cpu (" + std::to_string(cpuThreadCount()) + " threads)";
-  if (target == TargetKind::CUDA) {
-    auto in = DeviceBuffer::allocate(bytes);
-    if (!in)
-      return fail(llvm::toString(in.takeError()));
-    auto out = DeviceBuffer::allocate(bytes);
-    if (!out)
-      return fail(llvm::toString(out.takeError()));
-    if (llvm::Error e = in->upload(input.data(), bytes))
-      return fail(llvm::toString(std::move(e)));
-    deviceIn.emplace(std::move(*in));
-    deviceOut.emplace(std::move(*out));
-    inPtr = deviceIn->data();
-    outPtr = deviceOut->data();
-    where = cuda::deviceProperties(0)->name;
-  }
-  auto synchronize = [&]() -> llvm::Error {
-    if (target != TargetKind::CUDA)
-      return llvm::Error::success();
-    return synchronizeDevice();
-  };
+  // Where the kernel reads and writes: buffers on the target's device (host
+  // memory for the CPU).
+  Executor &executor = executorFor(target);
+  auto in = DeviceBuffer::copyOf(target, llvm::ArrayRef(input));
+  if (!in)
+    return fail(llvm::toString(in.takeError()));
+  auto out = DeviceBuffer::allocate(target, bytes);
+  if (!out)
+    return fail(llvm::toString(out.takeError()));
+  auto where = executor.deviceName(0);
+  if (!where)
+    return fail(llvm::toString(where.takeError()));
 
-  std::vector<Arg> args = {Arg::typedPointer(outPtr, DType::F32),
-                           Arg::typedPointer(inPtr, DType::F32),
-                           int32_t(cols),
-                           int32_t(cols),
-                           int32_t(rows),
-                           int32_t(cols),
+  std::vector<Arg> args = {out->arg<float>(),   in->arg<float>(), int32_t(cols),
+                           int32_t(cols),       int32_t(rows),    int32_t(cols),
                            Constexpr(blockSize)};
   const KernelDef &kernel = *examples::softmax();
 
@@ -115,11 +96,10 @@ int main(int argc, char **argv) {
   options.grid = {persistentGrid(*info, rows)};
   if (llvm::Error error = launch(kernel, options, args))
     return fail(llvm::toString(std::move(error)));
-  if (llvm::Error e = synchronize())
+  if (llvm::Error e = executor.synchronize(0))
     return fail(llvm::toString(std::move(e)));
-  if (deviceOut)
-    if (llvm::Error e = deviceOut->download(output.data(), bytes))
-      return fail(llvm::toString(std::move(e)));
+  if (llvm::Error e = out->download(output))
+    return fail(llvm::toString(std::move(e)));
 
   std::vector<double> expected(rows * cols);
   examples::referenceSoftmax(input.data(), expected.data(), rows, cols, cols,
@@ -143,7 +123,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < iters; ++i)
     if (llvm::Error error = launch(kernel, options, args))
       return fail(llvm::toString(std::move(error)));
-  if (llvm::Error e = synchronize())
+  if (llvm::Error e = executor.synchronize(0))
     return fail(llvm::toString(std::move(e)));
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -153,7 +133,7 @@ int main(int argc, char **argv) {
 
   llvm::outs() << llvm::format(
       "softmax %lldx%lld f32 on %s: BLOCK_SIZE=%lld, num_warps %d, grid %d",
-      (long long)rows.getValue(), (long long)cols.getValue(), where.c_str(),
+      (long long)rows.getValue(), (long long)cols.getValue(), where->c_str(),
       (long long)blockSize, options.numWarps, options.grid.x);
   if (target == TargetKind::CUDA)
     llvm::outs() << llvm::format(" (%d regs, %d B smem, %d programs/SM)",

@@ -2,6 +2,8 @@
 #include "runtime/CPUExecutor.h"
 #include "compiler/Environment.h"
 
+#include "compiler/Compile.h"
+#include "compiler/cpu/EntryABI.h"
 #include "compiler/cpu/HostTarget.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -9,13 +11,16 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <atomic>
 #include <bit>
 
 #include "dialect/DType.h"
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -132,8 +137,12 @@ unsigned cpuThreadCount() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-llvm::Expected<CPUEntry> loadCPUArtifact(const CompiledArtifact &artifact,
-                                         llvm::StringRef uniqueName) {
+namespace {
+
+/// Links a CPU artifact (an ELF object) into the process and returns its
+/// entry point. `uniqueName` separates specializations of one kernel.
+llvm::Expected<cpu::EntryFunction>
+loadCPUArtifact(const CompiledArtifact &artifact, llvm::StringRef uniqueName) {
   auto jit = processJIT();
   if (!jit)
     return jit.takeError();
@@ -162,10 +171,9 @@ llvm::Expected<CPUEntry> loadCPUArtifact(const CompiledArtifact &artifact,
   auto symbol = jit->lookup(*dylib, artifact.entryName + cpu::kEntrySuffix);
   if (!symbol)
     return symbol.takeError();
-  return symbol->toPtr<CPUEntry>();
+  return symbol->toPtr<cpu::EntryFunction>();
 }
 
-namespace {
 /// The calling thread's scratch arena, at least `bytes` large (null for 0),
 /// or null if memory ran out.
 void *threadScratch(int64_t bytes) {
@@ -185,9 +193,9 @@ void *threadScratch(int64_t bytes) {
     arena.size = bytes;
   return arena.data;
 }
-} // namespace
 
-llvm::Error runCPUGrid(CPUEntry entry, void **args, const Grid &grid,
+/// Runs every program of `grid` on the pool and returns when all are done.
+llvm::Error runCPUGrid(cpu::EntryFunction entry, void **args, const Grid &grid,
                        int64_t scratchBytes) {
   int64_t count = grid.size();
   std::atomic<bool> outOfMemory{false};
@@ -218,6 +226,184 @@ llvm::Error runCPUGrid(CPUEntry entry, void **args, const Grid &grid,
         "out of memory for the kernel's per-thread scratch arena of " +
             std::to_string(scratchBytes) + " bytes (its blocks are too large)");
   return llvm::Error::success();
+}
+
+llvm::Error cpuError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "CPU target: " + message.str());
+}
+
+/// The host is the CPU target's one device.
+llvm::Error checkDevice(int device) {
+  if (device == 0)
+    return llvm::Error::success();
+  return cpuError("no device " + llvm::Twine(device) +
+                  " (the host is the one device, 0)");
+}
+
+/// What a CPU launch cannot honour (see CPUExecutor.h), or success.
+llvm::Error checkUnusualConfig(const LaunchConfig &config) {
+  if (config.dynamicSharedMemoryBytes < 0)
+    return cpuError("dynamic shared memory of " +
+                    llvm::Twine(config.dynamicSharedMemoryBytes) +
+                    " bytes is negative");
+  if (!config.cluster.isOne())
+    return cpuError(
+        "a cluster of (" + llvm::Twine(config.cluster.x) + ", " +
+        llvm::Twine(config.cluster.y) + ", " + llvm::Twine(config.cluster.z) +
+        ") programs cannot be honoured: CPU programs run independently, so "
+        "the cluster must be (1, 1, 1)");
+  for (const LaunchAttribute &attribute : config.attributes)
+    if (attribute.kind == LaunchAttribute::Kind::Cooperative && attribute.value)
+      return cpuError("a cooperative launch cannot be honoured: CPU programs "
+                      "are not all resident at once");
+  return llvm::Error::success();
+}
+
+/// A CPU event: the host clock when it was recorded (0: not recorded).
+struct HostEvent {
+  std::atomic<int64_t> nanoseconds{0};
+};
+
+} // namespace
+
+llvm::Expected<std::string> CPUExecutor::deviceName(int device) {
+  if (llvm::Error e = checkDevice(device))
+    return std::move(e);
+  return "cpu (" + llvm::sys::getHostCPUName().str() + ", " +
+         std::to_string(cpuThreadCount()) + " threads)";
+}
+
+llvm::Error CPUExecutor::load(const CompiledArtifact &artifact,
+                              llvm::StringRef uniqueName, int device,
+                              LoadedKernel &kernel) {
+  if (llvm::Error e = checkDevice(device))
+    return e;
+  auto entry = loadCPUArtifact(artifact, uniqueName);
+  if (!entry)
+    return entry.takeError();
+  kernel.handle = reinterpret_cast<void *>(*entry);
+  kernel.device = device;
+  kernel.threadsPerProgram = 1;
+  kernel.cpuScratchBytes = artifact.cpuScratchBytes;
+  return llvm::Error::success();
+}
+
+llvm::Expected<KernelResources> CPUExecutor::resources(
+    const LoadedKernel &,
+    int /*dynamicSharedMemoryBytes: no CPU kernel reads it*/) {
+  KernelResources resources;
+  resources.processors = cpuThreadCount();
+  return resources;
+}
+
+llvm::Error CPUExecutor::launch(const LoadedKernel &kernel,
+                                const LaunchConfig &config, void **args) {
+  if (config.device != kernel.device)
+    return checkDevice(config.device);
+  // launch() checks the grid too; a direct call with a negative dimension
+  // would run programs with wrong ids.
+  const Grid &grid = config.grid;
+  if (grid.x < 1 || grid.y < 1 || grid.z < 1)
+    return cpuError("grid (" + llvm::Twine(grid.x) + ", " +
+                    llvm::Twine(grid.y) + ", " + llvm::Twine(grid.z) +
+                    ") must be positive");
+  if (!config.isPlain())
+    if (llvm::Error e = checkUnusualConfig(config))
+      return e;
+  return runCPUGrid(reinterpret_cast<cpu::EntryFunction>(kernel.handle), args,
+                    grid, kernel.cpuScratchBytes);
+}
+
+llvm::Expected<void *> CPUExecutor::allocate(size_t bytes, int device) {
+  if (llvm::Error e = checkDevice(device))
+    return std::move(e);
+  // Aligned as cuMemAlloc's, so pointer divisibility (and with it the
+  // specialization) does not depend on the target.
+  constexpr size_t kAlignment = 256;
+  void *address = std::aligned_alloc(
+      kAlignment, llvm::alignTo(std::max<size_t>(1, bytes), kAlignment));
+  if (!address)
+    return cpuError("out of host memory for " + llvm::Twine(bytes) + " bytes");
+  return address;
+}
+
+void CPUExecutor::deallocate(void *address, int /*device*/) {
+  std::free(address);
+}
+
+llvm::Error CPUExecutor::copyToDevice(void *address, const void *host,
+                                      size_t bytes, int device) {
+  if (llvm::Error e = checkDevice(device))
+    return e;
+  if (bytes)
+    std::memcpy(address, host, bytes);
+  return llvm::Error::success();
+}
+
+llvm::Error CPUExecutor::copyToHost(void *host, const void *address,
+                                    size_t bytes, int device) {
+  if (llvm::Error e = checkDevice(device))
+    return e;
+  if (bytes)
+    std::memcpy(host, address, bytes);
+  return llvm::Error::success();
+}
+
+llvm::Error CPUExecutor::fill(void *address, uint8_t byte, size_t bytes,
+                              int device) {
+  if (llvm::Error e = checkDevice(device))
+    return e;
+  if (bytes)
+    std::memset(address, byte, bytes);
+  return llvm::Error::success();
+}
+
+llvm::Error CPUExecutor::synchronize(int device) {
+  // CPU launches return when their programs are done.
+  return checkDevice(device);
+}
+
+llvm::Expected<void *> CPUExecutor::createEvent(int device) {
+  if (llvm::Error e = checkDevice(device))
+    return std::move(e);
+  return new HostEvent;
+}
+
+void CPUExecutor::destroyEvent(void *event, int /*device*/) {
+  delete static_cast<HostEvent *>(event);
+}
+
+llvm::Error CPUExecutor::recordEvent(void *event, void * /*stream: none here*/,
+                                     int device) {
+  if (llvm::Error e = checkDevice(device))
+    return e;
+  // The work issued so far is done (launches are synchronous): now is the
+  // event's time.
+  auto now = std::chrono::steady_clock::now().time_since_epoch();
+  static_cast<HostEvent *>(event)->nanoseconds.store(
+      std::max<int64_t>(
+          1, std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()),
+      std::memory_order_release);
+  return llvm::Error::success();
+}
+
+llvm::Error CPUExecutor::synchronizeEvent(void * /*event*/, int device) {
+  // The work before a recorded event is done: launches are synchronous.
+  return checkDevice(device);
+}
+
+llvm::Expected<float> CPUExecutor::elapsedMilliseconds(void *start, void *end,
+                                                       int device) {
+  if (llvm::Error e = checkDevice(device))
+    return std::move(e);
+  int64_t from = static_cast<HostEvent *>(start)->nanoseconds.load(
+      std::memory_order_acquire);
+  int64_t to = static_cast<HostEvent *>(end)->nanoseconds.load(
+      std::memory_order_acquire);
+  if (!from || !to)
+    return cpuError("elapsed time between events that were not both recorded");
+  return float(double(to - from) * 1e-6);
 }
 
 } // namespace blockjit

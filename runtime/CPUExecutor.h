@@ -1,31 +1,62 @@
 //===- CPUExecutor.h - run compiled kernels on host threads ----*- C++ -*-===//
+//
+// The Executor of the CPU target. Its rules where they differ from a GPU's:
+//
+// - One device, 0: the host. Its memory is host memory (a "device buffer" is
+//   an aligned host allocation), copies are memcpy, synchronize() has
+//   nothing to wait for, and an event records the host clock.
+// - A launch links nothing at run time: load() links the artifact (an ELF
+//   object) into the process with ORC; launch() runs every program on a pool
+//   of threads (as many as cores, or $BLOCKJIT_CPU_THREADS) and returns when
+//   all are done. Each thread hands its programs one scratch arena
+//   (compiler/cpu/EntryABI.h).
+// - Programs run independently, one after another on each thread, so
+//   nothing that needs programs to be resident together is honoured: a
+//   cluster other than (1, 1, 1) and the Cooperative attribute are errors.
+//   Scheduling hints (Priority, ProgrammaticStreamSerialization) and dynamic
+//   shared memory have no effect: no CPU kernel reads dynamic shared memory.
+//
+//===----------------------------------------------------------------------===//
 #ifndef BLOCKJIT_RUNTIME_CPUEXECUTOR_H
 #define BLOCKJIT_RUNTIME_CPUEXECUTOR_H
 
-#include "compiler/Compile.h"
-#include "compiler/cpu/EntryABI.h"
-#include "runtime/Launch.h"
-
-#include "llvm/Support/Error.h"
+#include "runtime/Executor.h"
 
 namespace blockjit {
 
-/// A kernel's entry point (see compiler/cpu/EntryABI.h).
-using CPUEntry = cpu::EntryFunction;
+class CPUExecutor final : public Executor {
+public:
+  TargetKind kind() const override { return TargetKind::CPU; }
 
-/// Links a CPU artifact (an ELF object) into the process with ORC and returns
-/// its entry point. `uniqueName` separates specializations of one kernel.
-llvm::Expected<CPUEntry> loadCPUArtifact(const CompiledArtifact &artifact,
-                                         llvm::StringRef uniqueName);
+  int deviceCount() override { return 1; }
+  llvm::Expected<std::string> deviceName(int device) override;
 
-/// Runs every program of `grid` on a pool of threads (as many as cores, or
-/// $BLOCKJIT_CPU_THREADS) and returns when all are done.
-/// Each thread hands its programs one arena of `scratchBytes` (allocated once
-/// per thread and grown when a kernel needs more).
-llvm::Error runCPUGrid(CPUEntry entry, void **args, const Grid &grid,
-                       int64_t scratchBytes);
+  llvm::Error load(const CompiledArtifact &artifact, llvm::StringRef uniqueName,
+                   int device, LoadedKernel &kernel) override;
+  llvm::Expected<KernelResources>
+  resources(const LoadedKernel &kernel, int dynamicSharedMemoryBytes) override;
+  llvm::Error launch(const LoadedKernel &kernel, const LaunchConfig &config,
+                     void **args) override;
 
-/// Threads the CPU executor uses.
+  llvm::Expected<void *> allocate(size_t bytes, int device) override;
+  void deallocate(void *address, int device) override;
+  llvm::Error copyToDevice(void *address, const void *host, size_t bytes,
+                           int device) override;
+  llvm::Error copyToHost(void *host, const void *address, size_t bytes,
+                         int device) override;
+  llvm::Error fill(void *address, uint8_t byte, size_t bytes,
+                   int device) override;
+  llvm::Error synchronize(int device) override;
+
+  llvm::Expected<void *> createEvent(int device) override;
+  void destroyEvent(void *event, int device) override;
+  llvm::Error recordEvent(void *event, void *stream, int device) override;
+  llvm::Error synchronizeEvent(void *event, int device) override;
+  llvm::Expected<float> elapsedMilliseconds(void *start, void *end,
+                                            int device) override;
+};
+
+/// Threads the CPU executor runs programs on.
 unsigned cpuThreadCount();
 
 } // namespace blockjit

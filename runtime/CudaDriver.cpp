@@ -64,6 +64,18 @@ LoadedDriver loadDriver() {
     bind(api.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
     bind(api.cuMemsetD8, "cuMemsetD8_v2");
     bind(api.cuCtxSynchronize, "cuCtxSynchronize");
+    bind(api.cuEventCreate, "cuEventCreate");
+    bind(api.cuEventDestroy, "cuEventDestroy_v2");
+    bind(api.cuEventRecord, "cuEventRecord");
+    bind(api.cuEventSynchronize, "cuEventSynchronize");
+    bind(api.cuEventElapsedTime, "cuEventElapsedTime");
+    // Optional: null when absent (see DriverAPI).
+    auto bindOptional = [&](auto &slot, const char *name) {
+      slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
+          dlsym(library, name));
+    };
+    bindOptional(api.cuLaunchKernelEx, "cuLaunchKernelEx");
+    bindOptional(api.cuFuncSetAttribute, "cuFuncSetAttribute");
     if (error.empty() && api.cuInit(0) != 0)
       error = "cuInit failed: no usable CUDA device";
   }
@@ -98,6 +110,14 @@ llvm::Error check(CUresult result, const char *call) {
   return llvm::createStringError(
       llvm::inconvertibleErrorCode(),
       llvm::formatv("{0} failed: {1} (CUresult {2})", call, text, result));
+}
+
+llvm::Error missingEntryPoint(const char *name, const llvm::Twine &neededFor) {
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      llvm::formatv("the CUDA driver lacks {0}, which {1} needs; a newer "
+                    "driver has it",
+                    name, neededFor.str()));
 }
 
 namespace {

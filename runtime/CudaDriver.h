@@ -8,6 +8,7 @@
 #ifndef BLOCKJIT_RUNTIME_CUDADRIVER_H
 #define BLOCKJIT_RUNTIME_CUDADRIVER_H
 
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
 #include <cstddef>
@@ -26,8 +27,42 @@ using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUdeviceptr = unsigned long long;
+using CUevent = struct CUevent_st *;
 
-/// The driver entry points blockjit uses.
+/// cuLaunchKernelEx's description of a launch (cuda.h, CUDA 12.0).
+struct CUlaunchAttribute {
+  int id; // CUlaunchAttributeID
+  char pad[4];
+  union alignas(8) { // cuda.h's holds pointers
+    char bytes[64];
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+    int value; // cooperative, priority, programmaticStreamSerializationAllowed
+  } value;
+};
+static_assert(sizeof(CUlaunchAttribute) == 72, "cuda.h's layout");
+
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+
+/// CUlaunchAttributeID values from cuda.h.
+enum : int {
+  kLaunchAttributeCooperative = 2,
+  kLaunchAttributeClusterDimension = 4,
+  kLaunchAttributeProgrammaticStreamSerialization = 6,
+  kLaunchAttributePriority = 8,
+};
+
+/// The driver entry points blockjit uses. Those marked optional are null
+/// when the driver is older than they are; only the launches that need them
+/// fail then (with an error naming the entry point).
 struct DriverAPI {
   CUresult (*cuInit)(unsigned);
   CUresult (*cuDeviceGetCount)(int *);
@@ -51,7 +86,22 @@ struct DriverAPI {
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
   CUresult (*cuCtxSynchronize)();
+  CUresult (*cuEventCreate)(CUevent *, unsigned);
+  CUresult (*cuEventDestroy)(CUevent);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventSynchronize)(CUevent);
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+  // Optional: launches with a cluster or launch attributes (CUDA 12.0).
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **,
+                               void **);
+  // Optional: raising a function's dynamic shared memory or cluster size
+  // limits (CUDA 9.0 and 11.8).
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
 };
+
+/// An error for a DriverAPI entry point that this driver lacks; `neededFor`
+/// says what asked for it.
+llvm::Error missingEntryPoint(const char *name, const llvm::Twine &neededFor);
 
 /// Makes device `ordinal`'s primary context current on this thread (the one
 /// the CUDA runtime and PyTorch use, so their pointers work here).

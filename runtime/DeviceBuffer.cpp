@@ -1,45 +1,35 @@
-//===- DeviceBuffer.cpp - device memory for examples, benches, tests -----===//
+//===- DeviceBuffer.cpp - memory of a target's device, owned -------------===//
 #include "runtime/DeviceBuffer.h"
 
-#include "runtime/CudaDriver.h"
-
-#include <algorithm>
 #include <string>
 #include <utility>
 
 namespace blockjit {
 
-llvm::Expected<DeviceBuffer> DeviceBuffer::allocate(size_t bytes, int device) {
-  auto api = cuda::driverOn(device);
-  if (!api)
-    return api.takeError();
-  cuda::CUdeviceptr address = 0;
-  bytes = std::max<size_t>(1, bytes); // cuMemAlloc rejects 0 bytes
-  if (llvm::Error e =
-          cuda::check(api->cuMemAlloc(&address, bytes), "cuMemAlloc"))
-    return std::move(e);
-  return DeviceBuffer(address, bytes, device);
+llvm::Expected<DeviceBuffer> DeviceBuffer::allocate(TargetKind target,
+                                                    size_t bytes, int device) {
+  Executor &executor = executorFor(target);
+  auto data = executor.allocate(bytes, device);
+  if (!data)
+    return data.takeError();
+  return DeviceBuffer(executor, *data, bytes, device);
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
-    : address_(std::exchange(other.address_, 0)),
+    : executor(other.executor), data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)), device_(other.device_) {}
 
 DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
-  std::swap(address_, other.address_);
+  std::swap(executor, other.executor);
+  std::swap(data_, other.data_);
   std::swap(size_, other.size_);
   std::swap(device_, other.device_);
   return *this;
 }
 
 DeviceBuffer::~DeviceBuffer() {
-  if (!address_)
-    return;
-  if (auto api = cuda::driverOn(device_)) {
-    api->cuMemFree(address_);
-  } else {
-    llvm::consumeError(api.takeError());
-  }
+  if (data_)
+    executor->deallocate(data_, device_);
 }
 
 llvm::Error DeviceBuffer::checkRange(size_t bytes, size_t offset,
@@ -54,37 +44,28 @@ llvm::Error DeviceBuffer::checkRange(size_t bytes, size_t offset,
   return llvm::Error::success();
 }
 
-llvm::Error DeviceBuffer::upload(const void *host, size_t bytes,
-                                 size_t offset) {
+llvm::Error DeviceBuffer::uploadBytes(const void *host, size_t bytes,
+                                      size_t offset) {
   if (llvm::Error e = checkRange(bytes, offset, "upload"))
     return e;
   if (!bytes)
     return llvm::Error::success();
-  auto api = cuda::driverOn(device_);
-  if (!api)
-    return api.takeError();
-  return cuda::check(api->cuMemcpyHtoD(address_ + offset, host, bytes),
-                     "cuMemcpyHtoD");
+  return executor->copyToDevice(static_cast<char *>(data_) + offset, host,
+                                bytes, device_);
 }
 
-llvm::Error DeviceBuffer::download(void *host, size_t bytes,
-                                   size_t offset) const {
+llvm::Error DeviceBuffer::downloadBytes(void *host, size_t bytes,
+                                        size_t offset) const {
   if (llvm::Error e = checkRange(bytes, offset, "download"))
     return e;
   if (!bytes)
     return llvm::Error::success();
-  auto api = cuda::driverOn(device_);
-  if (!api)
-    return api.takeError();
-  return cuda::check(api->cuMemcpyDtoH(host, address_ + offset, bytes),
-                     "cuMemcpyDtoH");
+  return executor->copyToHost(host, static_cast<const char *>(data_) + offset,
+                              bytes, device_);
 }
 
-llvm::Error synchronizeDevice(int device) {
-  auto api = cuda::driverOn(device);
-  if (!api)
-    return api.takeError();
-  return cuda::check(api->cuCtxSynchronize(), "cuCtxSynchronize");
+llvm::Error DeviceBuffer::fill(uint8_t byte) {
+  return executor->fill(data_, byte, size_, device_);
 }
 
 } // namespace blockjit

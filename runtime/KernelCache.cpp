@@ -117,6 +117,15 @@ llvm::Error checkSpecialization(const KernelDef &kernel,
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+llvm::Expected<DiskCacheKey> diskCacheKeyFor(const KernelDef &kernel,
+                                             const SpecializationKey &key) {
+  auto context = compilerContext();
+  auto module = traceKey(*context, kernel, key);
+  if (!module)
+    return module.takeError();
+  return diskCacheKey(artifactKeyMaterial(printIR(**module), key.options));
+}
+
 llvm::Expected<std::unique_ptr<CompiledKernel>>
 compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
   auto start = std::chrono::steady_clock::now();
@@ -124,6 +133,7 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
   compiled->keyString = specializationName(kernel, key);
   if (llvm::Error error = checkSpecialization(kernel, key))
     return std::move(error);
+  compiled->target = key.options.target.kind;
   auto context = compilerContext();
   auto module = traceKey(*context, kernel, key);
   if (!module)
@@ -156,17 +166,17 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
     return std::move(error);
   }
   if (options.target.kind == TargetKind::CPU) {
-    auto entry = loadCPUArtifact(compiled->artifact, compiled->keyString);
-    if (!entry && compiled->fromDiskCache) {
+    // The host is the CPU target's one device: load it now.
+    llvm::Error loadError = compiled->loadOn(0, compiled->artifact);
+    if (loadError && compiled->fromDiskCache) {
       // A cached object the JIT linker rejects is replaced, not fatal.
-      discardDiskCacheEntry(diskKey, llvm::toString(entry.takeError()));
+      discardDiskCacheEntry(diskKey, llvm::toString(std::move(loadError)));
       if (llvm::Error error = compileHere())
         return std::move(error);
-      entry = loadCPUArtifact(compiled->artifact, compiled->keyString);
+      loadError = compiled->loadOn(0, compiled->artifact);
     }
-    if (!entry)
-      return entry.takeError();
-    compiled->cpuEntry = *entry;
+    if (loadError)
+      return std::move(loadError);
   } else if (compiled->fromDiskCache) {
     // A GPU artifact loads later, once per device; if the driver rejects
     // it, that load compiles the specialization again from the IR.
@@ -179,20 +189,29 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
   return compiled;
 }
 
-llvm::Expected<const CudaFunction &>
-CompiledKernel::cudaFunction(int device) const {
+llvm::Error CompiledKernel::loadOn(int device,
+                                   const CompiledArtifact &source) const {
+  DeviceSlot &slot = devices[device];
+  if (llvm::Error error =
+          executorFor(target).load(source, keyString, device, slot.kernel))
+    return error;
+  slot.ready.store(true, std::memory_order_release);
+  return llvm::Error::success();
+}
+
+llvm::Expected<const LoadedKernel &> CompiledKernel::loaded(int device) const {
   if (device < 0 || device >= cuda::kMaxDevices)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "CUDA device %d is out of range", device);
+                                   "device %d is out of range", device);
   DeviceSlot &slot = devices[device];
   // Loaded already (every launch after the first): no call_once.
-  if (slot.loaded.load(std::memory_order_acquire))
-    return slot.function;
+  if (slot.ready.load(std::memory_order_acquire))
+    return slot.kernel;
   std::call_once(slot.once, [&] {
-    auto function = loadCudaArtifact(artifact, device);
-    if (!function && fromDiskCache && recompile) {
+    llvm::Error error = loadOn(device, artifact);
+    if (error && fromDiskCache && recompile) {
       // The driver rejected what the disk cache held: replace the entry.
-      discardDiskCacheEntry(*diskKey, llvm::toString(function.takeError()));
+      discardDiskCacheEntry(*diskKey, llvm::toString(std::move(error)));
       auto fresh = recompile();
       if (!fresh) {
         slot.error = "recompiling " + keyString + ": " +
@@ -200,19 +219,16 @@ CompiledKernel::cudaFunction(int device) const {
         return;
       }
       slot.artifact = std::make_unique<CompiledArtifact>(std::move(*fresh));
-      function = loadCudaArtifact(*slot.artifact, device);
+      error = loadOn(device, *slot.artifact);
     }
-    if (function) {
-      slot.function = *function;
-      slot.loaded.store(true, std::memory_order_release);
-    } else
-      slot.error = "loading " + keyString + " on CUDA device " +
+    if (error)
+      slot.error = "loading " + keyString + " on device " +
                    std::to_string(device) + ": " +
-                   llvm::toString(function.takeError());
+                   llvm::toString(std::move(error));
   });
   if (!slot.error.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), slot.error);
-  return slot.function;
+  return slot.kernel;
 }
 
 KernelCache &KernelCache::instance() {

@@ -5,9 +5,9 @@
 #include "compiler/Compile.h"
 #include "compiler/Specialization.h"
 #include "frontend/Kernel.h"
-#include "runtime/CPUExecutor.h"
-#include "runtime/CudaExecutor.h"
+#include "runtime/CudaDriver.h"
 #include "runtime/DiskCache.h"
+#include "runtime/Executor.h"
 
 #include "llvm/Support/Error.h"
 
@@ -25,11 +25,12 @@ namespace blockjit {
 /// One specialization, ready to launch.
 struct CompiledKernel {
   std::string keyString;
+  TargetKind target = TargetKind::CPU;
   CompiledArtifact artifact;
-  CPUEntry cpuEntry = nullptr;
-  /// The kernel loaded on CUDA device `device`: loaded on first use, once
-  /// per device, so one specialization serves every GPU of its arch.
-  llvm::Expected<const CudaFunction &> cudaFunction(int device) const;
+  /// The kernel loaded on `device` by its target's executor: loaded on first
+  /// use, once per device, so one specialization serves every GPU of its
+  /// arch (the CPU's one device is loaded when it is compiled).
+  llvm::Expected<const LoadedKernel &> loaded(int device) const;
   /// How long trace + compile (or disk read) + load took.
   double compileMilliseconds = 0;
   /// The artifact came from the disk cache (no pipeline ran).
@@ -40,14 +41,20 @@ struct CompiledKernel {
   std::function<llvm::Expected<CompiledArtifact>()> recompile;
 
 private:
+  friend llvm::Expected<std::unique_ptr<CompiledKernel>>
+  compileSpecialization(const KernelDef &kernel, const SpecializationKey &key);
+
   struct DeviceSlot {
     std::once_flag once;
-    std::atomic<bool> loaded{false}; // `function` is set
-    CudaFunction function;
+    std::atomic<bool> ready{false}; // `kernel` is loaded
+    LoadedKernel kernel;
     std::string error;
     /// A recompiled artifact, when the cached one failed to load here.
     std::unique_ptr<CompiledArtifact> artifact;
   };
+  /// Loads `source` on `device` into its slot (no retry).
+  llvm::Error loadOn(int device, const CompiledArtifact &source) const;
+
   mutable std::array<DeviceSlot, cuda::kMaxDevices> devices;
 };
 
@@ -59,6 +66,10 @@ std::string specializationName(const KernelDef &kernel,
 /// (compiler/Specialization.h), else an error naming the kernel.
 llvm::Error checkSpecialization(const KernelDef &kernel,
                                 const SpecializationKey &key);
+
+/// The disk cache entry `key` of `kernel` is stored under (traces it).
+llvm::Expected<DiskCacheKey> diskCacheKeyFor(const KernelDef &kernel,
+                                             const SpecializationKey &key);
 
 /// Compiles `key` of `kernel`: trace, every pipeline stage (or the disk
 /// cache entry for the traced IR, see DiskCache.h), load. With

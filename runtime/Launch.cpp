@@ -2,8 +2,8 @@
 #include "runtime/Launch.h"
 #include "compiler/Environment.h"
 
-#include "runtime/CPUExecutor.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/Executor.h"
 #include "runtime/KernelCache.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -50,7 +50,7 @@ TargetKind defaultTarget() {
     if (*chosen == "cpu")
       return TargetKind::CPU;
   }
-  static const bool hasDevice = cuda::deviceCount() > 0;
+  static const bool hasDevice = executorFor(TargetKind::CUDA).deviceCount() > 0;
   return hasDevice ? TargetKind::CUDA : TargetKind::CPU;
 }
 
@@ -182,6 +182,9 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
   auto compiled = KernelCache::instance().get(kernel, *key);
   if (!compiled)
     return compiled.takeError();
+  auto loaded = compiled->loaded(options.device);
+  if (!loaded)
+    return loaded.takeError();
 
   // Runtime values in parameter order; each slot points at its value.
   void *slots[64];
@@ -210,43 +213,30 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
     }
     ++n;
   }
-  if (key->options.target.kind == TargetKind::CUDA) {
-    auto function = compiled->cudaFunction(options.device);
-    if (!function)
-      return function.takeError();
-    return launchCuda(*function, compiled->artifact, options.grid, slots,
-                      options.stream, options.device);
-  }
-  return runCPUGrid(compiled->cpuEntry, slots, options.grid,
-                    compiled->artifact.cpuScratchBytes);
+  LaunchConfig config;
+  config.grid = options.grid;
+  config.dynamicSharedMemoryBytes = options.dynamicSharedMemoryBytes;
+  config.cluster = options.cluster;
+  config.stream = options.stream;
+  config.device = options.device;
+  config.attributes = options.attributes;
+  return executorFor(key->options.target.kind).launch(*loaded, config, slots);
 }
 
-llvm::Expected<KernelInfo> warmup(const KernelDef &kernel,
-                                  const LaunchOptions &options,
-                                  llvm::ArrayRef<Arg> args) {
+llvm::Expected<KernelResources> warmup(const KernelDef &kernel,
+                                       const LaunchOptions &options,
+                                       llvm::ArrayRef<Arg> args) {
   auto key = specializationFor(kernel, options, args);
   if (!key)
     return key.takeError();
   auto compiled = KernelCache::instance().get(kernel, *key);
   if (!compiled)
     return compiled.takeError();
-  KernelInfo info;
-  if (key->options.target.kind == TargetKind::CPU) {
-    info.processors = cpuThreadCount();
-    return info;
-  }
-  auto props = cuda::deviceProperties(options.device);
-  if (!props)
-    return props.takeError();
-  auto function = compiled->cudaFunction(options.device);
-  if (!function)
-    return function.takeError();
-  info.processors = props->smCount;
-  info.registers = function->registers;
-  info.sharedMemoryBytes = function->sharedMemoryBytes;
-  info.threadsPerProgram = compiled->artifact.threadsPerProgram;
-  info.maxProgramsPerProcessor = std::max(1, function->maxProgramsPerSM);
-  return info;
+  auto loaded = compiled->loaded(options.device);
+  if (!loaded)
+    return loaded.takeError();
+  return executorFor(key->options.target.kind)
+      .resources(*loaded, options.dynamicSharedMemoryBytes);
 }
 
 } // namespace blockjit

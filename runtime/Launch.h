@@ -14,6 +14,7 @@
 
 #include "compiler/Specialization.h"
 #include "frontend/Kernel.h"
+#include "runtime/Executor.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -22,13 +23,9 @@
 #include <cstdint>
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 namespace blockjit {
-
-struct Grid {
-  int x = 1, y = 1, z = 1;
-  int64_t size() const { return int64_t(x) * y * z; }
-};
 
 /// One launch argument: a pointer (host or device) with its element type, a
 /// scalar, or a constexpr value.
@@ -68,13 +65,22 @@ struct LaunchOptions {
   std::optional<TargetKind> target;
   /// CUDA stream (CUstream) of `device`; null is the default stream.
   void *stream = nullptr;
-  /// CUDA device ordinal.
+  /// Device ordinal of the target (the CPU has one device, 0).
   int device = 0;
+  /// Shared memory per program beyond the kernel's static shared memory.
+  int dynamicSharedMemoryBytes = 0;
+  /// Programs per thread-block cluster; (1, 1, 1) is none. Each grid
+  /// dimension must be a multiple of the cluster's.
+  Grid cluster;
+  /// Extra launch attributes (see LaunchAttribute for what each target
+  /// honours).
+  std::vector<LaunchAttribute> attributes;
 };
 
 /// Compiles (or finds in the cache) the specialization these arguments call
-/// for and runs it over `options.grid`. On the CPU the call returns when all
-/// programs are done; on the GPU it is asynchronous on the stream.
+/// for and runs it over `options.grid` with its target's executor
+/// (runtime/Executor.h). On the CPU the call returns when all programs are
+/// done; on the GPU it is asynchronous on the stream.
 llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
                    llvm::ArrayRef<Arg> args);
 
@@ -87,25 +93,16 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
 /// else CUDA when a driver and a device are present, else the CPU.
 TargetKind defaultTarget();
 
-/// What the compiled specialization needs and how many of its programs fit
-/// on one processor (an SM; on the CPU, one program per thread).
-struct KernelInfo {
-  int registers = 0;         // per thread (GPU)
-  int sharedMemoryBytes = 0; // static, per program (GPU)
-  int threadsPerProgram = 1;
-  int maxProgramsPerProcessor = 1;
-  int processors = 1; // SMs, or CPU threads
-};
-
-/// Compiles (or finds) the specialization `args` call for, without running
-/// it, and reports its resources and occupancy.
-llvm::Expected<KernelInfo> warmup(const KernelDef &kernel,
-                                  const LaunchOptions &options,
-                                  llvm::ArrayRef<Arg> args);
+/// Compiles and loads (or finds) the specialization `args` call for, without
+/// running it, and reports its resources and its occupancy with
+/// `options.dynamicSharedMemoryBytes`.
+llvm::Expected<KernelResources> warmup(const KernelDef &kernel,
+                                       const LaunchOptions &options,
+                                       llvm::ArrayRef<Arg> args);
 
 /// The persistent grid of the Triton tutorial: as many programs as can be
 /// resident at once, but no more than there is work.
-inline int persistentGrid(const KernelInfo &info, int64_t work) {
+inline int persistentGrid(const KernelResources &info, int64_t work) {
   int64_t resident = int64_t(info.processors) * info.maxProgramsPerProcessor;
   return int(std::max<int64_t>(1, std::min(resident, work)));
 }

@@ -12,6 +12,7 @@
 #include "examples/kernels/Reference.h"
 #include "runtime/CudaDriver.h"
 #include "runtime/DeviceBuffer.h"
+#include "runtime/Executor.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
 #include "tests/common/TileKernel.h"
@@ -42,7 +43,9 @@ namespace {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-bool haveGpu() { return cuda::deviceCount() > 0; }
+Executor &cudaExecutor() { return executorFor(TargetKind::CUDA); }
+
+bool haveGpu() { return cudaExecutor().deviceCount() > 0; }
 
 #define REQUIRE_GPU()                                                          \
   do {                                                                         \
@@ -57,29 +60,16 @@ std::string errorText(llvm::Error error) {
   return "";
 }
 
-const cuda::DriverAPI &api() {
-  // Only called after REQUIRE_GPU(), so the driver is there.
-  auto driver = cuda::driver();
-  if (!driver) {
-    std::fprintf(stderr, "%s\n", llvm::toString(driver.takeError()).c_str());
-    std::abort();
-  }
-  return *driver;
-}
-
 /// Waits for all work on the device (surfacing asynchronous kernel faults).
-std::string synchronize() {
-  if (std::string e = errorText(cuda::useDevice(0)); !e.empty())
-    return e;
-  return errorText(cuda::check(api().cuCtxSynchronize(), "cuCtxSynchronize"));
-}
+std::string synchronize() { return errorText(cudaExecutor().synchronize(0)); }
 
 /// `count` elements of T in device memory (runtime/DeviceBuffer.h), with
 /// errors as text for the assertions.
 template <typename T> class DeviceBuffer {
 public:
   explicit DeviceBuffer(size_t count) : count_(count) {
-    auto buffer = blockjit::DeviceBuffer::allocate(count * sizeof(T));
+    auto buffer =
+        blockjit::DeviceBuffer::allocate(TargetKind::CUDA, count * sizeof(T));
     if (buffer)
       buffer_.emplace(std::move(*buffer));
     else
@@ -94,40 +84,36 @@ public:
   /// "" when the allocation (and initial upload) worked.
   const std::string &error() const { return error_; }
   size_t size() const { return count_; }
-  cuda::CUdeviceptr address() const { return buffer_ ? buffer_->address() : 0; }
   /// The device pointer as a T * (for Arg, which then knows the dtype).
-  T *get() const { return reinterpret_cast<T *>(address()); }
-  Arg arg() const {
-    return Arg::typedPointer(reinterpret_cast<const void *>(address()),
-                             dtype_v<T>);
-  }
+  T *get() const { return buffer_ ? buffer_->data<T>() : nullptr; }
+  Arg arg() const { return Arg::typedPointer(get(), dtype_v<T>); }
 
   std::string upload(const std::vector<T> &host) {
     if (host.size() != count_)
       return "upload: size mismatch";
     if (!buffer_)
       return "upload: " + error_;
-    return errorText(buffer_->upload(host.data(), count_ * sizeof(T)));
+    return errorText(buffer_->upload(host));
   }
   /// Copies the buffer back (after the caller synchronized).
   std::string download(std::vector<T> &host) const {
     host.resize(count_);
     if (!buffer_)
       return "download: " + error_;
-    return errorText(buffer_->download(host.data(), count_ * sizeof(T)));
+    return errorText(buffer_->download(host));
   }
 
   /// `count` elements between the host and element `at` of the buffer.
   std::string uploadAt(const T *host, size_t count, size_t at) {
     if (!buffer_)
       return "upload: " + error_;
-    return errorText(buffer_->upload(host, count * sizeof(T), at * sizeof(T)));
+    return errorText(buffer_->upload(llvm::ArrayRef<T>(host, count), at));
   }
   std::string downloadAt(T *host, size_t count, size_t at) const {
     if (!buffer_)
       return "download: " + error_;
     return errorText(
-        buffer_->download(host, count * sizeof(T), at * sizeof(T)));
+        buffer_->download(llvm::MutableArrayRef<T>(host, count), at));
   }
 
 private:
@@ -713,10 +699,16 @@ TEST(GPUWarmup, ReportsResourcesAndOccupancy) {
     ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
     auto compiled = KernelCache::instance().get(*examples::softmax(), *key);
     ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
-    auto function = compiled->cudaFunction(0);
-    ASSERT_TRUE(bool(function)) << llvm::toString(function.takeError());
-    EXPECT_NE(function->function, nullptr);
-    EXPECT_EQ(function->registers, info->registers);
+    auto loaded = compiled->loaded(0);
+    ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+    EXPECT_NE(loaded->handle, nullptr);
+    EXPECT_EQ(loaded->threadsPerProgram, 32 * warps);
+    EXPECT_EQ(loaded->staticSharedMemoryBytes, info->sharedMemoryBytes);
+    auto resources = cudaExecutor().resources(*loaded, 0);
+    ASSERT_TRUE(bool(resources)) << llvm::toString(resources.takeError());
+    EXPECT_EQ(resources->registers, info->registers);
+    EXPECT_EQ(resources->maxProgramsPerProcessor,
+              info->maxProgramsPerProcessor);
     EXPECT_EQ(compiled->artifact.threadsPerProgram, 32 * warps);
   }
   // vector_add too.
@@ -849,11 +841,10 @@ TEST(GPULaunchErrors, WrongPointeeType) {
   ErrorFixture f;
   ASSERT_EQ(f.ready(), "");
   // The f32 buffer passed as f16.
-  std::string message = launchError(
-      gpuScaleKernel(), gpuOptions({1}),
-      {Arg::typedPointer(reinterpret_cast<const void *>(f.x.address()),
-                         DType::F16),
-       f.out.get(), int32_t(16), 1.0f, Constexpr(16)});
+  std::string message =
+      launchError(gpuScaleKernel(), gpuOptions({1}),
+                  {Arg::typedPointer(f.x.get(), DType::F16), f.out.get(),
+                   int32_t(16), 1.0f, Constexpr(16)});
   EXPECT_TRUE(contains(message, "gpu_scale_f32")) << message;
   EXPECT_TRUE(contains(message, "'x'")) << message;
   EXPECT_TRUE(contains(message, "f32")) << message;
@@ -1039,7 +1030,7 @@ namespace {
 // Several GPUs: one specialization (same arch) is loaded once per device and
 // runs on each. Skips with fewer than two devices.
 TEST(GPUMultiDevice, SoftmaxOnEveryDevice) {
-  int devices = cuda::deviceCount();
+  int devices = cudaExecutor().deviceCount();
   if (devices < 2)
     GTEST_SKIP() << "needs two CUDA devices, found " << devices;
   const int64_t rows = 64, cols = 1000;
@@ -1050,11 +1041,12 @@ TEST(GPUMultiDevice, SoftmaxOnEveryDevice) {
   examples::referenceSoftmax(in.data(), expected.data(), rows, cols, cols, cols,
                              [](float x) { return double(x); });
   for (int device = 0; device < std::min(devices, 4); ++device) {
-    auto din = blockjit::DeviceBuffer::allocate(in.size() * 4, device);
+    auto din = blockjit::DeviceBuffer::copyOf(TargetKind::CUDA,
+                                              llvm::ArrayRef(in), device);
     ASSERT_TRUE(bool(din)) << llvm::toString(din.takeError());
-    auto dout = blockjit::DeviceBuffer::allocate(in.size() * 4, device);
+    auto dout = blockjit::DeviceBuffer::allocate(TargetKind::CUDA,
+                                                 in.size() * 4, device);
     ASSERT_TRUE(bool(dout)) << llvm::toString(dout.takeError());
-    ASSERT_EQ(errorText(din->upload(in.data(), in.size() * 4)), "");
     LaunchOptions options;
     options.target = TargetKind::CUDA;
     options.device = device;
@@ -1065,9 +1057,9 @@ TEST(GPUMultiDevice, SoftmaxOnEveryDevice) {
                              Constexpr(1024)};
     llvm::Error error = launch(*examples::softmax(), options, args);
     ASSERT_FALSE(bool(error)) << llvm::toString(std::move(error));
-    ASSERT_EQ(errorText(synchronizeDevice(device)), "");
+    ASSERT_EQ(errorText(cudaExecutor().synchronize(device)), "");
     std::vector<float> out(in.size());
-    ASSERT_EQ(errorText(dout->download(out.data(), out.size() * 4)), "");
+    ASSERT_EQ(errorText(dout->download(out)), "");
     double maxError = 0;
     for (size_t i = 0; i < out.size(); ++i)
       maxError = std::max(maxError, std::abs(expected[i] - out[i]));
@@ -1081,7 +1073,7 @@ namespace {
 
 // 2-D blocks: the same tile kernel and reference as the CPU test.
 TEST(GPU2DBlock, TileTransposeAndReductions) {
-  if (cuda::deviceCount() == 0)
+  if (cudaExecutor().deviceCount() == 0)
     GTEST_SKIP() << "no CUDA device";
   for (int warps : {1, 4}) {
     for (auto [M, N, BM, BN] : tests::tileShapes()) {
@@ -1191,7 +1183,7 @@ TEST(GPUReliability, DeviceOutOfRangeIsAClearError) {
   DeviceBuffer<float> in(std::vector<float>(16, 1.0f)), out(16);
   std::vector<Arg> args = {out.arg(),  in.arg(),    int32_t(16),  int32_t(16),
                            int32_t(1), int32_t(16), Constexpr(16)};
-  for (int device : {-1, cuda::kMaxDevices, cuda::deviceCount()}) {
+  for (int device : {-1, cuda::kMaxDevices, cudaExecutor().deviceCount()}) {
     LaunchOptions options = gpuOptions({1});
     options.device = device;
     std::string error = launchError(*examples::softmax(), options, args);

@@ -969,7 +969,9 @@ TEST(CPURuntime, SecondLaunchDoesNotRecompile) {
   ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
   const CompiledKernel *firstAddress = &*first;
   EXPECT_GT(firstAddress->compileMilliseconds, 0.0);
-  EXPECT_NE(firstAddress->cpuEntry, nullptr);
+  auto loaded = firstAddress->loaded(0);
+  ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  EXPECT_NE(loaded->handle, nullptr);
 
   std::fill(y.begin(), y.end(), 0.0f);
   EXPECT_LAUNCH_OK(*kernel, options, args);

@@ -199,16 +199,9 @@ TEST_F(DiskCacheTest, EntryWithBadContentIsReplaced) {
                                {dummy, dummy, int32_t(100), int32_t(100),
                                 int32_t(3), int32_t(100), Constexpr(128)});
   ASSERT_TRUE(bool(key));
-  mlir::DialectRegistry registry;
-  registerDialects(registry);
-  mlir::MLIRContext context(registry);
-  auto module = examples::softmax()->trace(context, key->argTypes,
-                                           key->constexprs, key->divisibleBy16);
-  ASSERT_TRUE(bool(module));
-  std::string ir;
-  llvm::raw_string_ostream os(ir);
-  module->get().print(os);
-  DiskCacheKey diskKey = diskCacheKey(artifactKeyMaterial(ir, key->options));
+  auto found = diskCacheKeyFor(*examples::softmax(), *key);
+  ASSERT_TRUE(bool(found)) << llvm::toString(found.takeError());
+  DiskCacheKey diskKey = *found;
   ASSERT_EQ(diskKey.path(), path);
   writeDiskCache(diskKey, bad);
   testing::internal::CaptureStderr();
