@@ -23,3 +23,8 @@ target_link_libraries(blockjit_llvm_static INTERFACE
   -Wl,--start-group ${BLOCKJIT_MLIR_ARCHIVES} ${BLOCKJIT_LLVM_ARCHIVES} -Wl,--end-group
   ZLIB::ZLIB ${BLOCKJIT_ZSTD_LIB} Threads::Threads ${CMAKE_DL_LIBS} m)
 target_link_options(blockjit_llvm_static INTERFACE -Wl,--gc-sections)
+# Their headers and definitions come with them (system headers: no warnings).
+target_include_directories(blockjit_llvm_static SYSTEM INTERFACE
+  ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
+separate_arguments(BLOCKJIT_LLVM_DEFS UNIX_COMMAND "${LLVM_DEFINITIONS}")
+target_compile_definitions(blockjit_llvm_static INTERFACE ${BLOCKJIT_LLVM_DEFS})

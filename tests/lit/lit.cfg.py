@@ -15,6 +15,7 @@ config.test_exec_root = os.path.join(config.blockjit_build_dir, "tests", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.blockjit_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%blockjit_src", config.blockjit_src_dir))
+config.substitutions.append(("%blockjit_build", config.blockjit_build_dir))
 
 # Tests that assemble PTX need ptxas; the CUDA toolkit puts it in /usr/local/cuda.
 ptxas = shutil.which("ptxas") or (
