@@ -267,6 +267,11 @@ struct HostEvent {
 
 } // namespace
 
+llvm::Expected<Target> CPUExecutor::target(int) {
+  // The device is checked where it is used (launch, buffers).
+  return Target::cpu();
+}
+
 llvm::Expected<std::string> CPUExecutor::deviceName(int device) {
   if (llvm::Error e = checkDevice(device))
     return std::move(e);

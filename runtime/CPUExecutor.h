@@ -30,6 +30,7 @@ public:
 
   int deviceCount() override { return 1; }
   llvm::Expected<std::string> deviceName(int device) override;
+  llvm::Expected<Target> target(int device) override;
 
   llvm::Error load(const CompiledArtifact &artifact, llvm::StringRef uniqueName,
                    int device, LoadedKernel &kernel) override;

@@ -7,6 +7,8 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 
 namespace blockjit {
 
@@ -70,6 +72,48 @@ int launchAttributeId(LaunchAttribute::Kind kind) {
 }
 } // namespace
 
+namespace {
+/// The sm_XX of a device, asked of the driver once per device.
+llvm::Expected<int> deviceArchSlow(int device) {
+  static std::mutex mutex;
+  static std::map<int, std::pair<int, std::string>> known; // arch, error
+  std::lock_guard lock(mutex);
+  auto it = known.find(device);
+  if (it == known.end()) {
+    auto props = cuda::deviceProperties(device);
+    it = known
+             .try_emplace(device, props ? props->smArch : 0,
+                          props ? "" : llvm::toString(props.takeError()))
+             .first;
+  }
+  if (!it->second.first)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "the CUDA target needs device " +
+                                       std::to_string(device) + ": " +
+                                       it->second.second);
+  return it->second.first;
+}
+
+/// deviceArchSlow without its lock on every launch: each thread remembers
+/// the archs it has seen (a device's arch never changes).
+llvm::Expected<int> deviceArch(int device) {
+  thread_local int known[cuda::kMaxDevices] = {};
+  if (device >= 0 && device < cuda::kMaxDevices && known[device])
+    return known[device];
+  auto arch = deviceArchSlow(device);
+  if (arch && device >= 0 && device < cuda::kMaxDevices)
+    known[device] = *arch;
+  return arch;
+}
+} // namespace
+
+llvm::Expected<Target> CudaExecutor::target(int device) {
+  auto arch = deviceArch(device);
+  if (!arch)
+    return arch.takeError();
+  return Target::cuda(*arch);
+}
+
 llvm::Expected<std::string> CudaExecutor::deviceName(int device) {
   auto props = cuda::deviceProperties(device);
   if (!props)
@@ -86,10 +130,11 @@ llvm::Error CudaExecutor::load(const CompiledArtifact &artifact,
   cuda::CUmodule module;
   // std::string keeps PTX NUL-terminated, as cuModuleLoadData needs; a
   // cubin is an ELF image the driver reads as is.
-  if (llvm::Error e = cuda::check(
-          api->cuModuleLoadData(&module, artifact.binary.c_str()),
-          artifact.format == ArtifactFormat::Cubin ? "cuModuleLoadData (the driver rejected the cubin)"
-                           : "cuModuleLoadData (the driver rejected the PTX)"))
+  if (llvm::Error e =
+          cuda::check(api->cuModuleLoadData(&module, artifact.binary.c_str()),
+                      artifact.format == ArtifactFormat::Cubin
+                          ? "cuModuleLoadData (the driver rejected the cubin)"
+                          : "cuModuleLoadData (the driver rejected the PTX)"))
     return e;
   cuda::CUfunction function;
   if (llvm::Error e =

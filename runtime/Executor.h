@@ -137,6 +137,9 @@ public:
   virtual int deviceCount() = 0;
   /// A name for messages and reports.
   virtual llvm::Expected<std::string> deviceName(int device) = 0;
+  /// What kernels launched on `device` are compiled for (CUDA: the device's
+  /// sm arch). Called on every launch: cheap after the first call.
+  virtual llvm::Expected<Target> target(int device) = 0;
 
   //===--- Kernels -------------------------------------------------------===//
 

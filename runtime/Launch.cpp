@@ -2,7 +2,6 @@
 #include "runtime/Launch.h"
 #include "compiler/Environment.h"
 
-#include "runtime/CudaDriver.h"
 #include "runtime/Executor.h"
 #include "runtime/KernelCache.h"
 
@@ -10,8 +9,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <map>
-#include <mutex>
 
 namespace blockjit {
 
@@ -54,41 +51,6 @@ TargetKind defaultTarget() {
   return hasDevice ? TargetKind::CUDA : TargetKind::CPU;
 }
 
-namespace {
-/// The sm_XX of a device, asked of the driver once per device.
-llvm::Expected<int> deviceArchSlow(int device) {
-  static std::mutex mutex;
-  static std::map<int, std::pair<int, std::string>> known; // arch, error
-  std::lock_guard lock(mutex);
-  auto it = known.find(device);
-  if (it == known.end()) {
-    auto props = cuda::deviceProperties(device);
-    it = known
-             .try_emplace(device, props ? props->smArch : 0,
-                          props ? "" : llvm::toString(props.takeError()))
-             .first;
-  }
-  if (!it->second.first)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "the CUDA target needs device " +
-                                       std::to_string(device) + ": " +
-                                       it->second.second);
-  return it->second.first;
-}
-
-/// deviceArchSlow without its lock on every launch: each thread remembers
-/// the archs it has seen (a device's arch never changes).
-llvm::Expected<int> deviceArch(int device) {
-  thread_local int known[cuda::kMaxDevices] = {};
-  if (device >= 0 && device < cuda::kMaxDevices && known[device])
-    return known[device];
-  auto arch = deviceArchSlow(device);
-  if (arch && device >= 0 && device < cuda::kMaxDevices)
-    known[device] = *arch;
-  return arch;
-}
-} // namespace
-
 llvm::Expected<SpecializationKey>
 specializationFor(const KernelDef &kernel, const LaunchOptions &options,
                   llvm::ArrayRef<Arg> args) {
@@ -101,13 +63,11 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
   SpecializationKey key;
   key.options.numWarps = options.numWarps;
   key.options.numStages = options.numStages;
-  key.options.target.kind = options.target.value_or(defaultTarget());
-  if (key.options.target.kind == TargetKind::CUDA) {
-    auto arch = deviceArch(options.device);
-    if (!arch)
-      return arch.takeError();
-    key.options.target.smArch = *arch;
-  }
+  auto target = executorFor(options.target.value_or(defaultTarget()))
+                    .target(options.device);
+  if (!target)
+    return target.takeError();
+  key.options.target = *target;
   unsigned runtimeIndex = 0;
   for (size_t i = 0; i < params.size(); ++i) {
     const ParamInfo &param = params[i];
