@@ -67,10 +67,51 @@ void guardNaNs(ModuleOp module, MathTarget target) {
   }
 }
 
+/// MLIR's log approximations clamp their input to the smallest normal
+/// float, so the log of a denormal came out as log(FLT_MIN) = -87.34. f32
+/// inputs below 2^-126 are scaled by 2^24 first, and 24 * log(2) (24 for
+/// log2) is taken off the result. Zero, negative and NaN inputs give what
+/// they gave (-inf, NaN).
+void scaleDenormalLogs(ModuleOp module) {
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    if (isa<math::LogOp, math::Log2Op>(op) &&
+        getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+      ops.push_back(op);
+  });
+  OpBuilder builder(module.getContext());
+  for (Operation *op : ops) {
+    Location loc = op->getLoc();
+    Value x = op->getOperand(0);
+    Type type = x.getType();
+    auto constant = [&](double v) -> Value {
+      TypedAttr attr = builder.getF32FloatAttr(float(v));
+      if (auto shaped = dyn_cast<ShapedType>(type))
+        attr = DenseElementsAttr::get(shaped, ArrayRef<Attribute>(attr));
+      return arith::ConstantOp::create(builder, loc, attr);
+    };
+    builder.setInsertionPoint(op);
+    Value tiny = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OLT,
+                                       x, constant(0x1p-126));
+    Value scaled = arith::MulFOp::create(builder, loc, x, constant(0x1p24));
+    op->setOperand(0, arith::SelectOp::create(builder, loc, tiny, scaled, x));
+    builder.setInsertionPointAfter(op);
+    Value result = op->getResult(0);
+    double shift = isa<math::LogOp>(op) ? 24 * 0.69314718055994530942 : 24;
+    auto corrected =
+        arith::SubFOp::create(builder, loc, result, constant(shift));
+    auto select =
+        arith::SelectOp::create(builder, loc, tiny, corrected, result);
+    SmallPtrSet<Operation *, 2> except = {corrected, select};
+    result.replaceAllUsesExcept(select, except);
+  }
+}
+
 } // namespace
 
 LogicalResult lowerMathForTarget(ModuleOp module, MathTarget target) {
   MLIRContext *context = module.getContext();
+  scaleDenormalLogs(module);
   guardNaNs(module, target);
   RewritePatternSet patterns(context);
   if (target == MathTarget::NVPTX) {
@@ -92,8 +133,13 @@ LogicalResult lowerMathForTarget(ModuleOp module, MathTarget target) {
     return success(); // the rest are libm calls the host JIT resolves
   bool ok = true;
   module.walk([&](Operation *op) {
+    // ex2.approx has no f64 form: an f64 exp2 (block exp becomes exp2 in
+    // the NVVM conversion) would end the process in instruction selection
+    // ("Cannot select: NVPTXISD::CALL").
+    bool f64Exp2 = isa<math::Exp2Op>(op) &&
+                   getElementTypeOrSelf(op->getResult(0).getType()).isF64();
     if (!isa<math::MathDialect>(op->getDialect()) ||
-        isNativeOnNVPTX(op->getName().getStringRef()))
+        (isNativeOnNVPTX(op->getName().getStringRef()) && !f64Exp2))
       return;
     op->emitOpError() << "has no lowering for the CUDA target (NVPTX has no "
                          "instruction or library call for it)";

@@ -18,10 +18,12 @@
 
 #include "dialect/DType.h"
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -30,6 +32,20 @@
 /// the bf16 ABI expects (the bits travel as a _Float16).
 extern "C" _Float16 blockjitTruncSFBF2(float value) {
   return std::bit_cast<_Float16>(blockjit::bfloat16(value).bits);
+}
+
+/// double -> bf16 rounding to nearest even: rounded to float with round to
+/// odd first (float keeps more than two extra bits at every bf16 exponent,
+/// so the second rounding is exact), for f64 -> bf16 casts.
+extern "C" _Float16 blockjitTruncDFBF2(double value) {
+  float narrow = float(value);
+  if (!std::isnan(value) && double(narrow) != value &&
+      !(std::bit_cast<uint32_t>(narrow) & 1))
+    narrow =
+        std::nextafter(narrow, value > double(narrow)
+                                   ? std::numeric_limits<float>::infinity()
+                                   : -std::numeric_limits<float>::infinity());
+  return blockjitTruncSFBF2(narrow);
 }
 
 namespace blockjit {
@@ -155,11 +171,15 @@ loadCPUArtifact(const CompiledArtifact &artifact, llvm::StringRef uniqueName) {
   dylib->addGenerator(
       cantFail(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
           jit->getDataLayout().getGlobalPrefix())));
-  // x86 code generation calls __truncsfbf2 for bf16 stores; GCC 12's libgcc
-  // lacks it, so blockjit provides it.
+  // x86 code generation calls __truncsfbf2 for bf16 stores and
+  // __truncdfbf2 for f64 -> bf16; GCC 12's libgcc lacks them, so blockjit
+  // provides them.
   llvm::orc::SymbolMap helpers;
   helpers[jit->mangleAndIntern("__truncsfbf2")] = {
       llvm::orc::ExecutorAddr::fromPtr(&blockjitTruncSFBF2),
+      llvm::JITSymbolFlags::Exported};
+  helpers[jit->mangleAndIntern("__truncdfbf2")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&blockjitTruncDFBF2),
       llvm::JITSymbolFlags::Exported};
   if (llvm::Error error =
           dylib->define(llvm::orc::absoluteSymbols(std::move(helpers))))

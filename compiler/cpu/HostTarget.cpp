@@ -25,6 +25,12 @@ llvm::Expected<llvm::TargetMachine &> hostTargetMachine() {
       error = llvm::toString(builder.takeError());
       return;
     }
+    // The AVX512-BF16 and AVX-NE-CONVERT f32 -> bf16 conversions flush
+    // denormals to zero whatever MXCSR says, so bf16 results would differ
+    // from the GPU's (cvt.rn.bf16.f32 keeps them); without them LLVM calls
+    // __truncsfbf2, which rounds denormals correctly.
+    builder->getFeatures().AddFeature("avx512bf16", false);
+    builder->getFeatures().AddFeature("avxneconvert", false);
     builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
     builder->setRelocationModel(llvm::Reloc::PIC_);
     auto tm = builder->createTargetMachine();
