@@ -153,10 +153,14 @@ inline void compound_kernel(Ptr<float> x, Ptr<float> y, Ptr<int32_t> k,
   store(outPromoted + offsets, p, mask);
 }
 
-inline void checkCompound(TargetKind target) {
+inline const KernelDef &compoundKernel() {
   static auto kernel =
       jit("dslops_compound", compound_kernel,
           {"x", "y", "k", "out", "outInt", "outPromoted", "n", "BLOCK"});
+  return *kernel;
+}
+
+inline void checkCompound(TargetKind target) {
   const int n = 4097; // 2^12 + 1: one element in the last, masked block
   std::vector<float> x = mathInputs(n, -1e3f, 1e3f, 1);
   std::vector<float> y = mathInputs(n, 0.5f, 50.0f, 2);
@@ -172,7 +176,7 @@ inline void checkCompound(TargetKind target) {
                            buffers.out<float>(n),
                            int32_t(n),
                            Constexpr(256)};
-  ASSERT_EQ(runKernel(*kernel, target, {(n + 255) / 256}, args), "");
+  ASSERT_EQ(runKernel(compoundKernel(), target, {(n + 255) / 256}, args), "");
   std::vector<float> out(n), promoted(n);
   std::vector<int32_t> outInt(n);
   buffers.read(3, out);
@@ -224,10 +228,14 @@ inline void reduce_all_kernel(Ptr<float> x, Ptr<float> finite, Ptr<float> sums,
   store(centered + offsets, result, mask);
 }
 
-inline void checkReductions(TargetKind target) {
+inline const KernelDef &reduceAllKernel() {
   static auto kernel = jit("dslops_reduce_all", reduce_all_kernel,
                            {"x", "finite", "sums", "maxes", "mins", "counts",
                             "centered", "rows", "cols", "BR", "BC"});
+  return *kernel;
+}
+
+inline void checkReductions(TargetKind target) {
   const int rows = 1823, cols = 781, br = 32, bc = 64;
   const int gr = (rows + br - 1) / br, gc = (cols + bc - 1) / bc;
   std::vector<float> finite(size_t(rows) * cols);
@@ -258,7 +266,7 @@ inline void checkReductions(TargetKind target) {
                            int32_t(cols),
                            Constexpr(br),
                            Constexpr(bc)};
-  ASSERT_EQ(runKernel(*kernel, target, {gr, gc}, args), "");
+  ASSERT_EQ(runKernel(reduceAllKernel(), target, {gr, gc}, args), "");
   std::vector<float> sums(tiles), maxes(tiles), mins(tiles), centered(x.size());
   std::vector<int32_t> counts(tiles);
   buffers.read(2, sums);
@@ -329,12 +337,14 @@ enum MathOp : int64_t {
   Fma,
   Exp,
   Log,
+  Exp2,
   NumMathOps
 };
 
 inline const char *mathOpName(int64_t op) {
-  static const char *names[] = {"sigmoid", "tanh", "erf", "sin", "cos", "log2",
-                                "floor",   "ceil", "pow", "fma", "exp", "log"};
+  static const char *names[] = {"sigmoid", "tanh",  "erf",  "sin", "cos",
+                                "log2",    "floor", "ceil", "pow", "fma",
+                                "exp",     "log",   "exp2"};
   return names[op];
 }
 
@@ -364,6 +374,8 @@ inline Tensor applyMath(int64_t op, const Tensor &x, const Tensor &y,
     return fma(x, y, z);
   case Exp:
     return exp(x);
+  case Exp2:
+    return exp2(x);
   default:
     return log(x);
   }
@@ -395,6 +407,8 @@ inline double referenceMath(int64_t op, float xf, float yf, float zf) {
     return std::fma(xf, yf, zf); // correctly rounded in float
   case Exp:
     return std::exp(x);
+  case Exp2:
+    return std::exp2(x);
   default:
     return std::log(x);
   }
@@ -436,6 +450,8 @@ inline MathBound mathBound(int64_t op, TargetKind target) {
     return {0, 4e-6, INFINITY, 0, 1e-7};
   case Exp:
     return {0, 4e-7 * slack, INFINITY, 0, gpu ? 1e-7 : 0};
+  case Exp2:
+    return {0, 4e-7 * slack, INFINITY};
   }
   return {0, 0, INFINITY};
 }
@@ -540,6 +556,100 @@ inline void checkMath(TargetKind target, bool scalar) {
     if (getenv("BLOCKJIT_DSLOPS_VERBOSE"))
       printf("%s %s: worst error %.3g of the bound\n", mathOpName(op),
              scalar ? "scalar" : "block", worst);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// 4. Integer division, remainder, floordiv, cdiv
+//===----------------------------------------------------------------------===//
+
+inline void int_div_kernel(Ptr<int32_t> a, Ptr<int32_t> b, Ptr<int32_t> quot,
+                           Ptr<int32_t> rem, Ptr<int32_t> fdiv,
+                           Ptr<int32_t> cdivs, Ptr<int32_t> scalars, Int n,
+                           Constexpr BLOCK) {
+  Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
+  Tensor mask = offsets < n;
+  // Masked lanes divide by the `other` 0: defined, and never stored.
+  Tensor x = load(a + offsets, mask, 0);
+  Tensor y = load(b + offsets, mask, 0);
+  store(quot + offsets, x / y, mask);
+  store(rem + offsets, x % y, mask);
+  store(fdiv + offsets, floordiv(x, y), mask);
+  store(cdivs + offsets, cdiv(x, y), mask);
+  // Scalars: the number of BLOCK-sized blocks covering n, and a scalar
+  // division and remainder of a negative value.
+  Int pid = program_id(0);
+  store(scalars + pid * 3, cdiv(n, BLOCK));
+  store(scalars + pid * 3 + 1, (pid - 7) / 3);
+  store(scalars + pid * 3 + 2, (pid - 7) % 3);
+}
+
+inline const KernelDef &intDivKernel() {
+  static auto kernel =
+      jit("dslops_int_div", int_div_kernel,
+          {"a", "b", "quot", "rem", "fdiv", "cdivs", "scalars", "n", "BLOCK"});
+  return *kernel;
+}
+
+/// C's a / b and a % b where defined; x / 0 == x, x % 0 == 0 and
+/// INT_MIN / -1 == INT_MIN (remainder 0) where C leaves them undefined.
+inline int32_t referenceDiv(int32_t a, int32_t b) {
+  if (b == 0)
+    return a;
+  if (b == -1)
+    return int32_t(0u - uint32_t(a));
+  return a / b;
+}
+inline int32_t referenceRem(int32_t a, int32_t b) {
+  if (b == 0 || b == -1)
+    return 0;
+  return a % b;
+}
+
+inline void checkIntegerDivision(TargetKind target) {
+  const int n = 1025; // 2^10 + 1
+  const int32_t lo = std::numeric_limits<int32_t>::min(),
+                hi = std::numeric_limits<int32_t>::max();
+  std::vector<int32_t> a = {7, -7, 7, -7, 0, lo, lo, hi, hi, -1, 1, 5, lo, 9};
+  std::vector<int32_t> b = {2, 2, -2, -2, 3, -1, 1, -1, 0, 0, 0, 1, lo, lo};
+  std::mt19937 rng(4);
+  std::uniform_int_distribution<int32_t> wide(lo, hi), small(-50, 50);
+  while (a.size() < size_t(n)) {
+    a.push_back(a.size() % 2 ? wide(rng) : small(rng) * 37);
+    b.push_back(a.size() % 3 ? small(rng) : wide(rng));
+  }
+  const int block = 128, programs = (n + block - 1) / block;
+  Buffers buffers(target);
+  std::vector<Arg> args = {buffers.in(a),
+                           buffers.in(b),
+                           buffers.out<int32_t>(n),
+                           buffers.out<int32_t>(n),
+                           buffers.out<int32_t>(n),
+                           buffers.out<int32_t>(n),
+                           buffers.out<int32_t>(programs * 3),
+                           int32_t(n),
+                           Constexpr(block)};
+  ASSERT_EQ(runKernel(intDivKernel(), target, {programs}, args), "");
+  std::vector<int32_t> quot(n), rem(n), fdiv(n), cdivs(n),
+      scalars(programs * 3);
+  buffers.read(2, quot);
+  buffers.read(3, rem);
+  buffers.read(4, fdiv);
+  buffers.read(5, cdivs);
+  buffers.read(6, scalars);
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(quot[i], referenceDiv(a[i], b[i])) << a[i] << " / " << b[i];
+    ASSERT_EQ(rem[i], referenceRem(a[i], b[i])) << a[i] << " % " << b[i];
+    ASSERT_EQ(fdiv[i], referenceDiv(a[i], b[i]))
+        << "floordiv(" << a[i] << ", " << b[i] << ")";
+    if (a[i] >= 0 && b[i] > 0 && int64_t(a[i]) + b[i] - 1 <= hi)
+      ASSERT_EQ(cdivs[i], (a[i] + b[i] - 1) / b[i])
+          << "cdiv(" << a[i] << ", " << b[i] << ")";
+  }
+  for (int p = 0; p < programs; ++p) {
+    ASSERT_EQ(scalars[p * 3], (n + block - 1) / block);
+    ASSERT_EQ(scalars[p * 3 + 1], (p - 7) / 3) << p;
+    ASSERT_EQ(scalars[p * 3 + 2], (p - 7) % 3) << p;
   }
 }
 

@@ -36,4 +36,9 @@ TEST(DSLOpsGPU, MathOnScalars) {
   checkMath(TargetKind::CUDA, true);
 }
 
+TEST(DSLOpsGPU, IntegerDivisionRemainderCdiv) {
+  REQUIRE_GPU();
+  checkIntegerDivision(TargetKind::CUDA);
+}
+
 } // namespace

@@ -9,9 +9,9 @@
 // The math functions of the DSL (issue 12) on the host, scalars and block
 // elements alike (compiler/MathLowering.cpp): sin, cos, erf, tanh, log2 as
 // MLIR's polynomial approximations (vectorizable, the same polynomials as on
-// the GPU, NaN-safe), floor, ceil and fma as LLVM intrinsics, and pow
-// expanded through exp and log like on the GPU instead of calling libm's
-// powf (which the GPU does not have).
+// the GPU, NaN-safe), floor, ceil and fma as LLVM intrinsics, and pow as
+// exp2(y * log2|x|) with C's special cases like on the GPU (trunc tests for
+// integral exponents) instead of calling libm's powf.
 
 // CHECK-LABEL: llvm.func internal @sin_scalar
 // CHECK:         llvm.intr.fma
@@ -222,7 +222,7 @@ func.func @fma_scalar(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
 // -----
 
 // CHECK-LABEL: llvm.func internal @fma_block
-// CHECK:         llvm.intr.fma(%[[X:.*]], %[[X]], %[[X]])
+// CHECK:         llvm.intr.fma(%{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32) -> f32
 func.func @fma_block(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
   %r = blk.make_range 0 to 128 : tensor<128xi32>
   %b = blk.splat %in : !blk.ptr<f32> -> tensor<128x!blk.ptr<f32>>
@@ -238,7 +238,8 @@ func.func @fma_block(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
 // -----
 
 // CHECK-LABEL: llvm.func internal @pow_scalar
-// CHECK:         llvm.intr.fma
+// CHECK:         llvm.intr.exp2
+// CHECK:         llvm.intr.trunc
 // CHECK:         llvm.fcmp "uno"
 func.func @pow_scalar(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
   %x = blk.load %in : !blk.ptr<f32>
@@ -250,7 +251,8 @@ func.func @pow_scalar(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
 // -----
 
 // CHECK-LABEL: llvm.func internal @pow_block
-// CHECK:         llvm.intr.fma
+// CHECK:         llvm.intr.exp2
+// CHECK:         llvm.intr.trunc
 // CHECK:         llvm.fcmp "uno"
 func.func @pow_block(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
   %r = blk.make_range 0 to 128 : tensor<128xi32>

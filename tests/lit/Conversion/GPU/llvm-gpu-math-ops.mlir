@@ -9,7 +9,8 @@
 // tanh and log2 as MLIR's polynomial approximations (chains of fma; NaN in
 // gives NaN out, through the "uno" select where the approximation alone
 // would give poison), floor, ceil and fma as instructions (cvt.rmi, cvt.rpi,
-// fma.rn), pow expanded through exp2 (ex2.approx) and log2. Nothing is left
+// fma.rn), pow as exp2(y * log2|x|) (ex2.approx) with C's special cases (trunc tests
+// for integral exponents; NaN selected where no rule gives a number). Nothing is left
 // that NVPTX cannot select, and nothing calls a library.
 
 // CHECK-LABEL: llvm.func @sin_scalar
@@ -238,6 +239,8 @@ func.func @fma_block(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
 
 // CHECK-LABEL: llvm.func @pow_scalar
 // CHECK:         llvm.intr.exp2
+// CHECK:         llvm.intr.trunc
+// CHECK:         llvm.fcmp "uno"
 func.func @pow_scalar(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
   %x = blk.load %in : !blk.ptr<f32>
   %y = math.powf %x, %x : f32
@@ -249,6 +252,8 @@ func.func @pow_scalar(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
 
 // CHECK-LABEL: llvm.func @pow_block
 // CHECK:         llvm.intr.exp2
+// CHECK:         llvm.intr.trunc
+// CHECK:         llvm.fcmp "uno"
 func.func @pow_block(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
   %r = blk.make_range 0 to 128 : tensor<128xi32>
   %b = blk.splat %in : !blk.ptr<f32> -> tensor<128x!blk.ptr<f32>>
