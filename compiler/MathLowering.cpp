@@ -85,9 +85,12 @@ bool needsNaNGuard(Operation *op) {
 void guardNaNs(ModuleOp module, MathTarget target) {
   SmallVector<Operation *> ops;
   module.walk([&](Operation *op) {
-    // exp2 stays an instruction on the GPU (NaN in, NaN out).
-    if (needsNaNGuard(op) && !(target == MathTarget::NVPTX &&
-                               isNativeOnNVPTX(op->getName().getStringRef())))
+    // exp2 stays an instruction on the GPU (NaN in, NaN out), and exp
+    // becomes it (ThroughBase2).
+    bool nativeOnGPU =
+        target == MathTarget::NVPTX &&
+        (isNativeOnNVPTX(op->getName().getStringRef()) || isa<math::ExpOp>(op));
+    if (needsNaNGuard(op) && !nativeOnGPU)
       ops.push_back(op);
   });
   OpBuilder builder(module.getContext());
