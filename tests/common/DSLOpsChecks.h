@@ -467,6 +467,23 @@ inline void math_block_kernel(Ptr<float> x, Ptr<float> y, Ptr<float> z,
   store(out + offsets, r, mask);
 }
 
+/// The same for any element type (f16, bf16): compiled, not run.
+inline void math_block_any_kernel(Ptr<> x, Ptr<> y, Ptr<> z, Ptr<> out, Int n,
+                                  Constexpr OP, Constexpr BLOCK) {
+  Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
+  Tensor mask = offsets < n;
+  Tensor r =
+      applyMath(OP, load(x + offsets, mask, 1.0), load(y + offsets, mask, 1.0),
+                load(z + offsets, mask, 1.0));
+  store(out + offsets, r, mask);
+}
+
+inline const KernelDef &mathBlockAnyKernel() {
+  static auto kernel = jit("dslops_math_block_any", math_block_any_kernel,
+                           {"x", "y", "z", "out", "n", "OP", "BLOCK"});
+  return *kernel;
+}
+
 /// One element per program, as scalars: the scalar lowering of the op.
 inline void math_scalar_kernel(Ptr<float> x, Ptr<float> y, Ptr<float> z,
                                Ptr<float> out, Constexpr OP) {

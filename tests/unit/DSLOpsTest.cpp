@@ -68,6 +68,11 @@ TEST(DSLOpsCPU, EveryKernelCompilesForCUDA) {
                              {op, 128}),
               "")
         << mathOpName(op);
+    for (DType half : {D::F16, D::BF16})
+      EXPECT_EQ(compileForCUDA(mathBlockAnyKernel(),
+                               {half, half, half, half, D::I32}, {op, 128}),
+                "")
+          << mathOpName(op) << " " << dtypeName(half);
     EXPECT_EQ(compileForCUDA(mathScalarKernel(),
                              {D::F32, D::F32, D::F32, D::F32}, {op}),
               "")
