@@ -29,6 +29,9 @@
 //   floor, ceil, fma                              exact (fma rounds once)
 //   sqrt, rsqrt, abs                              LLVM intrinsics (sqrt.rn)
 //
+// f16 and bf16 compute every function in f32 and round the result: within
+// 2 ulp of the type of the rounded reference (f16 2^-9, bf16 2^-6 relative).
+//
 //===----------------------------------------------------------------------===//
 #ifndef BLOCKJIT_COMPILER_MATHLOWERING_H
 #define BLOCKJIT_COMPILER_MATHLOWERING_H

@@ -27,6 +27,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace blockjit::dslops {
@@ -42,11 +43,11 @@ public:
 
   template <typename T> Arg in(const std::vector<T> &host) {
     auto buffer = DeviceBuffer::copyOf(target, llvm::ArrayRef<T>(host));
-    return keep(std::move(buffer), DTypeOf<T>::value);
+    return keep(std::move(buffer), blockjit::DTypeOf<T>::value);
   }
   template <typename T> Arg out(size_t count) {
     // Outputs start as a NaN pattern, so an unwritten element fails.
-    std::vector<T> poison(count, T(-12345));
+    std::vector<T> poison(count, T(-12345.0f));
     return in(poison);
   }
   /// Copies buffer `index` (in creation order) back to `host`.
@@ -60,7 +61,6 @@ public:
   TargetKind target;
 
 private:
-  template <typename T> struct DTypeOf;
   Arg keep(llvm::Expected<DeviceBuffer> buffer, DType dtype) {
     if (!buffer) {
       ADD_FAILURE() << llvm::toString(buffer.takeError());
@@ -72,13 +72,6 @@ private:
   }
   std::vector<std::optional<DeviceBuffer>> buffers;
 };
-template <> struct Buffers::DTypeOf<float> {
-  static constexpr DType value = DType::F32;
-};
-template <> struct Buffers::DTypeOf<int32_t> {
-  static constexpr DType value = DType::I32;
-};
-
 /// Launches and waits; "" on success, else the error.
 inline std::string runKernel(const KernelDef &kernel, TargetKind target,
                              Grid grid, std::vector<Arg> args) {
@@ -573,6 +566,60 @@ inline void checkMath(TargetKind target, bool scalar) {
     if (getenv("BLOCKJIT_DSLOPS_VERBOSE"))
       printf("%s %s: worst error %.3g of the bound\n", mathOpName(op),
              scalar ? "scalar" : "block", worst);
+  }
+}
+
+/// The math functions on f16 and bf16 blocks (computed in f32 and rounded):
+/// within 2 ulp of the type (f16: 2^-10 relative, bf16: 2^-7) of the double
+/// reference rounded to the type.
+template <typename T> void checkMathHalf(TargetKind target) {
+  const bool bf16 = std::is_same_v<T, bfloat16>;
+  const double ulp = bf16 ? 1.0 / 128 : 1.0 / 1024;
+  const int n = 1025; // 2^10 + 1
+  for (int64_t op = 0; op < NumMathOps; ++op) {
+    std::vector<float> xf, yf, zf;
+    mathInputsFor(op, n, xf, yf, zf);
+    std::vector<T> x, y, z;
+    for (int i = 0; i < n; ++i) {
+      x.push_back(T(xf[i]));
+      y.push_back(T(yf[i]));
+      z.push_back(T(zf[i]));
+    }
+    Buffers buffers(target);
+    Arg xa = buffers.in(x), ya = buffers.in(y), za = buffers.in(z),
+        outa = buffers.out<T>(n);
+    ASSERT_EQ(runKernel(mathBlockAnyKernel(), target, {(n + 127) / 128},
+                        {xa, ya, za, outa, int32_t(n), Constexpr(op),
+                         Constexpr(128)}),
+              "")
+        << mathOpName(op);
+    std::vector<T> out(n);
+    buffers.read(3, out);
+    for (int i = 0; i < n; ++i) {
+      float xv = float(x[i]), yv = float(y[i]), zv = float(z[i]);
+      double exact = referenceMath(op, xv, yv, zv);
+      if (op == Fma) // rounded once, from the exact product and sum
+        exact = double(xv) * yv + zv;
+      double ref = double(float(T(float(exact))));
+      float got = float(out[i]);
+      if (std::isnan(exact) || std::isinf(ref)) {
+        ASSERT_TRUE(close(got, ref, 0, 0))
+            << mathOpName(op) << "(" << xv << ", " << yv << ") = " << got
+            << ", expected " << ref;
+        continue;
+      }
+      // sin and cos reduce large arguments with an f32 error growing with
+      // |x| (see the f32 bounds); pow's exponent error grows with |ln|.
+      double abs =
+          ulp * 1e-3 + ((op == Sin || op == Cos) && std::fabs(xv) <= 1e4
+                            ? 1e-7 * std::fabs(xv)
+                            : 0);
+      if ((op == Sin || op == Cos) && std::fabs(xv) > 1e4)
+        continue;
+      ASSERT_TRUE(close(got, ref, std::max(abs, 6.2e-5), 2 * ulp))
+          << mathOpName(op) << " " << (bf16 ? "bf16" : "f16") << "(" << xv
+          << ", " << yv << ", " << zv << ") = " << got << ", expected " << ref;
+    }
   }
 }
 

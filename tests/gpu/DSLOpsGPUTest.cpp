@@ -36,6 +36,12 @@ TEST(DSLOpsGPU, MathOnScalars) {
   checkMath(TargetKind::CUDA, true);
 }
 
+TEST(DSLOpsGPU, MathOnF16AndBF16Blocks) {
+  REQUIRE_GPU();
+  checkMathHalf<half>(TargetKind::CUDA);
+  checkMathHalf<bfloat16>(TargetKind::CUDA);
+}
+
 TEST(DSLOpsGPU, IntegerDivisionRemainderCdiv) {
   REQUIRE_GPU();
   checkIntegerDivision(TargetKind::CUDA);

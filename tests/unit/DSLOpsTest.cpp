@@ -83,6 +83,11 @@ TEST(DSLOpsCPU, EveryKernelCompilesForCUDA) {
 TEST(DSLOpsCPU, MathOnBlocks) { checkMath(TargetKind::CPU, false); }
 TEST(DSLOpsCPU, MathOnScalars) { checkMath(TargetKind::CPU, true); }
 
+TEST(DSLOpsCPU, MathOnF16AndBF16Blocks) {
+  checkMathHalf<half>(TargetKind::CPU);
+  checkMathHalf<bfloat16>(TargetKind::CPU);
+}
+
 TEST(DSLOpsCPU, IntegerDivisionRemainderCdiv) {
   checkIntegerDivision(TargetKind::CPU);
 }
