@@ -244,6 +244,37 @@ Type operandElementType(const Operand &x) {
   return x.tensor ? blk::elementTypeOf(x.tensor->type()) : Type();
 }
 
+/// A constant of `like`'s type (splat for blocks).
+Value constantLike(OpBuilder &b, Location loc, Value like, int64_t value) {
+  Type element = blk::elementTypeOf(like.getType());
+  Value c = arith::ConstantOp::create(b, loc, IntegerAttr::get(element, value));
+  if (isa<RankedTensorType>(like.getType()))
+    c = blk::SplatOp::create(b, loc, like.getType(), c);
+  return c;
+}
+
+/// C's truncating l / r or l % r, defined everywhere: a zero divisor acts as
+/// 1 (x / 0 == x, x % 0 == 0) and a divisor of -1 as negation (INT_MIN / -1
+/// wraps to INT_MIN, remainder 0). arith.divsi leaves both undefined, and x86
+/// traps on them; the selects cost little next to a division.
+Value integerDivRem(OpBuilder &b, Location loc, bool remainder, Value l,
+                    Value r) {
+  using P = arith::CmpIPredicate;
+  Value zero = constantLike(b, loc, r, 0), one = constantLike(b, loc, r, 1),
+        minusOne = constantLike(b, loc, r, -1);
+  Value isZero = arith::CmpIOp::create(b, loc, P::eq, r, zero);
+  Value isMinusOne = arith::CmpIOp::create(b, loc, P::eq, r, minusOne);
+  Value special = arith::OrIOp::create(b, loc, isZero, isMinusOne);
+  Value safe = arith::SelectOp::create(b, loc, special, one, r);
+  if (remainder) {
+    Value rem = arith::RemSIOp::create(b, loc, l, safe);
+    return arith::SelectOp::create(b, loc, special, zero, rem);
+  }
+  Value quotient = arith::DivSIOp::create(b, loc, l, safe);
+  Value negated = arith::SubIOp::create(b, loc, zero, l);
+  return arith::SelectOp::create(b, loc, isMinusOne, negated, quotient);
+}
+
 Value emitArith(OpBuilder &b, Location loc, BinaryOp op, Value l, Value r) {
   bool isFloat = isFloatType(blk::elementTypeOf(l.getType()));
   using P = arith::CmpIPredicate;
@@ -265,10 +296,10 @@ Value emitArith(OpBuilder &b, Location loc, BinaryOp op, Value l, Value r) {
                    : Value(arith::MulIOp::create(b, loc, l, r));
   case BinaryOp::Div:
     return isFloat ? Value(arith::DivFOp::create(b, loc, l, r))
-                   : Value(arith::DivSIOp::create(b, loc, l, r));
+                   : integerDivRem(b, loc, /*remainder=*/false, l, r);
   case BinaryOp::Rem:
     return isFloat ? Value(arith::RemFOp::create(b, loc, l, r))
-                   : Value(arith::RemSIOp::create(b, loc, l, r));
+                   : integerDivRem(b, loc, /*remainder=*/true, l, r);
   case BinaryOp::And:
     return arith::AndIOp::create(b, loc, l, r);
   case BinaryOp::Or:
@@ -446,6 +477,56 @@ Tensor binary(BinaryOp op, const Operand &lhs, const Operand &rhs) {
 }
 
 Tensor operator-(TensorOperand x) { return binary(BinaryOp::Sub, 0, x); }
+
+static Tensor &compound(BinaryOp op, Tensor &x, const Operand &y) {
+  x = binary(op, Operand(x, y.loc), y);
+  return x;
+}
+Tensor &operator+=(Tensor &x, Operand y) {
+  return compound(BinaryOp::Add, x, y);
+}
+Tensor &operator-=(Tensor &x, Operand y) {
+  return compound(BinaryOp::Sub, x, y);
+}
+Tensor &operator*=(Tensor &x, Operand y) {
+  return compound(BinaryOp::Mul, x, y);
+}
+Tensor &operator/=(Tensor &x, Operand y) {
+  return compound(BinaryOp::Div, x, y);
+}
+
+/// Fails (with the user's line) unless both operands are integers.
+static bool integerOperands(const Operand &a, const Operand &b,
+                            const char *name) {
+  TraceContext *t = trace(a.loc);
+  if (!t || !usable(*t, a.loc, a) || !usable(*t, a.loc, b))
+    return false;
+  for (const Operand *x : {&a, &b}) {
+    Type e = operandElementType(*x);
+    if (x->real || (e && (!isa<IntegerType>(e) || e.isInteger(1)))) {
+      t->fail(a.loc, llvm::Twine(name) + " needs integer operands, got " +
+                         (x->tensor ? typeString(x->tensor->type())
+                                    : std::string("a C++ float")));
+      return false;
+    }
+  }
+  return true;
+}
+
+Tensor floordiv(TensorOperand a, Operand b) {
+  if (!integerOperands(a, b, "floordiv"))
+    return {};
+  return binary(BinaryOp::Div, a, b);
+}
+
+Tensor cdiv(TensorOperand a, Operand b) {
+  if (!integerOperands(a, b, "cdiv"))
+    return {};
+  Tensor numerator = binary(BinaryOp::Add, a, b);
+  numerator = binary(BinaryOp::Sub, Operand(numerator, a.loc),
+                     Operand(int64_t(1), a.loc));
+  return binary(BinaryOp::Div, Operand(numerator, a.loc), b);
+}
 
 Tensor operator!(TensorOperand x) {
   TraceContext *t = trace(x.loc);
@@ -719,6 +800,33 @@ static Tensor reduce(blk::ReduceKind kind, const Tensor &x, int axis,
                                       int32_t(index)));
 }
 
+/// `reduce`, then the reduced axis put back with size 1.
+static Tensor reduceKeepDims(blk::ReduceKind kind, const Tensor &x, int axis,
+                             const SourceLoc &where, const char *name) {
+  Tensor reduced = reduce(kind, x, axis, where, name);
+  if (!reduced.valid())
+    return reduced;
+  TraceContext *t = trace(where);
+  OpBuilder &b = t->builder();
+  Location loc = t->location(where);
+  int64_t rank = x.shape().size();
+  int64_t index = axis < 0 ? axis + rank : axis;
+  if (!reduced.isBlock())
+    return Tensor(blk::SplatOp::create(
+        b, loc, RankedTensorType::get({1}, reduced.type()), reduced.value()));
+  return Tensor(
+      blk::ExpandDimsOp::create(b, loc, reduced.value(), int32_t(index)));
+}
+
+/// Every axis, last first, down to a scalar.
+static Tensor reduceAll(blk::ReduceKind kind, const Tensor &x,
+                        const SourceLoc &where, const char *name) {
+  Tensor result = reduce(kind, x, -1, where, name);
+  while (result.isBlock())
+    result = reduce(kind, result, -1, where, name);
+  return result;
+}
+
 Tensor max(const Tensor &x, int axis, SourceLoc where) {
   return reduce(blk::ReduceKind::Max, x, axis, where, "max");
 }
@@ -727,6 +835,27 @@ Tensor min(const Tensor &x, int axis, SourceLoc where) {
 }
 Tensor sum(const Tensor &x, int axis, SourceLoc where) {
   return reduce(blk::ReduceKind::Sum, x, axis, where, "sum");
+}
+Tensor max(const Tensor &x, int axis, bool keepDims, SourceLoc where) {
+  return keepDims ? reduceKeepDims(blk::ReduceKind::Max, x, axis, where, "max")
+                  : max(x, axis, where);
+}
+Tensor min(const Tensor &x, int axis, bool keepDims, SourceLoc where) {
+  return keepDims ? reduceKeepDims(blk::ReduceKind::Min, x, axis, where, "min")
+                  : min(x, axis, where);
+}
+Tensor sum(const Tensor &x, int axis, bool keepDims, SourceLoc where) {
+  return keepDims ? reduceKeepDims(blk::ReduceKind::Sum, x, axis, where, "sum")
+                  : sum(x, axis, where);
+}
+Tensor max(const Tensor &x, SourceLoc where) {
+  return reduceAll(blk::ReduceKind::Max, x, where, "max");
+}
+Tensor min(const Tensor &x, SourceLoc where) {
+  return reduceAll(blk::ReduceKind::Min, x, where, "min");
+}
+Tensor sum(const Tensor &x, SourceLoc where) {
+  return reduceAll(blk::ReduceKind::Sum, x, where, "sum");
 }
 
 template <typename MathOp>
@@ -759,6 +888,108 @@ Tensor sqrt(const Tensor &x, SourceLoc where) {
 }
 Tensor rsqrt(const Tensor &x, SourceLoc where) {
   return unaryFloat<math::RsqrtOp>(x, where, "rsqrt");
+}
+
+Tensor log2(const Tensor &x, SourceLoc where) {
+  return unaryFloat<math::Log2Op>(x, where, "log2");
+}
+Tensor sin(const Tensor &x, SourceLoc where) {
+  return unaryFloat<math::SinOp>(x, where, "sin");
+}
+Tensor cos(const Tensor &x, SourceLoc where) {
+  return unaryFloat<math::CosOp>(x, where, "cos");
+}
+Tensor tanh(const Tensor &x, SourceLoc where) {
+  return unaryFloat<math::TanhOp>(x, where, "tanh");
+}
+Tensor erf(const Tensor &x, SourceLoc where) {
+  return unaryFloat<math::ErfOp>(x, where, "erf");
+}
+Tensor floor(const Tensor &x, SourceLoc where) {
+  return unaryFloat<math::FloorOp>(x, where, "floor");
+}
+Tensor ceil(const Tensor &x, SourceLoc where) {
+  return unaryFloat<math::CeilOp>(x, where, "ceil");
+}
+
+Tensor sigmoid(const Tensor &x, SourceLoc where) {
+  // 1 / (1 + exp(-x)): exp(-x) overflows to +inf for x < -88 and gives 0,
+  // the right limit; NaN stays NaN.
+  Tensor e =
+      exp(binary(BinaryOp::Sub, Operand(0, where), Operand(x, where)), where);
+  if (!e.valid())
+    return e;
+  Tensor denominator =
+      binary(BinaryOp::Add, Operand(e, where), Operand(1, where));
+  return binary(BinaryOp::Div, Operand(1, where), Operand(denominator, where));
+}
+
+/// Brings float operands to one element type and shape: integers and C++
+/// numbers become the promoted float type (f32 at least).
+static std::optional<SmallVector<Value>>
+floatOperands(TraceContext &t, ArrayRef<const Operand *> xs,
+              const SourceLoc &where, const char *name) {
+  OpBuilder &b = t.builder();
+  Location loc = t.location(where);
+  Type element;
+  for (const Operand *x : xs) {
+    if (!usable(t, where, *x))
+      return std::nullopt;
+    if (x->tensor && x->tensor->isPointer()) {
+      t.fail(where, llvm::Twine(name) + " is not defined on pointers");
+      return std::nullopt;
+    }
+    Type e = operandElementType(*x);
+    if (!e)
+      continue;
+    if (!isFloatType(e))
+      e = b.getF32Type();
+    element = element ? promote(element, e) : e;
+  }
+  if (!element)
+    element = b.getF32Type();
+  SmallVector<Value> values;
+  std::vector<int64_t> shape;
+  for (const Operand *x : xs) {
+    values.push_back(materialize(b, loc, *x, element));
+    auto joined = broadcastShape(shape, blk::shapeOf(values.back().getType()));
+    if (!joined) {
+      t.fail(where, llvm::Twine("shape mismatch in ") + name + ": " +
+                        shapeString(shape) + " and " +
+                        shapeString(blk::shapeOf(values.back().getType())) +
+                        " cannot be broadcast together");
+      return std::nullopt;
+    }
+    shape = *joined;
+  }
+  bool block = llvm::any_of(
+      values, [](Value v) { return isa<RankedTensorType>(v.getType()); });
+  if (block)
+    for (Value &v : values)
+      v = *broadcastTo(b, loc, v, shape);
+  return values;
+}
+
+Tensor pow(TensorOperand x, Operand y) {
+  TraceContext *t = trace(x.loc);
+  if (!t)
+    return {};
+  auto values = floatOperands(*t, {&x, &y}, x.loc, "pow");
+  if (!values)
+    return {};
+  return Tensor(math::PowFOp::create(t->builder(), t->location(x.loc),
+                                     (*values)[0], (*values)[1]));
+}
+
+Tensor fma(TensorOperand a, Operand b, Operand c) {
+  TraceContext *t = trace(a.loc);
+  if (!t)
+    return {};
+  auto values = floatOperands(*t, {&a, &b, &c}, a.loc, "fma");
+  if (!values)
+    return {};
+  return Tensor(math::FmaOp::create(t->builder(), t->location(a.loc),
+                                    (*values)[0], (*values)[1], (*values)[2]));
 }
 
 Tensor abs(const Tensor &x, SourceLoc where) {

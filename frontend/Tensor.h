@@ -172,6 +172,12 @@ BLOCKJIT_BINARY_OPERATOR(+, Add)
 BLOCKJIT_BINARY_OPERATOR(-, Sub)
 BLOCKJIT_BINARY_OPERATOR(*, Mul)
 BLOCKJIT_BINARY_OPERATOR(/, Div)
+/// Integer `/` and `%` follow C (and Triton): the quotient is truncated
+/// toward zero and the remainder takes the sign of the dividend
+/// (-7 / 2 == -3, -7 % 2 == -1, 7 % -2 == 1). Dividing by zero gives
+/// x / 0 == x and x % 0 == 0, and INT_MIN / -1 wraps to INT_MIN with
+/// remainder 0, on both targets (C leaves these undefined and the host CPU
+/// would trap). Float `%` is C's fmod (the sign of the dividend).
 BLOCKJIT_BINARY_OPERATOR(%, Rem)
 BLOCKJIT_BINARY_OPERATOR(&, And)
 BLOCKJIT_BINARY_OPERATOR(|, Or)
@@ -183,6 +189,22 @@ BLOCKJIT_BINARY_OPERATOR(>=, Ge)
 BLOCKJIT_BINARY_OPERATOR(==, Eq)
 BLOCKJIT_BINARY_OPERATOR(!=, Ne)
 #undef BLOCKJIT_BINARY_OPERATOR
+
+/// `x += y` is `x = x + y`, with the same promotion and broadcasting rules
+/// (so x may change type or shape, as in Triton).
+Tensor &operator+=(Tensor &x, Operand y);
+Tensor &operator-=(Tensor &x, Operand y);
+Tensor &operator*=(Tensor &x, Operand y);
+Tensor &operator/=(Tensor &x, Operand y);
+
+/// Integer division (Triton's `//`): truncates toward zero like `/` on
+/// integers; integer operands only (Triton rejects `//` on floats).
+Tensor floordiv(TensorOperand a, Operand b);
+/// Ceiling division of integers, (a + b - 1) / b, for grid and block counts
+/// (meant for a >= 0, b > 0).
+Tensor cdiv(TensorOperand a, Operand b);
+/// cdiv of two C++ integers, for host code computing grids.
+constexpr int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 Tensor operator-(TensorOperand x);
 /// Logical not of an i1 tensor.
@@ -225,6 +247,18 @@ Tensor max(const Tensor &x, int axis, SourceLoc loc = SourceLoc::current());
 Tensor min(const Tensor &x, int axis, SourceLoc loc = SourceLoc::current());
 /// The sum of an i1 block counts its true elements, in i32.
 Tensor sum(const Tensor &x, int axis, SourceLoc loc = SourceLoc::current());
+/// With keep_dims the reduced axis stays, with size 1 (a 1-D block gives a
+/// block of shape [1]).
+Tensor max(const Tensor &x, int axis, bool keep_dims,
+           SourceLoc loc = SourceLoc::current());
+Tensor min(const Tensor &x, int axis, bool keep_dims,
+           SourceLoc loc = SourceLoc::current());
+Tensor sum(const Tensor &x, int axis, bool keep_dims,
+           SourceLoc loc = SourceLoc::current());
+/// Without an axis (Triton's axis=None): every element, to a scalar.
+Tensor max(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor min(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor sum(const Tensor &x, SourceLoc loc = SourceLoc::current());
 
 Tensor exp(const Tensor &x, SourceLoc loc = SourceLoc::current());
 Tensor exp2(const Tensor &x, SourceLoc loc = SourceLoc::current());
@@ -232,6 +266,22 @@ Tensor log(const Tensor &x, SourceLoc loc = SourceLoc::current());
 Tensor sqrt(const Tensor &x, SourceLoc loc = SourceLoc::current());
 Tensor rsqrt(const Tensor &x, SourceLoc loc = SourceLoc::current());
 Tensor abs(const Tensor &x, SourceLoc loc = SourceLoc::current());
+/// Float functions of blocks and scalars (integers are converted to f32
+/// first). Their precision per target is in compiler/MathLowering.h.
+Tensor log2(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor sin(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor cos(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor tanh(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor erf(const Tensor &x, SourceLoc loc = SourceLoc::current());
+/// 1 / (1 + exp(-x)).
+Tensor sigmoid(const Tensor &x, SourceLoc loc = SourceLoc::current());
+/// Rounding to an integral value, keeping the float type.
+Tensor floor(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor ceil(const Tensor &x, SourceLoc loc = SourceLoc::current());
+/// x^y for floats (C's powf; integers are converted to f32), broadcast.
+Tensor pow(TensorOperand x, Operand y);
+/// a * b + c with one rounding, for floats, broadcast.
+Tensor fma(TensorOperand a, Operand b, Operand c);
 Tensor maximum(TensorOperand a, Operand b);
 Tensor minimum(TensorOperand a, Operand b);
 /// Elementwise `cond ? a : b`, with broadcasting.

@@ -6,8 +6,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
-#include <numbers>
-
 using namespace mlir;
 
 namespace blockjit::nvvm {
@@ -51,49 +49,6 @@ struct ElementwiseLowering : ConversionPattern {
   }
 };
 
-/// NVPTX has no exp: exp(x) = exp2(x * log2(e)) (ex2.approx).
-struct ExpLowering : OpConversionPattern<math::ExpOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(math::ExpOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type elementType = blk::elementTypeOf(op.getType());
-    SmallVector<Value> elements;
-    for (Value x : adaptor.getOperand()) {
-      Value log2e = arith::ConstantOp::create(
-          rewriter, loc,
-          rewriter.getFloatAttr(elementType, std::numbers::log2e));
-      Value scaled = arith::MulFOp::create(rewriter, loc, x, log2e);
-      elements.push_back(math::Exp2Op::create(rewriter, loc, scaled));
-    }
-    rewriter.replaceOpWithMultiple(op, {elements});
-    return success();
-  }
-};
-
-/// log(x) = log2(x) * ln(2).
-struct LogLowering : OpConversionPattern<math::LogOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(math::LogOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type elementType = blk::elementTypeOf(op.getType());
-    SmallVector<Value> elements;
-    for (Value x : adaptor.getOperand()) {
-      Value ln2 = arith::ConstantOp::create(
-          rewriter, loc, rewriter.getFloatAttr(elementType, std::numbers::ln2));
-      Value log2 = math::Log2Op::create(rewriter, loc, x);
-      elements.push_back(arith::MulFOp::create(rewriter, loc, log2, ln2));
-    }
-    rewriter.replaceOpWithMultiple(op, {elements});
-    return success();
-  }
-};
-
 /// x / s with one scalar s (every element of the divisor is the same
 /// value): one reciprocal, then multiplies.
 struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
@@ -124,8 +79,9 @@ void populateElementwisePatterns(const BlockTypeConverter &converter,
   MLIRContext *context = patterns.getContext();
   patterns.add<ElementwiseLowering>(converter, context);
   // Before the generic clone.
-  patterns.add<ExpLowering, LogLowering, DivByScalarLowering>(
-      converter, context, /*benefit=*/2);
+  // exp and log stay per element here; compiler/MathLowering.cpp rewrites them
+  // for NVPTX, for scalars and block elements alike.
+  patterns.add<DivByScalarLowering>(converter, context, /*benefit=*/2);
 }
 
 } // namespace blockjit::nvvm

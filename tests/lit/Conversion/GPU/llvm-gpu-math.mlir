@@ -3,13 +3,15 @@
 // RUN:   --implicit-check-not=llvm.intr.tanh --implicit-check-not=llvm.intr.pow
 
 // Math on scalars and on block elements goes through one lowering
-// (compiler/MathLowering.cpp): what NVPTX cannot select (exp, log, tanh,
-// pow, ...) becomes MLIR's polynomial approximations, NaN-safe; exp2 stays
-// the ex2.approx instruction. Scalar exp and log once ended the process
-// ("no libcall available for fexp"), tanh and powf aborted it.
+// (compiler/MathLowering.cpp): exp is exp2(x * log2 e), the ex2.approx
+// instruction; what NVPTX cannot select (log2, tanh, ...) becomes MLIR's
+// polynomial approximations, NaN-safe; pow is expanded through exp and log.
+// Scalar exp and log once ended the process ("no libcall available for
+// fexp"), tanh and powf aborted it.
 
 // CHECK-LABEL: llvm.func @scalar_math
-// CHECK:         llvm.intr.floor
+// CHECK:         %[[S:.*]] = llvm.fmul %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:    llvm.intr.exp2(%[[S]]) : (f32) -> f32
 // CHECK:         llvm.intr.fma
 // CHECK:         llvm.fcmp "uno"
 // CHECK:         llvm.store
