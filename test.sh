@@ -27,8 +27,13 @@ for exe in "$BUILD"/bin/*-unittests "$BUILD"/bin/*-gputests; do
   out="$(cd "$BUILD" && "$exe" --gtest_brief=1 2>&1)" || status=1
   echo "$out" | grep -vE '^\[ *(OK|RUN) *\]' | tail -40
   p=$(echo "$out" | sed -nE 's/^\[  PASSED  \] ([0-9]+) tests?.*/\1/p'); gt_pass=$((gt_pass + ${p:-0}))
-  f=$(echo "$out" | sed -nE 's/^\[  FAILED  \] ([0-9]+) tests?, listed below.*/\1/p'); gt_fail=$((gt_fail + ${f:-0}))
   s=$(echo "$out" | sed -nE 's/^\[  SKIPPED \] ([0-9]+) tests?.*/\1/p' | head -1); gt_skip=$(( ${gt_skip:-0} + ${s:-0}))
+  # --gtest_brief does not always print the "N tests, listed below" line:
+  # failures are what ran and neither passed nor skipped.
+  n=$(echo "$out" | sed -nE 's/^\[==========\] ([0-9]+) tests? from .* ran\..*/\1/p' | tail -1)
+  f=$(( ${n:-0} - ${p:-0} - ${s:-0} ))
+  if [ -z "$n" ]; then f=1; fi  # crashed before the summary
+  gt_fail=$((gt_fail + f))
 done
 
 # Short fixed-seed fuzz runs (docs/FUZZING.md); each fuzzer counts as one

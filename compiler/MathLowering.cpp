@@ -210,20 +210,28 @@ struct PowLowering : OpRewritePattern<math::PowFOp> {
     Value odd = arith::AndIOp::create(
         rewriter, loc, integral,
         cmp(P::ONE, math::TruncOp::create(rewriter, loc, halfY), halfY));
-    Value negative = cmp(P::OLT, x, zero);
+    // The sign of x^y is x's for odd y, -0 and -inf included (C's
+    // pow(-0, -1) = -inf, pow(-inf, 3) = -inf).
+    Value signOfX = math::CopySignOp::create(rewriter, loc, one, x);
+    Value negativeSign = cmp(P::OLT, signOfX, zero);
     Value negated = arith::NegFOp::create(rewriter, loc, magnitude);
     Value signedResult =
-        select(arith::AndIOp::create(rewriter, loc, negative, odd), negated,
+        select(arith::AndIOp::create(rewriter, loc, negativeSign, odd), negated,
                magnitude);
     Value result = signedResult;
     Value nan = constant(NAN);
-    // A negative base with a finite non-integral exponent has no real power.
+    // A finite negative base with a finite non-integral exponent has no real
+    // power (pow(-inf, 0.5) = +inf and pow(-0, 0.5) = +0, as C says).
+    Value finiteNegative =
+        arith::AndIOp::create(rewriter, loc, cmp(P::OLT, x, zero),
+                              cmp(P::OLT, ax, constant(INFINITY)));
     Value notIntegral = cmp(P::UNE, math::TruncOp::create(rewriter, loc, y), y);
-    result = select(arith::AndIOp::create(
-                        rewriter, loc,
-                        arith::AndIOp::create(rewriter, loc, negative, finiteY),
-                        notIntegral),
-                    nan, result);
+    result = select(
+        arith::AndIOp::create(
+            rewriter, loc,
+            arith::AndIOp::create(rewriter, loc, finiteNegative, finiteY),
+            notIntegral),
+        nan, result);
     // NaN in, NaN out (the approximations alone would give poison) ...
     Value anyNaN = arith::OrIOp::create(rewriter, loc, cmp(P::UNO, x, x),
                                         cmp(P::UNO, y, y));

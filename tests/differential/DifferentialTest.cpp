@@ -48,6 +48,13 @@ const std::map<std::string, std::string> &knownFailures() {
       list[std::string("ew_log_f64_f64_n") + n + "@cuda"] =
           "log of f64 has no CUDA lowering (no f64 log2 approximation)";
     }
+    // Found on the H100: NVPTX lowers f32 frem as x - trunc(x / y) * y,
+    // wrong once x / y overflows or passes 2^24 (fmod(1000, 1e-40) gives
+    // -inf). The smaller sizes hold no such pair.
+    for (const char *n : {"781", "4097"})
+      list[std::string("ew_rem_f32_f32_f32_n") + n + "@cuda"] =
+          "f32 % on CUDA is x - trunc(x/y)*y (NVPTX's frem), wrong when x/y "
+          "overflows or exceeds 2^24; needs an exact fmod lowering";
     return list;
   }();
   return list;
