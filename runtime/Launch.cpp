@@ -30,8 +30,12 @@ const char *kindName(Arg::Kind kind) {
     return "an i32 scalar";
   case Arg::Kind::Int64:
     return "an i64 scalar";
+  case Arg::Kind::UInt64:
+    return "an unsigned integer above INT64_MAX";
   case Arg::Kind::Float32:
     return "an f32 scalar";
+  case Arg::Kind::Float64:
+    return "an f64 scalar (pass a float, e.g. 1.5f)";
   case Arg::Kind::Constexpr:
     return "a Constexpr";
   }

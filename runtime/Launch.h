@@ -30,14 +30,28 @@ namespace blockjit {
 /// One launch argument: a pointer (host or device) with its element type, a
 /// scalar, or a constexpr value.
 struct Arg {
-  enum class Kind : uint8_t { Pointer, Int32, Int64, Float32, Constexpr };
+  /// Scalars keep the C++ type they were given: every integer and float
+  /// type converts (no "ambiguous conversion"), and the launch either passes
+  /// the exact value to the parameter or reports an error naming it (a
+  /// double for a Float parameter, an integer that does not fit).
+  enum class Kind : uint8_t {
+    Pointer,
+    Int32,
+    Int64,
+    UInt64, // an unsigned value above INT64_MAX, in `u64`
+    Float32,
+    Float64,
+    Constexpr
+  };
   Kind kind;
   DType dtype;
   union {
     const void *pointer;
     int32_t i32;
     int64_t i64;
+    uint64_t u64;
     float f32;
+    double f64;
   };
 
   template <typename T>
@@ -46,6 +60,25 @@ struct Arg {
   Arg(int32_t v) : kind(Kind::Int32), dtype(DType::I32), i32(v) {}
   Arg(int64_t v) : kind(Kind::Int64), dtype(DType::I64), i64(v) {}
   Arg(float v) : kind(Kind::Float32), dtype(DType::F32), f32(v) {}
+  Arg(double v) : kind(Kind::Float64), dtype(DType::F64), f64(v) {}
+  /// Any other integer type (size_t, unsigned, long long, short, char...):
+  /// its exact value, checked against the parameter at launch. (bool is
+  /// left out: a flag passed as a number is more likely a mistake.)
+  template <typename T,
+            std::enable_if_t<
+                std::is_integral_v<T> && !std::is_same_v<T, bool> &&
+                    !std::is_same_v<T, int32_t> && !std::is_same_v<T, int64_t>,
+                int> = 0>
+  Arg(T v) : kind(Kind::Int64), dtype(DType::I64), i64(0) {
+    if constexpr (std::is_unsigned_v<T>) {
+      if (uint64_t(v) > uint64_t(INT64_MAX)) {
+        kind = Kind::UInt64;
+        u64 = uint64_t(v);
+        return;
+      }
+    }
+    i64 = int64_t(v);
+  }
   Arg(Constexpr v) : kind(Kind::Constexpr), dtype(DType::I64), i64(v.value) {}
   /// A pointer whose element type is only known at run time (C ABI, Python).
   static Arg typedPointer(const void *p, DType type) {

@@ -311,3 +311,54 @@ TEST(DumpDir, UnwritableDirectoryWarnsOnce) {
 }
 
 } // namespace
+
+namespace {
+
+// Issue 12: every C++ integer and float type converts to an Arg (no
+// "ambiguous conversion" at compile time), and the launch passes the exact
+// value or names the parameter it cannot take.
+std::shared_ptr<KernelDef> scalarKernel() {
+  static auto kernel =
+      jit("scalars",
+          [](Ptr<float> out, Int n, Int64 big, Float scale) {
+            store(out, scale * n.to(DType::F32) + big.to(DType::F32));
+          },
+          {"out", "n", "big", "scale"});
+  return kernel;
+}
+
+TEST(ArgumentConversion, EveryIntegerTypeGivesItsExactValue) {
+  float out = 0;
+  size_t n = 3;
+  unsigned long long big = 4;
+  short narrow = 3;
+  EXPECT_EQ(launchError(*scalarKernel(), cpuOptions(1), {&out, n, big, 2.0f}),
+            "");
+  EXPECT_EQ(out, 10.0f);
+  EXPECT_EQ(launchError(*scalarKernel(), cpuOptions(1),
+                        {&out, narrow, uint32_t(1), 1.0f}),
+            "");
+  EXPECT_EQ(out, 4.0f);
+}
+
+TEST(ArgumentConversion, ValuesThatDoNotFitNameTheParameter) {
+  float out = 0;
+  EXPECT_EQ(launchError(*scalarKernel(), cpuOptions(1),
+                        {&out, size_t(1) << 40, 0, 1.0f}),
+            "kernel 'scalars': argument #1 'n' is an i32, but 1099511627776 "
+            "does not fit");
+  EXPECT_EQ(launchError(*scalarKernel(), cpuOptions(1),
+                        {&out, 1, ~uint64_t(0), 1.0f}),
+            "kernel 'scalars': argument #2 'big' is a i64 scalar, got an "
+            "unsigned integer above INT64_MAX");
+}
+
+TEST(ArgumentConversion, ADoubleForAFloatParameterIsAnError) {
+  float out = 0;
+  EXPECT_EQ(launchError(*scalarKernel(), cpuOptions(1), {&out, 1, 0, 2.5}),
+            "kernel 'scalars': argument #3 'scale' is a f32 scalar, got an "
+            "f64 scalar (pass a float, e.g. 1.5f)");
+  EXPECT_EQ(out, 0.0f);
+}
+
+} // namespace
