@@ -66,11 +66,27 @@ std::unique_ptr<mlir::MLIRContext> compilerContext() {
       registry, mlir::MLIRContext::Threading::DISABLED);
 }
 
-/// Traces `key` of `kernel` in `context`.
-llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
-traceKey(mlir::MLIRContext &context, const KernelDef &kernel,
-         const SpecializationKey &key) {
-  return kernel.trace(context, key.argTypes, key.constexprs, key.divisibleBy16);
+/// A specialization traced for compiling: its module (in its own context),
+/// the module as text, and the disk cache entry that text names.
+struct TracedSpecialization {
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::string ir;
+  DiskCacheKey diskKey;
+};
+
+llvm::Expected<TracedSpecialization>
+traceSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
+  TracedSpecialization traced;
+  traced.context = compilerContext();
+  auto module = kernel.trace(*traced.context, key.argTypes, key.constexprs,
+                             key.divisibleBy16);
+  if (!module)
+    return module.takeError();
+  traced.module = std::move(*module);
+  traced.ir = printIR(*traced.module);
+  traced.diskKey = diskCacheKey(artifactKeyMaterial(traced.ir, key.options));
+  return traced;
 }
 
 /// Runs the stages on the traced `module` and stores the artifact on disk.
@@ -88,13 +104,10 @@ llvm::Expected<CompiledArtifact> compileAndStore(mlir::ModuleOp module,
 /// its disk entry.
 llvm::Expected<CompiledArtifact> compileFresh(const KernelDef &kernel,
                                               const SpecializationKey &key) {
-  auto context = compilerContext();
-  auto module = traceKey(*context, kernel, key);
-  if (!module)
-    return module.takeError();
-  return compileAndStore(
-      **module, key.options,
-      diskCacheKey(artifactKeyMaterial(printIR(**module), key.options)));
+  auto traced = traceSpecialization(kernel, key);
+  if (!traced)
+    return traced.takeError();
+  return compileAndStore(*traced->module, key.options, traced->diskKey);
 }
 } // namespace
 
@@ -105,25 +118,22 @@ std::string specializationName(const KernelDef &kernel,
 
 llvm::Error checkSpecialization(const KernelDef &kernel,
                                 const SpecializationKey &key) {
-  llvm::Error error = kernel.checkTraceArgs(key.argTypes, key.constexprs);
-  if (!error)
-    error = validate(key.options);
-  if (!error)
-    return llvm::Error::success();
-  std::string message = llvm::toString(std::move(error));
-  // checkTraceArgs names the kernel already.
-  if (!llvm::StringRef(message).starts_with("kernel '"))
-    message = "kernel '" + kernel.name() + "': " + message;
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  // checkTraceArgs names the kernel itself.
+  if (llvm::Error error = kernel.checkTraceArgs(key.argTypes, key.constexprs))
+    return error;
+  if (llvm::Error error = validate(key.options))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "kernel '" + kernel.name() + "': " + llvm::toString(std::move(error)));
+  return llvm::Error::success();
 }
 
 llvm::Expected<DiskCacheKey> diskCacheKeyFor(const KernelDef &kernel,
                                              const SpecializationKey &key) {
-  auto context = compilerContext();
-  auto module = traceKey(*context, kernel, key);
-  if (!module)
-    return module.takeError();
-  return diskCacheKey(artifactKeyMaterial(printIR(**module), key.options));
+  auto traced = traceSpecialization(kernel, key);
+  if (!traced)
+    return traced.takeError();
+  return traced->diskKey;
 }
 
 llvm::Expected<std::unique_ptr<CompiledKernel>>
@@ -134,19 +144,17 @@ compileSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
   if (llvm::Error error = checkSpecialization(kernel, key))
     return std::move(error);
   compiled->target = key.options.target.kind;
-  auto context = compilerContext();
-  auto module = traceKey(*context, kernel, key);
-  if (!module)
-    return module.takeError();
+  auto traced = traceSpecialization(kernel, key);
+  if (!traced)
+    return traced.takeError();
   DumpHook dump = dumpHookFor(kernel, key);
   const CompileOptions &options = key.options;
-  std::string ir = printIR(**module);
   if (dump)
-    dump("trace", ir);
-  DiskCacheKey diskKey = diskCacheKey(artifactKeyMaterial(ir, options));
+    dump("trace", traced->ir);
+  const DiskCacheKey &diskKey = traced->diskKey;
   // Compiles the traced module (it is still untouched when this runs).
   auto compileHere = [&]() -> llvm::Error {
-    auto artifact = compileAndStore(**module, options, diskKey, dump);
+    auto artifact = compileAndStore(*traced->module, options, diskKey, dump);
     if (!artifact)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "compiling " + compiled->keyString + ": " +
