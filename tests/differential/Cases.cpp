@@ -16,7 +16,7 @@
 // Transcendental results below 1e-37 may flush to zero (abs 1e-37).
 //
 //===----------------------------------------------------------------------===//
-#include "tests/differential/Harness.h"
+#include "tests/differential/CaseHelpers.h"
 
 #include "examples/kernels/Kernels.h"
 #include "examples/kernels/Reference.h"
@@ -29,79 +29,6 @@
 namespace blockjit::difftest {
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kSentinel = 77;
-constexpr int64_t kBlock = 256;
-const int64_t kSizes[] = {1, 17, 781, 4097};
-
-const Tolerance kExact = {0, 0, "exact"};
-const Tolerance kDiv = {0, 2.5e-7, "2 ulp (rel 2.5e-7)"};
-
-int64_t blocks(int64_t n, int64_t block = kBlock) {
-  return (n + block - 1) / block;
-}
-
-/// Wraps an integer result to `type` as two's complement arithmetic does.
-double wrap(DType type, double v) {
-  int64_t x = int64_t(v);
-  switch (type) {
-  case DType::I8:
-    return int8_t(x);
-  case DType::I16:
-    return int16_t(x);
-  case DType::I32:
-    return int32_t(x);
-  default:
-    return double(x);
-  }
-}
-
-/// Float values with the trial's edge cases mixed into random ones: every
-/// third element is 0, -0, +-1, +-1000, +-inf, NaN, a denormal of `type`,
-/// a large value or 0.1; the others are normal with standard deviation 10.
-std::vector<double> floats(DType type, int64_t n, unsigned seed,
-                           bool special = true) {
-  double denormal = type == DType::F16 ? 3e-6 : 1e-40;
-  double large = type == DType::F16 ? 6e4 : 1e30;
-  const double edges[] = {0,     -0.0, 1,        -1,        1000,  -1000,  kInf,
-                          -kInf, kNaN, denormal, -denormal, large, -large, 0.1};
-  std::mt19937 rng(seed);
-  std::normal_distribution<double> normal(0, 10);
-  std::vector<double> v(n);
-  for (int64_t i = 0; i < n; ++i)
-    v[i] = special && i % 3 == 1 ? edges[(i / 3 + seed) % std::size(edges)]
-                                 : normal(rng);
-  return v;
-}
-
-/// Integers of `type` (for i64 within +-2^40), every fifth one an extreme.
-std::vector<double> ints(DType type, int64_t n, unsigned seed,
-                         int64_t limit = 0) {
-  int64_t hi = type == DType::I8    ? 127
-               : type == DType::I16 ? 32767
-               : type == DType::I32 ? 2147483647
-                                    : (int64_t(1) << 40);
-  if (limit)
-    hi = std::min(hi, limit);
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int64_t> dist(-hi, hi);
-  std::vector<double> v(n);
-  for (int64_t i = 0; i < n; ++i)
-    v[i] = i % 5 == 2 ? (i % 2 ? hi : -hi) : double(dist(rng));
-  return v;
-}
-
-std::vector<double> values(DType type, int64_t n, unsigned seed) {
-  return isFloat(type) ? floats(type, n, seed) : ints(type, n, seed);
-}
-
-std::vector<double> sentinel(int64_t n) {
-  return std::vector<double>(n, kSentinel);
-}
-
-std::string suffix(DType type) { return std::string(dtypeName(type)); }
 
 //===----------------------------------------------------------------------===//
 // Elementwise operations: out[i] = f(a[i], b[i], c[i]) for i < n
@@ -234,6 +161,8 @@ std::vector<double> castInputs(int, DType type, int64_t n, unsigned seed) {
   }
   return v;
 }
+
+} // namespace
 
 void addElementwiseCases(std::vector<Case> &cases) {
   using D = DType;
@@ -1172,8 +1101,6 @@ void addExampleCases(std::vector<Case> &cases) {
     }
   }
 }
-
-} // namespace
 
 const std::vector<Case> &allCases() {
   static const std::vector<Case> cases = [] {

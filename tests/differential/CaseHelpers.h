@@ -1,0 +1,109 @@
+//===- CaseHelpers.h - inputs and rules the differential cases share -*- C++
+//-*-===//
+//
+// The input generators (floats with the trial's edge cases, integers with
+// extremes), sentinel-filled outputs, the standard sizes and tolerances, and
+// the case families: each family lives in its own Cases*.cpp and is listed in
+// allCases() (Cases.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLOCKJIT_TESTS_DIFFERENTIAL_CASEHELPERS_H
+#define BLOCKJIT_TESTS_DIFFERENTIAL_CASEHELPERS_H
+
+#include "tests/differential/Harness.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace blockjit::difftest {
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double kSentinel = 77;
+inline constexpr int64_t kBlock = 256;
+inline constexpr int64_t kSizes[] = {1, 17, 781, 4097};
+
+inline const Tolerance kExact = {0, 0, "exact"};
+inline const Tolerance kDiv = {0, 2.5e-7, "2 ulp (rel 2.5e-7)"};
+
+inline int64_t blocks(int64_t n, int64_t block = kBlock) {
+  return (n + block - 1) / block;
+}
+
+/// Wraps an integer result to `type` as two's complement arithmetic does.
+inline double wrap(DType type, double v) {
+  int64_t x = int64_t(v);
+  switch (type) {
+  case DType::I8:
+    return int8_t(x);
+  case DType::I16:
+    return int16_t(x);
+  case DType::I32:
+    return int32_t(x);
+  default:
+    return double(x);
+  }
+}
+
+/// Float values with the trial's edge cases mixed into random ones: every
+/// third element is 0, -0, +-1, +-1000, +-inf, NaN, a denormal of `type`,
+/// a large value or 0.1; the others are normal with standard deviation 10.
+inline std::vector<double> floats(DType type, int64_t n, unsigned seed,
+                                  bool special = true) {
+  double denormal = type == DType::F16 ? 3e-6 : 1e-40;
+  double large = type == DType::F16 ? 6e4 : 1e30;
+  const double edges[] = {0,     -0.0, 1,        -1,        1000,  -1000,  kInf,
+                          -kInf, kNaN, denormal, -denormal, large, -large, 0.1};
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> normal(0, 10);
+  std::vector<double> v(n);
+  for (int64_t i = 0; i < n; ++i)
+    v[i] = special && i % 3 == 1 ? edges[(i / 3 + seed) % std::size(edges)]
+                                 : normal(rng);
+  return v;
+}
+
+/// Integers of `type` (for i64 within +-2^40), every fifth one an extreme.
+inline std::vector<double> ints(DType type, int64_t n, unsigned seed,
+                                int64_t limit = 0) {
+  int64_t hi = type == DType::I8    ? 127
+               : type == DType::I16 ? 32767
+               : type == DType::I32 ? 2147483647
+                                    : (int64_t(1) << 40);
+  if (limit)
+    hi = std::min(hi, limit);
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int64_t> dist(-hi, hi);
+  std::vector<double> v(n);
+  for (int64_t i = 0; i < n; ++i)
+    v[i] = i % 5 == 2 ? (i % 2 ? hi : -hi) : double(dist(rng));
+  return v;
+}
+
+inline std::vector<double> values(DType type, int64_t n, unsigned seed) {
+  return isFloat(type) ? floats(type, n, seed) : ints(type, n, seed);
+}
+
+inline std::vector<double> sentinel(int64_t n) {
+  return std::vector<double>(n, kSentinel);
+}
+
+inline std::string suffix(DType type) { return std::string(dtypeName(type)); }
+
+//===----------------------------------------------------------------------===//
+// Case families (one Cases*.cpp each)
+//===----------------------------------------------------------------------===//
+
+void addElementwiseCases(std::vector<Case> &cases);
+void addMemoryCases(std::vector<Case> &cases);
+void addStructureCases(std::vector<Case> &cases);
+void addReductionCases(std::vector<Case> &cases);
+void addExampleCases(std::vector<Case> &cases);
+
+} // namespace blockjit::difftest
+
+#endif // BLOCKJIT_TESTS_DIFFERENTIAL_CASEHELPERS_H
