@@ -37,24 +37,10 @@ namespace {
 const std::map<std::string, std::string> &knownFailures() {
   // The failures the suite found and fixed: bf16 denormals flushed and f64
   // -> bf16 not linking on the CPU, log of f32 denormals, an f64 exp ending
-  // the process on CUDA. Entries are "<case>@cpu" or "<case>@cuda".
+  // the process on CUDA, f64 exp/log with no CUDA lowering, f32 % on CUDA
+  // inexact (NVPTX's frem). Entries are "<case>@cpu" or "<case>@cuda".
   static const std::map<std::string, std::string> list = [] {
     std::map<std::string, std::string> list;
-    for (const char *n : {"1", "17", "781", "4097"}) {
-      // Before, the exp case ended the process in NVPTX instruction
-      // selection; now both are compile errors.
-      list[std::string("ew_exp_f64_f64_n") + n + "@cuda"] =
-          "exp of f64 has no CUDA lowering (ex2.approx is f32 only)";
-      list[std::string("ew_log_f64_f64_n") + n + "@cuda"] =
-          "log of f64 has no CUDA lowering (no f64 log2 approximation)";
-    }
-    // Found on the H100: NVPTX lowers f32 frem as x - trunc(x / y) * y,
-    // wrong once x / y overflows or passes 2^24 (fmod(1000, 1e-40) gives
-    // -inf). The smaller sizes hold no such pair.
-    for (const char *n : {"781", "4097"})
-      list[std::string("ew_rem_f32_f32_f32_n") + n + "@cuda"] =
-          "f32 % on CUDA is x - trunc(x/y)*y (NVPTX's frem), wrong when x/y "
-          "overflows or exceeds 2^24; needs an exact fmod lowering";
     return list;
   }();
   return list;
