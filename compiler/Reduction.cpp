@@ -3,6 +3,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace blockjit {
@@ -49,6 +51,79 @@ Value combineReduction(OpBuilder &builder, Location loc, blk::ReduceKind kind,
                    : Value(arith::MinSIOp::create(builder, loc, acc, x));
   }
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// blk.arg_reduce: (value, index) pairs
+//===----------------------------------------------------------------------===//
+
+Type argReductionValueType(Type element) {
+  if (isa<FloatType>(element))
+    return reductionAccumulatorType(element);
+  if (element.getIntOrFloatBitWidth() < 32)
+    return IntegerType::get(element.getContext(), 32);
+  return element;
+}
+
+Value argReductionValue(OpBuilder &builder, Location loc, Value x) {
+  Type type = argReductionValueType(x.getType());
+  if (type == x.getType())
+    return x;
+  if (isa<FloatType>(type))
+    return arith::ExtFOp::create(builder, loc, type, x);
+  return arith::ExtSIOp::create(builder, loc, type, x);
+}
+
+std::pair<Value, Value> argReductionIdentity(OpBuilder &builder, Location loc,
+                                             blk::ReduceKind kind,
+                                             Type valueType) {
+  Value index = arith::ConstantIntOp::create(
+      builder, loc, std::numeric_limits<int32_t>::max(), 32);
+  return {reductionIdentity(builder, loc, kind, valueType), index};
+}
+
+std::pair<Value, Value> combineArgReduction(OpBuilder &builder, Location loc,
+                                            blk::ReduceKind kind,
+                                            Value accValue, Value accIndex,
+                                            Value x, Value xIndex) {
+  using FP = arith::CmpFPredicate;
+  using IP = arith::CmpIPredicate;
+  bool isMax = kind == blk::ReduceKind::Max;
+  Value firstIndex =
+      arith::CmpIOp::create(builder, loc, IP::slt, xIndex, accIndex);
+  Value better;
+  if (isa<FloatType>(x.getType())) {
+    auto cmp = [&](FP p, Value a, Value b) -> Value {
+      return arith::CmpFOp::create(builder, loc, p, a, b);
+    };
+    Value xNaN = cmp(FP::UNO, x, x), accNaN = cmp(FP::UNO, accValue, accValue);
+    Value beyond = cmp(isMax ? FP::OGT : FP::OLT, x, accValue);
+    Value tie = arith::AndIOp::create(builder, loc, cmp(FP::OEQ, x, accValue),
+                                      firstIndex);
+    // x a NaN: better unless acc is an earlier NaN; acc a NaN: never;
+    // otherwise beyond acc, or equal with a smaller index.
+    Value numberBetter = arith::AndIOp::create(
+        builder, loc,
+        arith::XOrIOp::create(builder, loc, accNaN,
+                              arith::ConstantIntOp::create(builder, loc, 1, 1)),
+        arith::OrIOp::create(builder, loc, beyond, tie));
+    Value nanBetter = arith::OrIOp::create(
+        builder, loc,
+        arith::XOrIOp::create(builder, loc, accNaN,
+                              arith::ConstantIntOp::create(builder, loc, 1, 1)),
+        firstIndex);
+    better =
+        arith::SelectOp::create(builder, loc, xNaN, nanBetter, numberBetter);
+  } else {
+    Value beyond = arith::CmpIOp::create(
+        builder, loc, isMax ? IP::sgt : IP::slt, x, accValue);
+    Value tie = arith::AndIOp::create(
+        builder, loc, arith::CmpIOp::create(builder, loc, IP::eq, x, accValue),
+        firstIndex);
+    better = arith::OrIOp::create(builder, loc, beyond, tie);
+  }
+  return {arith::SelectOp::create(builder, loc, better, x, accValue),
+          arith::SelectOp::create(builder, loc, better, xIndex, accIndex)};
 }
 
 } // namespace blockjit

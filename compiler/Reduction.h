@@ -6,6 +6,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <utility>
+
 namespace blockjit {
 
 /// The type a reduction of `element` accumulates in: f16/bf16 widen to f32.
@@ -21,6 +23,34 @@ mlir::Value reductionIdentity(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::Value combineReduction(mlir::OpBuilder &builder, mlir::Location loc,
                              blk::ReduceKind kind, mlir::Value acc,
                              mlir::Value x, bool reassociate = false);
+
+//===----------------------------------------------------------------------===//
+// blk.arg_reduce: (value, index) pairs
+//===----------------------------------------------------------------------===//
+
+/// The type an index reduction compares `element` in: f16/bf16 widen to f32
+/// and integers narrower than 32 bits to i32 (exactly, so that shuffles
+/// move 32 or 64 bits and comparisons are unchanged).
+mlir::Type argReductionValueType(mlir::Type element);
+
+/// `x` converted to argReductionValueType.
+mlir::Value argReductionValue(mlir::OpBuilder &builder, mlir::Location loc,
+                              mlir::Value x);
+
+/// The pair every element beats: -inf / INT_MIN for max, +inf / INT_MAX for
+/// min, with index INT32_MAX (so an element equal to it still wins).
+std::pair<mlir::Value, mlir::Value>
+argReductionIdentity(mlir::OpBuilder &builder, mlir::Location loc,
+                     blk::ReduceKind kind, mlir::Type valueType);
+
+/// The better of the pairs (accValue, accIndex) and (x, xIndex): the larger
+/// (max) or smaller (min) value, a NaN before any number, and on ties (-0.0
+/// == 0.0, or both NaN) the smaller index. Associative and commutative, so
+/// any combining order gives the first index of the extreme.
+std::pair<mlir::Value, mlir::Value>
+combineArgReduction(mlir::OpBuilder &builder, mlir::Location loc,
+                    blk::ReduceKind kind, mlir::Value accValue,
+                    mlir::Value accIndex, mlir::Value x, mlir::Value xIndex);
 
 } // namespace blockjit
 

@@ -308,3 +308,50 @@ LogicalResult ReduceOp::verify() {
                          << axis << ")";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// ArgReduceOp
+//===----------------------------------------------------------------------===//
+
+/// The i32 indices of reducing `src` along `axis` (null if out of range).
+static Type argReduceResultType(RankedTensorType src, int64_t axis) {
+  Type reduced = ReduceOp::inferResultType(src, axis);
+  if (!reduced)
+    return {};
+  auto i32 = IntegerType::get(src.getContext(), 32);
+  if (auto tensor = dyn_cast<RankedTensorType>(reduced))
+    return RankedTensorType::get(tensor.getShape(), i32);
+  return i32;
+}
+
+void ArgReduceOp::build(OpBuilder &builder, OperationState &state,
+                        ReduceKind kind, Value src, int32_t axis) {
+  Type type = argReduceResultType(cast<RankedTensorType>(src.getType()), axis);
+  build(builder, state, type, kind, src, axis);
+}
+
+LogicalResult ArgReduceOp::verify() {
+  if (getKind() == ReduceKind::Sum)
+    return emitOpError() << "kind must be max or min, got sum";
+  RankedTensorType src = getSrc().getType();
+  Type element = src.getElementType();
+  if (!isa<FloatType>(element) &&
+      !(isa<IntegerType>(element) && element.getIntOrFloatBitWidth() > 1))
+    return emitOpError() << "reduces integer (not i1) or float blocks, got "
+                         << src;
+  int64_t axis = getAxisAttr().getInt();
+  Type expected = argReduceResultType(src, axis);
+  if (!expected)
+    return emitOpError() << "axis " << axis << " out of range for a rank-"
+                         << src.getRank() << " operand (expected 0.."
+                         << src.getRank() - 1 << ")";
+  // Layout encodings (GPU) are not part of the shape contract.
+  Type actual = getType();
+  if (auto tensor = dyn_cast<RankedTensorType>(actual))
+    actual = RankedTensorType::get(tensor.getShape(), tensor.getElementType());
+  if (actual != expected)
+    return emitOpError() << "result type " << getType() << " must be "
+                         << expected << " (i32 indices along axis " << axis
+                         << ")";
+  return success();
+}

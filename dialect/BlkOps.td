@@ -140,4 +140,27 @@ def Blk_ReduceOp : Blk_Op<"reduce", [Pure]> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Index reductions (argmax, argmin)
+//===----------------------------------------------------------------------===//
+
+def Blk_ArgReduceOp : Blk_Op<"arg_reduce", [Pure]> {
+  let summary = "the index of the largest (max) or smallest (min) element along an axis";
+  let description = [{
+    Triton's argmax/argmin. Reduces `src` along `axis` to the i32 index, along
+    that axis, of its largest (`max`) or smallest (`min`) element; reducing a
+    1-D block gives a scalar. Ties give the first index; a NaN counts as the
+    extreme for both kinds (the first NaN wins, as in numpy and torch);
+    -0.0 == 0.0. A separate op rather than a kind of blk.reduce: its result
+    type (i32 indices) differs from its operand's, and its lowerings carry
+    (value, index) pairs. `sum` is not an index reduction.
+    Example: `%i = blk.arg_reduce max %x axis = 0 : tensor<128xf32> -> i32`
+  }];
+  let arguments = (ins Blk_ReduceKindAttr:$kind, Blk_Block:$src, I32Attr:$axis);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "`` $kind $src `axis` `=` $axis attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "ReduceKind":$kind, "::mlir::Value":$src, "int32_t":$axis)>];
+}
+
 #endif // BLOCKJIT_DIALECT_BLKOPS_TD

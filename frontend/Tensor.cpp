@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 using namespace mlir;
 
@@ -1147,6 +1148,140 @@ std::vector<Tensor> for_range(
   for (Value r : loop.getResults())
     results.emplace_back(r);
   return results;
+}
+
+//===----------------------------------------------------------------------===//
+// argmax, argmin
+//===----------------------------------------------------------------------===//
+
+static Tensor argReduce(blk::ReduceKind kind, const Tensor &x, int axis,
+                        const SourceLoc &where, const char *name) {
+  TraceContext *t = trace(where);
+  if (!t || !usable(*t, where, x))
+    return {};
+  if (!x.isBlock())
+    return t->fail(where, llvm::Twine(name) +
+                              " reduces a block, got a scalar of type " +
+                              typeString(x.type()));
+  if (x.isPointer())
+    return t->fail(where, llvm::Twine(name) + " cannot reduce pointers");
+  if (x.elementType().isInteger(1))
+    return t->fail(where, llvm::Twine(name) +
+                              " of an i1 block: convert it first "
+                              "(x.to(DType::I32))");
+  int64_t rank = x.shape().size();
+  int64_t index = axis < 0 ? axis + rank : axis;
+  if (index < 0 || index >= rank)
+    return t->fail(where, llvm::formatv("{0}: axis {1} is out of range for a "
+                                        "rank-{2} block ({3}..{4})",
+                                        name, axis, rank, -rank, rank - 1));
+  return Tensor(blk::ArgReduceOp::create(t->builder(), t->location(where), kind,
+                                         x.value(), int32_t(index)));
+}
+
+static Tensor argReduceKeepDims(blk::ReduceKind kind, const Tensor &x, int axis,
+                                const SourceLoc &where, const char *name) {
+  Tensor reduced = argReduce(kind, x, axis, where, name);
+  if (!reduced.valid())
+    return reduced;
+  TraceContext *t = trace(where);
+  OpBuilder &b = t->builder();
+  Location loc = t->location(where);
+  int64_t rank = x.shape().size();
+  int64_t index = axis < 0 ? axis + rank : axis;
+  if (!reduced.isBlock())
+    return Tensor(blk::SplatOp::create(
+        b, loc, RankedTensorType::get({1}, reduced.type()), reduced.value()));
+  return Tensor(
+      blk::ExpandDimsOp::create(b, loc, reduced.value(), int32_t(index)));
+}
+
+/// Without an axis: the row-major index into the whole block. A 1-D block
+/// is one arg_reduce. A 2-D block: the first row whose extreme (max/min
+/// along axis 1, NaN propagating) is the block's, by arg_reduce of the row
+/// extremes, then that row's arg_reduce along axis 1 (so no 1-D value
+/// reduction is needed, which the GPU lacks for 64-bit types). Larger
+/// ranks find the extreme with max/min, then the smallest linear index
+/// holding it (a NaN for a NaN).
+static Tensor argReduceAll(blk::ReduceKind kind, const Tensor &x,
+                           const SourceLoc &where, const char *name) {
+  TraceContext *t = trace(where);
+  if (!t || !usable(*t, where, x))
+    return {};
+  if (!x.isBlock() || x.shape().size() == 1 || x.isPointer() ||
+      x.elementType().isInteger(1))
+    return argReduce(kind, x, 0, where, name); // its errors
+  std::vector<int64_t> shape = x.shape();
+  int64_t rank = shape.size();
+  bool isMax = kind == blk::ReduceKind::Max;
+  if (rank == 2) {
+    Tensor extremes = isMax ? max(x, 1, where) : min(x, 1, where);
+    Tensor bestRow = argReduce(kind, extremes, 0, where, name);
+    Tensor columns = argReduce(kind, x, 1, where, name);
+    Tensor rows = arange(0, shape[0], where);
+    Tensor chosen =
+        binary(BinaryOp::Eq, Operand(rows, where), Operand(bestRow, where));
+    Tensor column = sum(blockjit::where(chosen, Operand(columns, where),
+                                        Operand(int64_t(0), where), where),
+                        where);
+    return binary(BinaryOp::Add,
+                  Operand(binary(BinaryOp::Mul, Operand(bestRow, where),
+                                 Operand(shape[1], where)),
+                          where),
+                  Operand(column, where));
+  }
+  Tensor extreme = isMax ? max(x, where) : min(x, where);
+  Tensor linear;
+  int64_t stride = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    Tensor range = arange(0, shape[d], where);
+    for (int64_t e = 0; e < rank; ++e)
+      if (e != d)
+        range = range.expand_dims(int(e), where);
+    range = binary(BinaryOp::Mul, Operand(range, where), Operand(stride, where))
+                .broadcast_to(shape, where);
+    linear = linear.valid() ? binary(BinaryOp::Add, Operand(linear, where),
+                                     Operand(range, where))
+                            : range;
+    stride *= shape[d];
+  }
+  Tensor hit = binary(BinaryOp::Eq, Operand(x, where), Operand(extreme, where));
+  if (isFloatType(x.elementType())) {
+    Tensor nan = binary(BinaryOp::Ne, Operand(x, where), Operand(x, where));
+    Tensor extremeNaN =
+        binary(BinaryOp::Ne, Operand(extreme, where), Operand(extreme, where));
+    hit = binary(BinaryOp::Or, Operand(hit, where),
+                 Operand(binary(BinaryOp::And, Operand(nan, where),
+                                Operand(extremeNaN, where)),
+                         where));
+  }
+  Tensor candidates = blockjit::where(
+      hit, Operand(linear, where),
+      Operand(int64_t(std::numeric_limits<int32_t>::max()), where), where);
+  return min(candidates, where);
+}
+
+Tensor argmax(const Tensor &x, int axis, SourceLoc where) {
+  return argReduce(blk::ReduceKind::Max, x, axis, where, "argmax");
+}
+Tensor argmin(const Tensor &x, int axis, SourceLoc where) {
+  return argReduce(blk::ReduceKind::Min, x, axis, where, "argmin");
+}
+Tensor argmax(const Tensor &x, int axis, bool keepDims, SourceLoc where) {
+  return keepDims
+             ? argReduceKeepDims(blk::ReduceKind::Max, x, axis, where, "argmax")
+             : argmax(x, axis, where);
+}
+Tensor argmin(const Tensor &x, int axis, bool keepDims, SourceLoc where) {
+  return keepDims
+             ? argReduceKeepDims(blk::ReduceKind::Min, x, axis, where, "argmin")
+             : argmin(x, axis, where);
+}
+Tensor argmax(const Tensor &x, SourceLoc where) {
+  return argReduceAll(blk::ReduceKind::Max, x, where, "argmax");
+}
+Tensor argmin(const Tensor &x, SourceLoc where) {
+  return argReduceAll(blk::ReduceKind::Min, x, where, "argmin");
 }
 
 } // namespace blockjit

@@ -260,6 +260,27 @@ Tensor max(const Tensor &x, SourceLoc loc = SourceLoc::current());
 Tensor min(const Tensor &x, SourceLoc loc = SourceLoc::current());
 Tensor sum(const Tensor &x, SourceLoc loc = SourceLoc::current());
 
+/// argmax / argmin (Triton's tl.argmax / tl.argmin with tie_break_left):
+/// the i32 index along `axis` of the largest / smallest element of a block
+/// of any integer or float type (not i1: convert it first); a 1-D block
+/// gives a scalar, a 2-D block one index per row (axis 1) or column (axis
+/// 0). Ties give the first (smallest) index; a NaN counts as the extreme
+/// for both, so the first NaN's index comes back, as in numpy and torch;
+/// -0.0 == 0.0 (a tie). A row of -inf (argmax) gives 0. Masked-off lanes
+/// take part like any element: load them as -inf (argmax) or +inf (argmin)
+/// and an all-masked-off row gives 0.
+Tensor argmax(const Tensor &x, int axis, SourceLoc loc = SourceLoc::current());
+Tensor argmin(const Tensor &x, int axis, SourceLoc loc = SourceLoc::current());
+/// With keep_dims the reduced axis stays, with size 1.
+Tensor argmax(const Tensor &x, int axis, bool keep_dims,
+              SourceLoc loc = SourceLoc::current());
+Tensor argmin(const Tensor &x, int axis, bool keep_dims,
+              SourceLoc loc = SourceLoc::current());
+/// Without an axis (Triton's axis=None): the row-major index into the whole
+/// block, as a scalar (for a 2-D block of C columns, row * C + column).
+Tensor argmax(const Tensor &x, SourceLoc loc = SourceLoc::current());
+Tensor argmin(const Tensor &x, SourceLoc loc = SourceLoc::current());
+
 Tensor exp(const Tensor &x, SourceLoc loc = SourceLoc::current());
 Tensor exp2(const Tensor &x, SourceLoc loc = SourceLoc::current());
 Tensor log(const Tensor &x, SourceLoc loc = SourceLoc::current());

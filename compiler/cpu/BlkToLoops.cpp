@@ -304,6 +304,53 @@ private:
     lowered[reduce.getResult()] = {Lowered::Buffer, buffer};
   }
 
+  /// blk.arg_reduce: one loop per result element carrying the best (value,
+  /// index) pair; elements come in index order, so a tie keeps the first.
+  void lowerArgReduce(blk::ArgReduceOp reduce) {
+    Location loc = reduce.getLoc();
+    RankedTensorType srcType = reduce.getSrc().getType();
+    Type valueType = argReductionValueType(srcType.getElementType());
+    int64_t axis = reduce.getAxis();
+    SmallVector<int64_t> outerShape(srcType.getShape());
+    outerShape.erase(outerShape.begin() + axis);
+
+    auto reduceAt = [&](ValueRange outer) -> Value {
+      auto [initValue, initIndex] =
+          argReductionIdentity(builder, loc, reduce.getKind(), valueType);
+      Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+      Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+      Value ub = arith::ConstantIndexOp::create(builder, loc,
+                                                srcType.getDimSize(axis));
+      auto loop = scf::ForOp::create(builder, loc, zero, ub, one,
+                                     ValueRange{initValue, initIndex});
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> indices(outer);
+      indices.insert(indices.begin() + axis, loop.getInductionVar());
+      Value x = argReductionValue(builder, loc,
+                                  readElement(loc, reduce.getSrc(), indices));
+      Value index = arith::IndexCastOp::create(
+          builder, loc, builder.getI32Type(), loop.getInductionVar());
+      auto [value, best] = combineArgReduction(
+          builder, loc, reduce.getKind(), loop.getRegionIterArgs()[0],
+          loop.getRegionIterArgs()[1], x, index);
+      scf::YieldOp::create(builder, loc, ValueRange{value, best});
+      builder.setInsertionPointAfter(loop);
+      return loop.getResult(1);
+    };
+
+    if (outerShape.empty()) {
+      reduce.getResult().replaceAllUsesWith(reduceAt({}));
+      return;
+    }
+    auto resultType = cast<RankedTensorType>(reduce.getType());
+    Value buffer = allocBuffer(resultType);
+    loopNest(loc, outerShape, [&](ValueRange ivs) {
+      memref::StoreOp::create(builder, loc, reduceAt(ivs), buffer, ivs);
+    });
+    lowered[reduce.getResult()] = {Lowered::Buffer, buffer};
+  }
+
   /// scf.for carrying blocks: each carried block lives in a buffer of its own
   /// that the loop overwrites at the end of every iteration.
   LogicalResult lowerFor(scf::ForOp loop) {
@@ -433,6 +480,8 @@ private:
       lowerStore(store);
     } else if (auto reduce = dyn_cast<blk::ReduceOp>(op)) {
       lowerReduce(reduce);
+    } else if (auto argReduce = dyn_cast<blk::ArgReduceOp>(op)) {
+      lowerArgReduce(argReduce);
     } else if (isa<blk::BlkDialect>(op->getDialect()) ||
                op->hasTrait<OpTrait::Elementwise>()) {
       if (op->getNumResults() != 1)

@@ -1078,3 +1078,67 @@ TEST_F(TraceErrorTest, FullLargerThanTheBlockLimit) {
                        "full: a block holds at most 16777216 (2^24) "
                        "elements, got [8192, 4096]"));
 }
+
+//===----------------------------------------------------------------------===//
+// argmax, argmin
+//===----------------------------------------------------------------------===//
+
+TEST_F(TraceErrorTest, ArgReduceScalar) {
+  std::string error = errorOf("argmax_scalar", [&](ARGS) {
+    line = __LINE__ + 1;
+    argmax(f, 0);
+  });
+  EXPECT_TRUE(reported(error, "argmax_scalar", line,
+                       "argmax reduces a block, got a scalar of type f32"));
+  // Without an axis as well.
+  error = errorOf("argmin_scalar", [&](ARGS) {
+    line = __LINE__ + 1;
+    argmin(n);
+  });
+  EXPECT_TRUE(reported(error, "argmin_scalar", line,
+                       "argmin reduces a block, got a scalar of type i32"));
+}
+
+TEST_F(TraceErrorTest, ArgReducePointersAndBooleans) {
+  std::string error = errorOf("argmax_ptrs", [&](ARGS) {
+    Tensor ptrs = x + arange(0, 16);
+    line = __LINE__ + 1;
+    argmax(ptrs, 0);
+  });
+  EXPECT_TRUE(
+      reported(error, "argmax_ptrs", line, "argmax cannot reduce pointers"));
+  error = errorOf("argmin_i1", [&](ARGS) {
+    Tensor flags = arange(0, 16) < n;
+    line = __LINE__ + 1;
+    argmin(flags, 0, true);
+  });
+  EXPECT_TRUE(reported(error, "argmin_i1", line,
+                       "argmin of an i1 block: convert it first "
+                       "(x.to(DType::I32))"));
+  error = errorOf("argmax_i1_2d", [&](ARGS) {
+    Tensor flags = (arange(0, 16) < n).expand_dims(0);
+    line = __LINE__ + 1;
+    argmax(flags);
+  });
+  EXPECT_TRUE(reported(error, "argmax_i1_2d", line,
+                       "argmax of an i1 block: convert it first"));
+}
+
+TEST_F(TraceErrorTest, ArgReduceAxis) {
+  std::string error = errorOf("argmax_axis", [&](ARGS) {
+    Tensor r = arange(0, 16);
+    line = __LINE__ + 1;
+    argmax(r, 1);
+  });
+  EXPECT_TRUE(reported(error, "argmax_axis", line,
+                       "argmax: axis 1 is out of range for a rank-1 block "
+                       "(-1..0)"));
+  error = errorOf("argmin_axis_2d", [&](ARGS) {
+    Tensor tile = arange(0, 16).expand_dims(0);
+    line = __LINE__ + 1;
+    argmin(tile, -3, true);
+  });
+  EXPECT_TRUE(reported(error, "argmin_axis_2d", line,
+                       "argmin: axis -3 is out of range for a rank-2 block "
+                       "(-2..1)"));
+}

@@ -153,6 +153,10 @@ void populateMemoryPatterns(const BlockTypeConverter &converter,
 void populateReducePatterns(const BlockTypeConverter &converter,
                             mlir::RewritePatternSet &patterns,
                             KernelState &kernel);
+/// blk.arg_reduce (argmax/argmin): (value, index) pairs (ArgReduce.cpp).
+void populateArgReducePatterns(const BlockTypeConverter &converter,
+                               mlir::RewritePatternSet &patterns,
+                               KernelState &kernel);
 
 /// Elements per vector access of every block load and store of `func`, as
 /// wide as contiguity, alignment and mask constancy allow (Memory.cpp). Taken
