@@ -60,6 +60,8 @@ struct ConvertBlkToNVVM
     target.markUnknownOpDynamicallyLegal(
         [](Operation *op) { return !blk::hasBlocks(op); });
     target.addIllegalOp<blk::ProgramIdOp, blk::NumProgramsOp>();
+    // Atomics on scalar pointers too: executed by one thread, not all.
+    target.addIllegalOp<blk::AtomicRMWOp, blk::AtomicCASOp>();
     KernelState kernel;
     kernel.numWarps = warps.getInt();
     RewritePatternSet patterns(context);
@@ -68,6 +70,7 @@ struct ConvertBlkToNVVM
     populateElementwisePatterns(converter, patterns);
     populateMemoryPatterns(converter, patterns, kernel);
     populateReducePatterns(converter, patterns, kernel);
+    populateAtomicPatterns(converter, patterns, kernel);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     FrozenRewritePatternSet frozen(std::move(patterns));
