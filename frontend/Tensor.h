@@ -328,11 +328,13 @@ std::vector<Tensor> for_range(
 /// dtypes: i32, i64, f32 and f64 for every operation; f16 and bf16 for
 /// atomic_add only (other dtypes are trace errors). Integers are signed:
 /// atomic_add wraps, atomic_max/min compare as signed. Float atomic_add
-/// rounds like +; float atomic_max/min follow C's fmax/fmin (LLVM's
-/// maxnum/minnum, not Triton's integer-reinterpretation trick): a NaN
-/// operand is ignored, so a NaN value leaves memory as it was and a NaN in
-/// memory is replaced by the value (NaN only when both are NaN); which of
-/// -0 and +0 results from comparing them is unspecified.
+/// rounds like + (to nearest even), except that on the GPU an f32
+/// atomic_add flushes subnormal operands and results to zero (PTX
+/// atom.add.f32; f16, bf16 and f64 do not flush). Float atomic_max/min follow
+/// C's fmax/fmin (LLVM's maxnum/minnum, not Triton's integer-reinterpretation
+/// trick): a NaN operand is ignored, so a NaN value leaves memory as it was and
+/// a NaN in memory is replaced by the value (NaN only when both are NaN); which
+/// of -0 and +0 results from comparing them is unspecified.
 Tensor atomic_add(const Tensor &ptr, Operand value,
                   SourceLoc loc = SourceLoc::current());
 Tensor atomic_add(const Tensor &ptr, Operand value, const Tensor &mask,

@@ -483,6 +483,48 @@ void addScalarCases(std::vector<Case> &cases) {
     }
 }
 
+/// Atomics in a loop (the exchange's barriers run once per iteration, by
+/// every thread) on a 16-element block of 128 threads, and i32 counters 4
+/// bytes off 8-byte alignment: iteration k of program p adds 1 to counter
+/// (lane + k) % 4 and the old value to sums, as in the counter cases.
+void addLoopCases(std::vector<Case> &cases) {
+  constexpr int64_t kSlots = 4;
+  auto kernel = jit("atomic_loop", [](Ptr<> counts, Ptr<> sums, Int n,
+                                      Int iterations, Constexpr BLOCK) {
+    Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
+    Tensor mask = offsets < n;
+    for_range(0, iterations, 1, [&](Int k) {
+      Tensor slot = (offsets + k) % kSlots;
+      Tensor old = atomic_add(counts + slot, 1, mask);
+      atomic_add(sums + slot, old, mask);
+    });
+  });
+  for (int lead : {0, 4})
+    for (int64_t n : {int64_t(17), int64_t(781)}) {
+      const int iterations = 3;
+      Case c{"atomic_loop_lead" + std::to_string(lead) + sizeName(n),
+             {"atomic_add", "for_range"},
+             kernel};
+      c.buffers = {{DType::I32, std::vector<double>(kSlots, 0), lead},
+                   {DType::I32, std::vector<double>(kSlots, 0), lead}};
+      c.args = {bufArg(0), bufArg(1), i32Arg(int32_t(n)), i32Arg(iterations),
+                constArg(16)};
+      c.grid = {int(blocks(n, 16))};
+      c.reference = [n, iterations](Buffers &b) {
+        std::vector<int64_t> hits(kSlots, 0);
+        for (int64_t i = 0; i < n; ++i)
+          for (int k = 0; k < iterations; ++k)
+            ++hits[(i + k) % kSlots];
+        for (int64_t s = 0; s < kSlots; ++s) {
+          b[0][s] = double(hits[s]);
+          b[1][s] = double(hits[s] * (hits[s] - 1) / 2);
+        }
+      };
+      c.tolerance = kExact;
+      cases.push_back(std::move(c));
+    }
+}
+
 } // namespace
 
 void addAtomicsCases(std::vector<Case> &cases) {
@@ -494,6 +536,7 @@ void addAtomicsCases(std::vector<Case> &cases) {
   addClaimCases(cases);
   add2DCases(cases);
   addScalarCases(cases);
+  addLoopCases(cases);
 }
 
 } // namespace blockjit::difftest
