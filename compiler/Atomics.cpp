@@ -27,20 +27,51 @@ LogicalResult checkAtomicSupported(Operation *op, StringRef target) {
                               "for atomic_add only)";
 }
 
+blk::MemSem atomicSem(Operation *op) {
+  if (auto rmw = dyn_cast<blk::AtomicRMWOp>(op))
+    return rmw.getSem();
+  return cast<blk::AtomicCASOp>(op).getSem();
+}
+
+blk::MemScope atomicScope(Operation *op) {
+  if (auto rmw = dyn_cast<blk::AtomicRMWOp>(op))
+    return rmw.getScope();
+  return cast<blk::AtomicCASOp>(op).getScope();
+}
+
+static LLVM::AtomicOrdering llvmOrdering(blk::MemSem sem) {
+  switch (sem) {
+  case blk::MemSem::Relaxed:
+    return LLVM::AtomicOrdering::monotonic;
+  case blk::MemSem::Acquire:
+    return LLVM::AtomicOrdering::acquire;
+  case blk::MemSem::Release:
+    return LLVM::AtomicOrdering::release;
+  case blk::MemSem::AcqRel:
+    return LLVM::AtomicOrdering::acq_rel;
+  }
+  llvm_unreachable("unknown MemSem");
+}
+
 Value emitAtomic(OpBuilder &builder, Location loc, Operation *op, Value ptr,
                  Value value, Value cmp, StringRef syncscope) {
-  auto ordering = LLVM::AtomicOrdering::acq_rel;
+  blk::MemSem sem = atomicSem(op);
+  auto ordering = llvmOrdering(sem);
   Type type = value.getType();
   if (isa<blk::AtomicCASOp>(op)) {
+    // A failed compare only reads: it keeps the acquire half, if any.
+    auto failureOrdering =
+        sem == blk::MemSem::Acquire || sem == blk::MemSem::AcqRel
+            ? LLVM::AtomicOrdering::acquire
+            : LLVM::AtomicOrdering::monotonic;
     // cmpxchg takes integers: floats compare by their bits.
     Type bits = builder.getIntegerType(type.getIntOrFloatBitWidth());
     if (type != bits) {
       cmp = LLVM::BitcastOp::create(builder, loc, bits, cmp);
       value = LLVM::BitcastOp::create(builder, loc, bits, value);
     }
-    auto cas =
-        LLVM::AtomicCmpXchgOp::create(builder, loc, ptr, cmp, value, ordering,
-                                      LLVM::AtomicOrdering::acquire, syncscope);
+    auto cas = LLVM::AtomicCmpXchgOp::create(
+        builder, loc, ptr, cmp, value, ordering, failureOrdering, syncscope);
     Value old = LLVM::ExtractValueOp::create(builder, loc, cas, 0);
     if (type != bits)
       old = LLVM::BitcastOp::create(builder, loc, type, old);

@@ -344,10 +344,12 @@ LogicalResult verifyAtomic(Operation *op, Value ptr, ArrayRef<StringRef> names,
 } // namespace
 
 void AtomicRMWOp::build(OpBuilder &builder, OperationState &state,
-                        AtomicRMWKind kind, Value ptr, Value value,
-                        Value mask) {
+                        AtomicRMWKind kind, Value ptr, Value value, Value mask,
+                        MemSem sem, MemScope scope) {
+  MLIRContext *context = builder.getContext();
   build(builder, state, pointeeTypeOf(ptr.getType()),
-        AtomicRMWKindAttr::get(builder.getContext(), kind), ptr, value, mask);
+        AtomicRMWKindAttr::get(context, kind), ptr, value, mask,
+        MemSemAttr::get(context, sem), MemScopeAttr::get(context, scope));
 }
 
 LogicalResult AtomicRMWOp::verify() {
@@ -356,8 +358,11 @@ LogicalResult AtomicRMWOp::verify() {
 }
 
 void AtomicCASOp::build(OpBuilder &builder, OperationState &state, Value ptr,
-                        Value cmp, Value value, Value mask) {
-  build(builder, state, pointeeTypeOf(ptr.getType()), ptr, cmp, value, mask);
+                        Value cmp, Value value, Value mask, MemSem sem,
+                        MemScope scope) {
+  MLIRContext *context = builder.getContext();
+  build(builder, state, pointeeTypeOf(ptr.getType()), ptr, cmp, value, mask,
+        MemSemAttr::get(context, sem), MemScopeAttr::get(context, scope));
 }
 
 LogicalResult AtomicCASOp::verify() {

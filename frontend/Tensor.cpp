@@ -1159,7 +1159,9 @@ namespace {
 /// compare-and-swap with `cmp`.
 Tensor atomicImpl(const char *name, std::optional<blk::AtomicRMWKind> kind,
                   const Tensor &ptrs, const Operand *cmp, const Operand &value,
-                  const Tensor *mask, const SourceLoc &where) {
+                  const Tensor *mask, const SourceLoc &where,
+                  AtomicSem sem = AtomicSem::AcqRel,
+                  AtomicScope scope = AtomicScope::Gpu) {
   TraceContext *t = trace(where);
   if (!t || !usable(*t, where, ptrs) || (mask && !usable(*t, where, *mask)) ||
       (cmp && !usable(*t, where, *cmp)) || !usable(*t, where, value))
@@ -1182,14 +1184,22 @@ Tensor atomicImpl(const char *name, std::optional<blk::AtomicRMWKind> kind,
     return {};
   OpBuilder &b = t->builder();
   Location loc = t->location(where);
+  blk::MemSem memSem = sem == AtomicSem::Relaxed   ? blk::MemSem::Relaxed
+                       : sem == AtomicSem::Acquire ? blk::MemSem::Acquire
+                       : sem == AtomicSem::Release ? blk::MemSem::Release
+                                                   : blk::MemSem::AcqRel;
+  blk::MemScope memScope =
+      scope == AtomicScope::Cta ? blk::MemScope::Cta : blk::MemScope::Gpu;
   if (kind)
     return Tensor(blk::AtomicRMWOp::create(b, loc, *kind, ptrs.value(),
-                                           *valueOperand, *maskValue));
+                                           *valueOperand, *maskValue, memSem,
+                                           memScope));
   auto cmpOperand = prepareValue(*t, ptrs, *cmp, where, "atomic_cas cmp");
   if (failed(cmpOperand))
     return {};
   return Tensor(blk::AtomicCASOp::create(b, loc, ptrs.value(), *cmpOperand,
-                                         *valueOperand, *maskValue));
+                                         *valueOperand, *maskValue, memSem,
+                                         memScope));
 }
 
 } // namespace
@@ -1238,6 +1248,33 @@ Tensor atomic_cas(const Tensor &ptr, Operand cmp, Operand value,
 Tensor atomic_cas(const Tensor &ptr, Operand cmp, Operand value,
                   const Tensor &mask, SourceLoc where) {
   return atomicImpl("atomic_cas", std::nullopt, ptr, &cmp, value, &mask, where);
+}
+
+Tensor atomic_add(const Tensor &ptr, Operand value, const Tensor &mask,
+                  AtomicSem sem, AtomicScope scope, SourceLoc where) {
+  return atomicImpl("atomic_add", blk::AtomicRMWKind::Add, ptr, nullptr, value,
+                    &mask, where, sem, scope);
+}
+Tensor atomic_max(const Tensor &ptr, Operand value, const Tensor &mask,
+                  AtomicSem sem, AtomicScope scope, SourceLoc where) {
+  return atomicImpl("atomic_max", blk::AtomicRMWKind::Max, ptr, nullptr, value,
+                    &mask, where, sem, scope);
+}
+Tensor atomic_min(const Tensor &ptr, Operand value, const Tensor &mask,
+                  AtomicSem sem, AtomicScope scope, SourceLoc where) {
+  return atomicImpl("atomic_min", blk::AtomicRMWKind::Min, ptr, nullptr, value,
+                    &mask, where, sem, scope);
+}
+Tensor atomic_xchg(const Tensor &ptr, Operand value, const Tensor &mask,
+                   AtomicSem sem, AtomicScope scope, SourceLoc where) {
+  return atomicImpl("atomic_xchg", blk::AtomicRMWKind::Xchg, ptr, nullptr,
+                    value, &mask, where, sem, scope);
+}
+Tensor atomic_cas(const Tensor &ptr, Operand cmp, Operand value,
+                  const Tensor &mask, AtomicSem sem, AtomicScope scope,
+                  SourceLoc where) {
+  return atomicImpl("atomic_cas", std::nullopt, ptr, &cmp, value, &mask, where,
+                    sem, scope);
 }
 
 } // namespace blockjit

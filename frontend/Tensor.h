@@ -309,6 +309,12 @@ std::vector<Tensor> for_range(
 // Atomics
 //===----------------------------------------------------------------------===//
 
+/// How an atomic is ordered with the thread's other memory accesses
+/// (Triton's sem), and relative to which threads (Triton's scope: Cta the
+/// program's, Gpu every thread of the device).
+enum class AtomicSem { Relaxed, Acquire, Release, AcqRel };
+enum class AtomicScope { Cta, Gpu };
+
 /// Atomic read-modify-writes of global memory (Triton's tl.atomic_add,
 /// tl.atomic_max, tl.atomic_min, tl.atomic_xchg), on a block of pointers or
 /// a scalar pointer: for every element, atomically `old = *ptr; *ptr =
@@ -320,10 +326,14 @@ std::vector<Tensor> for_range(
 /// Each element's atomic executes exactly once per program, also on a GPU
 /// where a block smaller than the program's threads is held by several
 /// threads; an atomic on a scalar pointer executes once per program and
-/// every thread gets its old value. Ordering is acq_rel, the GPU scope the
-/// whole device (Triton's defaults sem="acq_rel", scope="gpu"; not
-/// configurable). Programs run concurrently on both targets, so the order
-/// of the atomics of different programs is unspecified.
+/// every thread gets its old value. Programs run concurrently on both
+/// targets, so the order of the atomics of different programs is
+/// unspecified. `sem` and `scope` (the overloads that take them; Triton's
+/// sem and scope) order an atomic with the thread's other memory accesses:
+/// by default acq_rel, relative to every thread of the GPU (AtomicScope::Gpu);
+/// AtomicScope::Cta only to the program's threads. Triton's scope="sys" is not
+/// offered (NVPTX cannot emit a system-scope atom.add). The CPU orders for
+/// the whole system, whatever the scope.
 ///
 /// dtypes: i32, i64, f32 and f64 for every operation; f16 and bf16 for
 /// atomic_add only (other dtypes are trace errors). Integers are signed:
@@ -339,28 +349,45 @@ Tensor atomic_add(const Tensor &ptr, Operand value,
                   SourceLoc loc = SourceLoc::current());
 Tensor atomic_add(const Tensor &ptr, Operand value, const Tensor &mask,
                   SourceLoc loc = SourceLoc::current());
+Tensor atomic_add(const Tensor &ptr, Operand value, const Tensor &mask,
+                  AtomicSem sem, AtomicScope scope = AtomicScope::Gpu,
+                  SourceLoc loc = SourceLoc::current());
 Tensor atomic_max(const Tensor &ptr, Operand value,
                   SourceLoc loc = SourceLoc::current());
 Tensor atomic_max(const Tensor &ptr, Operand value, const Tensor &mask,
                   SourceLoc loc = SourceLoc::current());
+Tensor atomic_max(const Tensor &ptr, Operand value, const Tensor &mask,
+                  AtomicSem sem, AtomicScope scope = AtomicScope::Gpu,
+                  SourceLoc loc = SourceLoc::current());
 Tensor atomic_min(const Tensor &ptr, Operand value,
                   SourceLoc loc = SourceLoc::current());
 Tensor atomic_min(const Tensor &ptr, Operand value, const Tensor &mask,
+                  SourceLoc loc = SourceLoc::current());
+Tensor atomic_min(const Tensor &ptr, Operand value, const Tensor &mask,
+                  AtomicSem sem, AtomicScope scope = AtomicScope::Gpu,
                   SourceLoc loc = SourceLoc::current());
 /// Stores `value` and returns the old contents.
 Tensor atomic_xchg(const Tensor &ptr, Operand value,
                    SourceLoc loc = SourceLoc::current());
 Tensor atomic_xchg(const Tensor &ptr, Operand value, const Tensor &mask,
                    SourceLoc loc = SourceLoc::current());
+Tensor atomic_xchg(const Tensor &ptr, Operand value, const Tensor &mask,
+                   AtomicSem sem, AtomicScope scope = AtomicScope::Gpu,
+                   SourceLoc loc = SourceLoc::current());
 /// Compare-and-swap (Triton's tl.atomic_cas): atomically `old = *ptr; if
 /// (old == cmp) *ptr = value`, returning the old values. i32, i64, f32 and
 /// f64; floats compare by their bits (a NaN matches the same NaN bits, -0
-/// does not match +0). Masks, conversion, broadcasting, ordering and the
-/// once-per-element rule as above.
+/// does not match +0). Masks, conversion, broadcasting, sem, scope and the
+/// once-per-element rule as above; a failed compare orders as acquire for
+/// AtomicSem::Acquire and AtomicSem::AcqRel, else as relaxed.
 Tensor atomic_cas(const Tensor &ptr, Operand cmp, Operand value,
                   SourceLoc loc = SourceLoc::current());
 Tensor atomic_cas(const Tensor &ptr, Operand cmp, Operand value,
                   const Tensor &mask, SourceLoc loc = SourceLoc::current());
+Tensor atomic_cas(const Tensor &ptr, Operand cmp, Operand value,
+                  const Tensor &mask, AtomicSem sem,
+                  AtomicScope scope = AtomicScope::Gpu,
+                  SourceLoc loc = SourceLoc::current());
 
 } // namespace blockjit
 

@@ -465,9 +465,12 @@ private:
     auto emit = [&]() -> Value {
       if (auto rmw = dyn_cast<blk::AtomicRMWOp>(op))
         return blk::AtomicRMWOp::create(builder, loc, rmw.getKind(),
-                                        operands[0], operands[1]);
+                                        operands[0], operands[1], Value(),
+                                        rmw.getSem(), rmw.getScope());
+      auto cas = cast<blk::AtomicCASOp>(op);
       return blk::AtomicCASOp::create(builder, loc, operands[0], operands[1],
-                                      operands[2]);
+                                      operands[2], Value(), cas.getSem(),
+                                      cas.getScope());
     };
     if (!mask)
       return emit();

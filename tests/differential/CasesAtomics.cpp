@@ -525,6 +525,68 @@ void addLoopCases(std::vector<Case> &cases) {
     }
 }
 
+/// The counters with every sem and both scopes (the final counts and sums
+/// do not depend on the ordering) and the claim with acquire/release: each
+/// combination compiles and runs on both targets.
+void addOrderingCases(std::vector<Case> &cases) {
+  constexpr int64_t kSlots = 4;
+  const std::pair<AtomicSem, const char *> sems[] = {
+      {AtomicSem::Relaxed, "relaxed"},
+      {AtomicSem::Acquire, "acquire"},
+      {AtomicSem::Release, "release"},
+      {AtomicSem::AcqRel, "acq_rel"}};
+  for (auto [sem, semName] : sems)
+    for (AtomicScope scope : {AtomicScope::Cta, AtomicScope::Gpu}) {
+      std::string name = std::string("atomic_order_") + semName +
+                         (scope == AtomicScope::Cta ? "_cta" : "_gpu");
+      auto kernel =
+          jit(name, [sem, scope](Ptr<> counts, Ptr<> sums, Ptr<> slots, Int n,
+                                 Constexpr BLOCK) {
+            Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
+            Tensor mask = offsets < n;
+            Tensor slot = offsets % kSlots;
+            Tensor old = atomic_add(counts + slot, 1, mask, sem, scope);
+            atomic_xchg(sums + offsets, old, mask, sem, scope);
+            atomic_cas(slots + slot, -1, 7, mask, sem, scope);
+            Tensor same = offsets * 0; // every lane on one slot
+            atomic_max(slots + kSlots + same, offsets, mask, sem, scope);
+            atomic_min(slots + kSlots + 1 + same, offsets, mask, sem, scope);
+          });
+      for (int64_t n : {int64_t(17), int64_t(781)}) {
+        Case c{name + sizeName(n),
+               {"atomic_add", "atomic_xchg", "atomic_cas", "atomic_max",
+                "atomic_min"},
+               kernel};
+        c.buffers = {{DType::I32, std::vector<double>(kSlots, 0)},
+                     {DType::I32, std::vector<double>(n, 0)},
+                     {DType::I32, {-1, -1, -1, -1, -5, 5000}}};
+        c.args = {bufArg(0), bufArg(1), bufArg(2), i32Arg(int32_t(n)),
+                  constArg(16)};
+        c.grid = {int(blocks(n, 16))};
+        c.reference = [n](Buffers &b) {
+          for (int64_t s = 0; s < kSlots; ++s) {
+            int64_t hits = n / kSlots + (s < n % kSlots ? 1 : 0);
+            b[0][s] = double(hits);
+            b[2][s] = 7;
+          }
+          b[2][kSlots] = double(n - 1);
+          b[2][kSlots + 1] = 0;
+        };
+        // The old counts each lane stored are a race; each is below the
+        // hits of its counter: canonicalized to 1 when valid.
+        c.canonicalize = [n](const Buffers &, Buffers &got) {
+          for (int64_t i = 0; i < n; ++i) {
+            int64_t s = i % kSlots;
+            int64_t hits = n / kSlots + (s < n % kSlots ? 1 : 0);
+            got[1][i] = got[1][i] >= 0 && got[1][i] < double(hits) ? 0 : -1;
+          }
+        };
+        c.tolerance = kExact;
+        cases.push_back(std::move(c));
+      }
+    }
+}
+
 } // namespace
 
 void addAtomicsCases(std::vector<Case> &cases) {
@@ -537,6 +599,7 @@ void addAtomicsCases(std::vector<Case> &cases) {
   add2DCases(cases);
   addScalarCases(cases);
   addLoopCases(cases);
+  addOrderingCases(cases);
 }
 
 } // namespace blockjit::difftest

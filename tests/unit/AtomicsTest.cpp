@@ -73,6 +73,36 @@ TEST_F(AtomicsTest, TracesEachKindWithConvertedOperands) {
   EXPECT_EQ(str(cas[0].getType()), "tensor<16xi32>");
 }
 
+TEST_F(AtomicsTest, SemAndScope) {
+  auto k = kernel("atomics_sem", [](ARGS) {
+    Tensor offsets = arange(0, 16);
+    Tensor mask = offsets < n;
+    atomic_add(y + offsets, 1, mask, AtomicSem::Relaxed, AtomicScope::Cta);
+    atomic_max(y + offsets, 1, mask, AtomicSem::Release);
+    atomic_min(y + offsets, 1, mask, AtomicSem::Acquire, AtomicScope::Gpu);
+    atomic_xchg(y + offsets, 1, mask, AtomicSem::AcqRel, AtomicScope::Cta);
+    atomic_cas(y + offsets, 0, 1, mask, AtomicSem::Relaxed, AtomicScope::Cta);
+    atomic_add(y, 1); // the defaults
+  });
+  auto module = traceOk(*k, key());
+  ASSERT_TRUE(module);
+  auto rmws = opsOf<blk::AtomicRMWOp>(*module);
+  ASSERT_EQ(rmws.size(), 5u);
+  EXPECT_EQ(rmws[0].getSem(), blk::MemSem::Relaxed);
+  EXPECT_EQ(rmws[0].getScope(), blk::MemScope::Cta);
+  EXPECT_EQ(rmws[1].getSem(), blk::MemSem::Release);
+  EXPECT_EQ(rmws[1].getScope(), blk::MemScope::Gpu);
+  EXPECT_EQ(rmws[2].getSem(), blk::MemSem::Acquire);
+  EXPECT_EQ(rmws[3].getSem(), blk::MemSem::AcqRel);
+  EXPECT_EQ(rmws[3].getScope(), blk::MemScope::Cta);
+  EXPECT_EQ(rmws[4].getSem(), blk::MemSem::AcqRel);
+  EXPECT_EQ(rmws[4].getScope(), blk::MemScope::Gpu);
+  auto cas = opsOf<blk::AtomicCASOp>(*module);
+  ASSERT_EQ(cas.size(), 1u);
+  EXPECT_EQ(cas[0].getSem(), blk::MemSem::Relaxed);
+  EXPECT_EQ(cas[0].getScope(), blk::MemScope::Cta);
+}
+
 TEST_F(AtomicsTest, ResultsAreUsableAndUnusedOnesStay) {
   // An unused result must not let the atomic be dropped as dead code.
   auto k = kernel("atomics_unused", [](ARGS) {

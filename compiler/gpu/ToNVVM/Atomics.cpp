@@ -8,11 +8,13 @@
 // is executed by thread 0 and its old value broadcast the same way. Masked
 // lanes touch no memory and give 0.
 //
-// Ordering: NVPTX (LLVM 22) emits cmpxchg as atom.acq_rel.gpu but every
-// atomicrmw as a relaxed atom, whatever its ordering; so a read-modify-write
-// is fenced (fence.acq_rel.gpu) before the first and after the last element
-// of the thread, which orders them like acq_rel atomics with everything
-// else the thread does.
+// Ordering: NVPTX (LLVM 22) emits cmpxchg with its ordering and scope
+// (atom.acq_rel.gpu.cas) but every atomicrmw as a relaxed, GPU-scope atom,
+// whatever its ordering; so a read-modify-write is fenced (fence.acq_rel.gpu
+// or .cta) before the first element of the thread (release) and after the
+// last (acquire), which orders them with everything else the thread does as
+// the op's sem asks. A CTA-scope atomicrmw thus executes at GPU scope, which
+// is stronger.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Atomics.h"
@@ -30,8 +32,10 @@ using namespace mlir;
 namespace blockjit::nvvm {
 namespace {
 
-/// Triton's default scope: the GPU (all of its CTAs).
-constexpr StringLiteral kSyncScope = "device";
+/// NVPTX's name of a scope: the program (CTA) or the whole GPU.
+StringRef syncScope(blk::MemScope scope) {
+  return scope == blk::MemScope::Cta ? "block" : "device";
+}
 
 template <typename Op> struct AtomicLowering : KernelOpLowering<Op> {
   using KernelOpLowering<Op>::KernelOpLowering;
@@ -50,13 +54,15 @@ template <typename Op> struct AtomicLowering : KernelOpLowering<Op> {
       cmps = adaptor.getCmp();
     bool used = !op.getResult().use_empty();
     Value threadId = kernel.threadId;
+    StringRef scope = syncScope(op.getScope());
+    blk::MemSem sem = op.getSem();
 
     // The old value of element k where `executes` (else 0).
     auto atomicAt = [&](int64_t k, Value executes) -> Value {
       auto emit = [&]() {
         return emitAtomic(rewriter, loc, op,
                           toLLVMPointer(rewriter, loc, ptrs[k]), values[k],
-                          cmps.empty() ? Value() : cmps[k], kSyncScope);
+                          cmps.empty() ? Value() : cmps[k], scope);
       };
       if (!executes)
         return emit();
@@ -100,11 +106,17 @@ template <typename Op> struct AtomicLowering : KernelOpLowering<Op> {
       return result;
     };
 
-    // See the file comment: NVPTX drops the ordering of atomicrmw.
+    // See the file comment: NVPTX drops the ordering of atomicrmw. A
+    // release fence before for release and acq_rel, an acquire fence after
+    // for acquire and acq_rel, none for relaxed.
     constexpr bool fenced = std::is_same_v<Op, blk::AtomicRMWOp>;
     auto fence = [&](LLVM::AtomicOrdering ordering) {
-      if (fenced)
-        LLVM::FenceOp::create(rewriter, loc, ordering, kSyncScope);
+      bool wanted =
+          ordering == LLVM::AtomicOrdering::release
+              ? sem == blk::MemSem::Release || sem == blk::MemSem::AcqRel
+              : sem == blk::MemSem::Acquire || sem == blk::MemSem::AcqRel;
+      if (fenced && wanted)
+        LLVM::FenceOp::create(rewriter, loc, ordering, scope);
     };
 
     fence(LLVM::AtomicOrdering::release);

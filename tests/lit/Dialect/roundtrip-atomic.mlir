@@ -26,3 +26,17 @@ func.func @atomics(%p: tensor<16x!blk.ptr<f32>>, %v: tensor<16xf32>, %m: tensor<
 // KEEP-LABEL: func.func @atomics
 // KEEP-COUNT-4: blk.atomic_rmw
 // KEEP-COUNT-2: blk.atomic_cas
+
+// sem and scope: printed only when not the defaults (acq_rel, gpu).
+// CHECK-LABEL: func.func @orderings
+// CHECK:         blk.atomic_rmw add %{{.*}}, %{{.*}} {scope = #blk<mem_scope cta>, sem = #blk<mem_sem relaxed>} : !blk.ptr<i32>, i32 -> i32
+// CHECK:         blk.atomic_rmw xchg %{{.*}}, %{{.*}} {sem = #blk<mem_sem release>} : !blk.ptr<i32>, i32 -> i32
+// CHECK:         blk.atomic_cas %{{.*}}, %{{.*}}, %{{.*}} {sem = #blk<mem_sem acquire>} : !blk.ptr<i32>, i32, i32 -> i32
+// CHECK:         blk.atomic_rmw min %{{.*}}, %{{.*}} : !blk.ptr<i32>, i32 -> i32
+func.func @orderings(%q: !blk.ptr<i32>, %x: i32) {
+  %0 = blk.atomic_rmw add %q, %x {sem = #blk<mem_sem relaxed>, scope = #blk<mem_scope cta>} : !blk.ptr<i32>, i32 -> i32
+  %1 = blk.atomic_rmw xchg %q, %x {sem = #blk<mem_sem release>, scope = #blk<mem_scope gpu>} : !blk.ptr<i32>, i32 -> i32
+  %2 = blk.atomic_cas %q, %x, %x {sem = #blk<mem_sem acquire>} : !blk.ptr<i32>, i32, i32 -> i32
+  %3 = blk.atomic_rmw min %q, %x {sem = #blk<mem_sem acq_rel>} : !blk.ptr<i32>, i32 -> i32
+  return
+}
