@@ -1,5 +1,6 @@
 //===- BlkToLLVMCommon.cpp - LLVM lowering shared by both backends -------===//
 #include "compiler/BlkToLLVMCommon.h"
+#include "compiler/Atomics.h"
 
 #include "dialect/BlkDialect.h"
 
@@ -66,6 +67,25 @@ struct StoreLowering : ConvertOpToLLVMPattern<blk::StoreOp> {
   }
 };
 
+/// Unmasked atomics on scalar pointers (the block and masked ones are
+/// lowered earlier): llvm.atomicrmw / cmpxchg in the system scope.
+template <typename Op> struct AtomicLowering : ConvertOpToLLVMPattern<Op> {
+  using ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<blk::PtrType>(op.getPtr().getType()) || op.getMask())
+      return rewriter.notifyMatchFailure(op, "only unmasked scalar atomics");
+    Value cmp;
+    if constexpr (std::is_same_v<Op, blk::AtomicCASOp>)
+      cmp = adaptor.getCmp();
+    rewriter.replaceOp(op,
+                       emitAtomic(rewriter, op.getLoc(), op, adaptor.getPtr(),
+                                  adaptor.getValue(), cmp, /*syncscope=*/""));
+    return success();
+  }
+};
+
 } // namespace
 
 void addBlkTypeConversions(LLVMTypeConverter &converter,
@@ -78,6 +98,9 @@ void addBlkTypeConversions(LLVMTypeConverter &converter,
 void populateScalarBlkToLLVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns) {
   patterns.add<AddPtrLowering, LoadLowering, StoreLowering>(converter);
+  patterns
+      .add<AtomicLowering<blk::AtomicRMWOp>, AtomicLowering<blk::AtomicCASOp>>(
+          converter);
 }
 
 void populateBlkToLLVMCommonPatterns(LLVMTypeConverter &converter,

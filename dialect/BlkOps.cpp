@@ -355,3 +355,64 @@ LogicalResult ArgReduceOp::verify() {
                          << ")";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// atomic_rmw, atomic_cas
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Checks an atomic's pointers, its value operands (`names` and `values`),
+/// its mask and its result: numbers of the pointee type with the pointers'
+/// shape.
+LogicalResult verifyAtomic(Operation *op, Value ptr, ArrayRef<StringRef> names,
+                           ValueRange values, Value mask, Type result) {
+  Type ptrType = ptr.getType();
+  Type pointee = cast<PtrType>(elementTypeOf(ptrType)).getPointeeType();
+  if (!isa<FloatType>(pointee) &&
+      !(isa<IntegerType>(pointee) && !pointee.isInteger(1)))
+    return op->emitOpError()
+           << "needs pointers to integers or floats, got " << ptrType;
+  Type expected = pointeeTypeOf(ptrType);
+  for (auto [name, value] : llvm::zip(names, values))
+    if (value.getType() != expected)
+      return op->emitOpError()
+             << name << " type " << value.getType() << " must be " << expected
+             << " (the pointee type with the pointers' shape)";
+  if (failed(verifyMask(op, ptrType, mask)))
+    return failure();
+  if (result != expected)
+    return op->emitOpError()
+           << "result type " << result << " must be " << expected
+           << " (the old values: the pointee type with the pointers' shape)";
+  return success();
+}
+
+} // namespace
+
+void AtomicRMWOp::build(OpBuilder &builder, OperationState &state,
+                        AtomicRMWKind kind, Value ptr, Value value, Value mask,
+                        MemSem sem, MemScope scope) {
+  MLIRContext *context = builder.getContext();
+  build(builder, state, pointeeTypeOf(ptr.getType()),
+        AtomicRMWKindAttr::get(context, kind), ptr, value, mask,
+        MemSemAttr::get(context, sem), MemScopeAttr::get(context, scope));
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  return verifyAtomic(*this, getPtr(), {"value"}, getValue(), getMask(),
+                      getType());
+}
+
+void AtomicCASOp::build(OpBuilder &builder, OperationState &state, Value ptr,
+                        Value cmp, Value value, Value mask, MemSem sem,
+                        MemScope scope) {
+  MLIRContext *context = builder.getContext();
+  build(builder, state, pointeeTypeOf(ptr.getType()), ptr, cmp, value, mask,
+        MemSemAttr::get(context, sem), MemScopeAttr::get(context, scope));
+}
+
+LogicalResult AtomicCASOp::verify() {
+  return verifyAtomic(*this, getPtr(), {"cmp", "value"},
+                      ValueRange{getCmp(), getValue()}, getMask(), getType());
+}

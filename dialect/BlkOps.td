@@ -163,4 +163,101 @@ def Blk_ArgReduceOp : Blk_Op<"arg_reduce", [Pure]> {
   let builders = [OpBuilder<(ins "ReduceKind":$kind, "::mlir::Value":$src, "int32_t":$axis)>];
 }
 
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+def Blk_AtomicRMWKind : I32EnumAttr<"AtomicRMWKind",
+    "how an atomic read-modify-write combines memory with a value", [
+    I32EnumAttrCase<"Add", 0, "add">,
+    I32EnumAttrCase<"Max", 1, "max">,
+    I32EnumAttrCase<"Min", 2, "min">,
+    I32EnumAttrCase<"Xchg", 3, "xchg">]> {
+  let cppNamespace = "::blockjit::blk";
+  let genSpecializedAttr = 0;
+}
+def Blk_AtomicRMWKindAttr
+    : EnumAttr<Blk_Dialect, Blk_AtomicRMWKind, "atomic_rmw_kind">;
+
+def Blk_MemSem : I32EnumAttr<"MemSem", "memory ordering of an atomic (Triton's sem)", [
+    I32EnumAttrCase<"Relaxed", 0, "relaxed">,
+    I32EnumAttrCase<"Acquire", 1, "acquire">,
+    I32EnumAttrCase<"Release", 2, "release">,
+    I32EnumAttrCase<"AcqRel", 3, "acq_rel">]> {
+  let cppNamespace = "::blockjit::blk";
+  let genSpecializedAttr = 0;
+}
+def Blk_MemSemAttr : EnumAttr<Blk_Dialect, Blk_MemSem, "mem_sem">;
+
+def Blk_MemScope : I32EnumAttr<"MemScope",
+    "which threads an atomic's ordering is relative to (Triton's scope)", [
+    I32EnumAttrCase<"Cta", 0, "cta">,
+    I32EnumAttrCase<"Gpu", 1, "gpu">]> {
+  let cppNamespace = "::blockjit::blk";
+  let genSpecializedAttr = 0;
+}
+def Blk_MemScopeAttr : EnumAttr<Blk_Dialect, Blk_MemScope, "mem_scope">;
+
+def Blk_AtomicRMWOp : Blk_Op<"atomic_rmw", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "atomic read-modify-write of global memory, optionally masked";
+  let description = [{
+    For every lane, atomically `old = *ptr; *ptr = kind(old, value)` and the
+    result is `old`; lanes whose mask bit is false touch no memory and give
+    0. Each lane's operation happens exactly once per program, however a
+    target spreads the block over threads. `add` on integers wraps; `max`
+    and `min` compare integers as signed and floats as llvm.maxnum/minnum
+    (a NaN operand is ignored: NaN only results when both are NaN);
+    `xchg` stores the value. `sem` orders the atomic with the thread's other
+    memory accesses (default acq_rel), `scope` says relative to which
+    threads (default gpu: the whole device; cta: the program's threads; the
+    CPU always orders for the whole system), as Triton's sem and scope.
+    Example: `%old = blk.atomic_rmw add %ptrs, %v, %mask : tensor<16x!blk.ptr<f32>>, tensor<16xf32>, tensor<16xi1> -> tensor<16xf32>`
+  }];
+  let arguments = (ins Blk_AtomicRMWKindAttr:$kind, Blk_PtrLike:$ptr,
+                       AnyType:$value, Optional<Blk_MaskLike>:$mask,
+                       DefaultValuedAttr<Blk_MemSemAttr,
+                                         "::blockjit::blk::MemSem::AcqRel">:$sem,
+                       DefaultValuedAttr<Blk_MemScopeAttr,
+                                         "::blockjit::blk::MemScope::Gpu">:$scope);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    `` $kind $ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr) `,`
+    type($value) (`,` type($mask)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "AtomicRMWKind":$kind, "::mlir::Value":$ptr,
+      "::mlir::Value":$value, CArg<"::mlir::Value", "{}">:$mask,
+      CArg<"MemSem", "MemSem::AcqRel">:$sem,
+      CArg<"MemScope", "MemScope::Gpu">:$scope)>];
+}
+
+def Blk_AtomicCASOp : Blk_Op<"atomic_cas", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "atomic compare-and-swap of global memory, optionally masked";
+  let description = [{
+    For every lane, atomically `old = *ptr; if (old == cmp) *ptr = value`
+    and the result is `old`; lanes whose mask bit is false touch no memory
+    and give 0. Floats compare by their bits (a NaN matches the same NaN,
+    -0 does not match +0). Exactly once per lane; `sem` and `scope` as for
+    blk.atomic_rmw (a failed compare orders as acquire for acquire and
+    acq_rel, else relaxed).
+    Example: `%old = blk.atomic_cas %ptrs, %cmp, %v : tensor<16x!blk.ptr<i32>>, tensor<16xi32>, tensor<16xi32> -> tensor<16xi32>`
+  }];
+  let arguments = (ins Blk_PtrLike:$ptr, AnyType:$cmp, AnyType:$value,
+                       Optional<Blk_MaskLike>:$mask,
+                       DefaultValuedAttr<Blk_MemSemAttr,
+                                         "::blockjit::blk::MemSem::AcqRel">:$sem,
+                       DefaultValuedAttr<Blk_MemScopeAttr,
+                                         "::blockjit::blk::MemScope::Gpu">:$scope);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $ptr `,` $cmp `,` $value (`,` $mask^)? attr-dict `:` type($ptr) `,`
+    type($cmp) `,` type($value) (`,` type($mask)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$ptr, "::mlir::Value":$cmp,
+      "::mlir::Value":$value, CArg<"::mlir::Value", "{}">:$mask,
+      CArg<"MemSem", "MemSem::AcqRel">:$sem,
+      CArg<"MemScope", "MemScope::Gpu">:$scope)>];
+}
+
 #endif // BLOCKJIT_DIALECT_BLKOPS_TD

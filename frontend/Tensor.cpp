@@ -1284,4 +1284,132 @@ Tensor argmin(const Tensor &x, SourceLoc where) {
   return argReduceAll(blk::ReduceKind::Min, x, where, "argmin");
 }
 
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// An atomic read-modify-write (`kind`) or, without a kind, a
+/// compare-and-swap with `cmp`.
+Tensor atomicImpl(const char *name, std::optional<blk::AtomicRMWKind> kind,
+                  const Tensor &ptrs, const Operand *cmp, const Operand &value,
+                  const Tensor *mask, const SourceLoc &where,
+                  AtomicSem sem = AtomicSem::AcqRel,
+                  AtomicScope scope = AtomicScope::Gpu) {
+  TraceContext *t = trace(where);
+  if (!t || !usable(*t, where, ptrs) || (mask && !usable(*t, where, *mask)) ||
+      (cmp && !usable(*t, where, *cmp)) || !usable(*t, where, value))
+    return {};
+  auto maskValue = prepareMask(*t, ptrs, mask, where, name);
+  if (failed(maskValue))
+    return {};
+  Type pointee = cast<blk::PtrType>(ptrs.elementType()).getPointeeType();
+  bool supported = pointee.isInteger(32) || pointee.isInteger(64) ||
+                   pointee.isF32() || pointee.isF64() ||
+                   (kind == blk::AtomicRMWKind::Add &&
+                    (pointee.isF16() || pointee.isBF16()));
+  if (!supported)
+    return t->fail(where, llvm::Twine(name) + " of " + typeString(pointee) +
+                              " is not supported (i32, i64, f32 and f64; "
+                              "f16 and bf16 for atomic_add only)");
+  std::string what = std::string(name) + " value";
+  auto valueOperand = prepareValue(*t, ptrs, value, where, what.c_str());
+  if (failed(valueOperand))
+    return {};
+  OpBuilder &b = t->builder();
+  Location loc = t->location(where);
+  blk::MemSem memSem = sem == AtomicSem::Relaxed   ? blk::MemSem::Relaxed
+                       : sem == AtomicSem::Acquire ? blk::MemSem::Acquire
+                       : sem == AtomicSem::Release ? blk::MemSem::Release
+                                                   : blk::MemSem::AcqRel;
+  blk::MemScope memScope =
+      scope == AtomicScope::Cta ? blk::MemScope::Cta : blk::MemScope::Gpu;
+  if (kind)
+    return Tensor(blk::AtomicRMWOp::create(b, loc, *kind, ptrs.value(),
+                                           *valueOperand, *maskValue, memSem,
+                                           memScope));
+  auto cmpOperand = prepareValue(*t, ptrs, *cmp, where, "atomic_cas cmp");
+  if (failed(cmpOperand))
+    return {};
+  return Tensor(blk::AtomicCASOp::create(b, loc, ptrs.value(), *cmpOperand,
+                                         *valueOperand, *maskValue, memSem,
+                                         memScope));
+}
+
+} // namespace
+
+Tensor atomic_add(const Tensor &ptr, Operand value, SourceLoc where) {
+  return atomicImpl("atomic_add", blk::AtomicRMWKind::Add, ptr, nullptr, value,
+                    nullptr, where);
+}
+Tensor atomic_add(const Tensor &ptr, Operand value, const Tensor &mask,
+                  SourceLoc where) {
+  return atomicImpl("atomic_add", blk::AtomicRMWKind::Add, ptr, nullptr, value,
+                    &mask, where);
+}
+Tensor atomic_max(const Tensor &ptr, Operand value, SourceLoc where) {
+  return atomicImpl("atomic_max", blk::AtomicRMWKind::Max, ptr, nullptr, value,
+                    nullptr, where);
+}
+Tensor atomic_max(const Tensor &ptr, Operand value, const Tensor &mask,
+                  SourceLoc where) {
+  return atomicImpl("atomic_max", blk::AtomicRMWKind::Max, ptr, nullptr, value,
+                    &mask, where);
+}
+Tensor atomic_min(const Tensor &ptr, Operand value, SourceLoc where) {
+  return atomicImpl("atomic_min", blk::AtomicRMWKind::Min, ptr, nullptr, value,
+                    nullptr, where);
+}
+Tensor atomic_min(const Tensor &ptr, Operand value, const Tensor &mask,
+                  SourceLoc where) {
+  return atomicImpl("atomic_min", blk::AtomicRMWKind::Min, ptr, nullptr, value,
+                    &mask, where);
+}
+Tensor atomic_xchg(const Tensor &ptr, Operand value, SourceLoc where) {
+  return atomicImpl("atomic_xchg", blk::AtomicRMWKind::Xchg, ptr, nullptr,
+                    value, nullptr, where);
+}
+Tensor atomic_xchg(const Tensor &ptr, Operand value, const Tensor &mask,
+                   SourceLoc where) {
+  return atomicImpl("atomic_xchg", blk::AtomicRMWKind::Xchg, ptr, nullptr,
+                    value, &mask, where);
+}
+Tensor atomic_cas(const Tensor &ptr, Operand cmp, Operand value,
+                  SourceLoc where) {
+  return atomicImpl("atomic_cas", std::nullopt, ptr, &cmp, value, nullptr,
+                    where);
+}
+Tensor atomic_cas(const Tensor &ptr, Operand cmp, Operand value,
+                  const Tensor &mask, SourceLoc where) {
+  return atomicImpl("atomic_cas", std::nullopt, ptr, &cmp, value, &mask, where);
+}
+
+Tensor atomic_add(const Tensor &ptr, Operand value, const Tensor &mask,
+                  AtomicSem sem, AtomicScope scope, SourceLoc where) {
+  return atomicImpl("atomic_add", blk::AtomicRMWKind::Add, ptr, nullptr, value,
+                    &mask, where, sem, scope);
+}
+Tensor atomic_max(const Tensor &ptr, Operand value, const Tensor &mask,
+                  AtomicSem sem, AtomicScope scope, SourceLoc where) {
+  return atomicImpl("atomic_max", blk::AtomicRMWKind::Max, ptr, nullptr, value,
+                    &mask, where, sem, scope);
+}
+Tensor atomic_min(const Tensor &ptr, Operand value, const Tensor &mask,
+                  AtomicSem sem, AtomicScope scope, SourceLoc where) {
+  return atomicImpl("atomic_min", blk::AtomicRMWKind::Min, ptr, nullptr, value,
+                    &mask, where, sem, scope);
+}
+Tensor atomic_xchg(const Tensor &ptr, Operand value, const Tensor &mask,
+                   AtomicSem sem, AtomicScope scope, SourceLoc where) {
+  return atomicImpl("atomic_xchg", blk::AtomicRMWKind::Xchg, ptr, nullptr,
+                    value, &mask, where, sem, scope);
+}
+Tensor atomic_cas(const Tensor &ptr, Operand cmp, Operand value,
+                  const Tensor &mask, AtomicSem sem, AtomicScope scope,
+                  SourceLoc where) {
+  return atomicImpl("atomic_cas", std::nullopt, ptr, &cmp, value, &mask, where,
+                    sem, scope);
+}
+
 } // namespace blockjit

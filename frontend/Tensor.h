@@ -326,6 +326,90 @@ std::vector<Tensor> for_range(
     Operand start, Operand end, Operand step, std::vector<Tensor> init,
     const std::function<std::vector<Tensor>(Int, std::vector<Tensor>)> &body);
 
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+/// How an atomic is ordered with the thread's other memory accesses
+/// (Triton's sem), and relative to which threads (Triton's scope: Cta the
+/// program's, Gpu every thread of the device).
+enum class AtomicSem { Relaxed, Acquire, Release, AcqRel };
+enum class AtomicScope { Cta, Gpu };
+
+/// Atomic read-modify-writes of global memory (Triton's tl.atomic_add,
+/// tl.atomic_max, tl.atomic_min, tl.atomic_xchg), on a block of pointers or
+/// a scalar pointer: for every element, atomically `old = *ptr; *ptr =
+/// op(old, value)`, and the result (the pointee type, the pointers' shape)
+/// holds the old values. `value` is converted to the pointee type and
+/// broadcast to the pointers' shape; `mask` (broadcast likewise) false
+/// leaves that element's memory untouched and gives 0.
+///
+/// Each element's atomic executes exactly once per program, also on a GPU
+/// where a block smaller than the program's threads is held by several
+/// threads; an atomic on a scalar pointer executes once per program and
+/// every thread gets its old value. Programs run concurrently on both
+/// targets, so the order of the atomics of different programs is
+/// unspecified. `sem` and `scope` (the overloads that take them; Triton's
+/// sem and scope) order an atomic with the thread's other memory accesses:
+/// by default acq_rel, relative to every thread of the GPU (AtomicScope::Gpu);
+/// AtomicScope::Cta only to the program's threads. Triton's scope="sys" is not
+/// offered (NVPTX cannot emit a system-scope atom.add). The CPU orders for
+/// the whole system, whatever the scope.
+///
+/// dtypes: i32, i64, f32 and f64 for every operation; f16 and bf16 for
+/// atomic_add only (other dtypes are trace errors). Integers are signed:
+/// atomic_add wraps, atomic_max/min compare as signed. Float atomic_add
+/// rounds like + (to nearest even), except that on the GPU an f32
+/// atomic_add flushes subnormal operands and results to zero (PTX
+/// atom.add.f32; f16, bf16 and f64 do not flush). Float atomic_max/min follow
+/// C's fmax/fmin (LLVM's maxnum/minnum, not Triton's integer-reinterpretation
+/// trick): a NaN operand is ignored, so a NaN value leaves memory as it was and
+/// a NaN in memory is replaced by the value (NaN only when both are NaN); which
+/// of -0 and +0 results from comparing them is unspecified.
+Tensor atomic_add(const Tensor &ptr, Operand value,
+                  SourceLoc loc = SourceLoc::current());
+Tensor atomic_add(const Tensor &ptr, Operand value, const Tensor &mask,
+                  SourceLoc loc = SourceLoc::current());
+Tensor atomic_add(const Tensor &ptr, Operand value, const Tensor &mask,
+                  AtomicSem sem, AtomicScope scope = AtomicScope::Gpu,
+                  SourceLoc loc = SourceLoc::current());
+Tensor atomic_max(const Tensor &ptr, Operand value,
+                  SourceLoc loc = SourceLoc::current());
+Tensor atomic_max(const Tensor &ptr, Operand value, const Tensor &mask,
+                  SourceLoc loc = SourceLoc::current());
+Tensor atomic_max(const Tensor &ptr, Operand value, const Tensor &mask,
+                  AtomicSem sem, AtomicScope scope = AtomicScope::Gpu,
+                  SourceLoc loc = SourceLoc::current());
+Tensor atomic_min(const Tensor &ptr, Operand value,
+                  SourceLoc loc = SourceLoc::current());
+Tensor atomic_min(const Tensor &ptr, Operand value, const Tensor &mask,
+                  SourceLoc loc = SourceLoc::current());
+Tensor atomic_min(const Tensor &ptr, Operand value, const Tensor &mask,
+                  AtomicSem sem, AtomicScope scope = AtomicScope::Gpu,
+                  SourceLoc loc = SourceLoc::current());
+/// Stores `value` and returns the old contents.
+Tensor atomic_xchg(const Tensor &ptr, Operand value,
+                   SourceLoc loc = SourceLoc::current());
+Tensor atomic_xchg(const Tensor &ptr, Operand value, const Tensor &mask,
+                   SourceLoc loc = SourceLoc::current());
+Tensor atomic_xchg(const Tensor &ptr, Operand value, const Tensor &mask,
+                   AtomicSem sem, AtomicScope scope = AtomicScope::Gpu,
+                   SourceLoc loc = SourceLoc::current());
+/// Compare-and-swap (Triton's tl.atomic_cas): atomically `old = *ptr; if
+/// (old == cmp) *ptr = value`, returning the old values. i32, i64, f32 and
+/// f64; floats compare by their bits (a NaN matches the same NaN bits, -0
+/// does not match +0). Masks, conversion, broadcasting, sem, scope and the
+/// once-per-element rule as above; a failed compare orders as acquire for
+/// AtomicSem::Acquire and AtomicSem::AcqRel, else as relaxed.
+Tensor atomic_cas(const Tensor &ptr, Operand cmp, Operand value,
+                  SourceLoc loc = SourceLoc::current());
+Tensor atomic_cas(const Tensor &ptr, Operand cmp, Operand value,
+                  const Tensor &mask, SourceLoc loc = SourceLoc::current());
+Tensor atomic_cas(const Tensor &ptr, Operand cmp, Operand value,
+                  const Tensor &mask, AtomicSem sem,
+                  AtomicScope scope = AtomicScope::Gpu,
+                  SourceLoc loc = SourceLoc::current());
+
 } // namespace blockjit
 
 #endif // BLOCKJIT_FRONTEND_TENSOR_H

@@ -7,6 +7,7 @@
 // `exp(x - max)` or `base + arange(0, N)` fuse into their consumer's loop.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Atomics.h"
 #include "compiler/BlockOps.h"
 #include "compiler/Passes.h"
 #include "compiler/Reduction.h"
@@ -53,6 +54,8 @@ public:
     // Blocks are built inside a program; a kernel's parameters are scalars
     // and pointers (checked again: this pass may run alone).
     if (failed(verifyKernelSignature(func)))
+      return failure();
+    if (failed(lowerScalarAtomics()))
       return failure();
     if (failed(lowerBlock(func.getBody().front())))
       return failure();
@@ -482,6 +485,9 @@ private:
       lowerReduce(reduce);
     } else if (auto argReduce = dyn_cast<blk::ArgReduceOp>(op)) {
       lowerArgReduce(argReduce);
+    } else if (isa<blk::AtomicRMWOp, blk::AtomicCASOp>(op)) {
+      if (failed(lowerAtomic(op)))
+        return failure();
     } else if (isa<blk::BlkDialect>(op->getDialect()) ||
                op->hasTrait<OpTrait::Elementwise>()) {
       if (op->getNumResults() != 1)
@@ -492,6 +498,92 @@ private:
       return op->emitOpError() << "on blocks has no CPU lowering";
     }
     toErase.push_back(op);
+    return success();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Atomics: one scalar atomic per lane, real atomics (programs run in
+  // parallel on the thread pool); masked lanes touch no memory and give 0.
+  //===--------------------------------------------------------------------===//
+
+  /// The scalar, unmasked clone of atomic `op` on `operands` (pointer,
+  /// [cmp,] value), under `mask` if there is one: `mask ? atomic : 0`.
+  Value emitScalarAtomic(Location loc, Operation *op, ValueRange operands,
+                         Value mask) {
+    Type element = blk::elementTypeOf(op->getResult(0).getType());
+    auto emit = [&]() -> Value {
+      if (auto rmw = dyn_cast<blk::AtomicRMWOp>(op))
+        return blk::AtomicRMWOp::create(builder, loc, rmw.getKind(),
+                                        operands[0], operands[1], Value(),
+                                        rmw.getSem(), rmw.getScope());
+      auto cas = cast<blk::AtomicCASOp>(op);
+      return blk::AtomicCASOp::create(builder, loc, operands[0], operands[1],
+                                      operands[2], Value(), cas.getSem(),
+                                      cas.getScope());
+    };
+    if (!mask)
+      return emit();
+    auto ifOp = scf::IfOp::create(builder, loc, element, mask,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(builder, loc, emit());
+    builder.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(builder, loc,
+                         Value(arith::ConstantOp::create(
+                             builder, loc, builder.getZeroAttr(element))));
+    return ifOp.getResult(0);
+  }
+
+  /// The operands of atomic `op` other than its mask.
+  static SmallVector<Value> atomicOperands(Operation *op) {
+    if (auto rmw = dyn_cast<blk::AtomicRMWOp>(op))
+      return {rmw.getPtr(), rmw.getValue()};
+    auto cas = cast<blk::AtomicCASOp>(op);
+    return {cas.getPtr(), cas.getCmp(), cas.getValue()};
+  }
+  static Value atomicMask(Operation *op) {
+    if (auto rmw = dyn_cast<blk::AtomicRMWOp>(op))
+      return rmw.getMask();
+    return cast<blk::AtomicCASOp>(op).getMask();
+  }
+
+  /// Masked atomics on scalar pointers become an scf.if around an unmasked
+  /// one (the LLVM lowering takes unmasked scalar atomics only).
+  LogicalResult lowerScalarAtomics() {
+    SmallVector<Operation *> atomics;
+    func.walk([&](Operation *op) {
+      if (isa<blk::AtomicRMWOp, blk::AtomicCASOp>(op))
+        atomics.push_back(op);
+    });
+    for (Operation *op : atomics) {
+      if (failed(checkAtomicSupported(op, "CPU")))
+        return failure();
+      if (isBlock(op->getResult(0).getType()) || !atomicMask(op))
+        continue;
+      builder.setInsertionPoint(op);
+      Value old = emitScalarAtomic(op->getLoc(), op, atomicOperands(op),
+                                   atomicMask(op));
+      op->getResult(0).replaceAllUsesWith(old);
+      op->erase();
+    }
+    return success();
+  }
+
+  LogicalResult lowerAtomic(Operation *op) {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    Value buffer = allocBuffer(type);
+    Location loc = op->getLoc();
+    loopNest(loc, type.getShape(), [&](ValueRange ivs) {
+      SmallVector<Value> operands;
+      for (Value operand : atomicOperands(op))
+        operands.push_back(readElement(loc, operand, ivs));
+      Value mask = atomicMask(op);
+      Value old = emitScalarAtomic(loc, op, operands,
+                                   mask ? readElement(loc, mask, ivs) : mask);
+      memref::StoreOp::create(builder, loc, old, buffer, ivs);
+    });
+    lowered[op->getResult(0)] = {Lowered::Buffer, buffer};
     return success();
   }
 };

@@ -60,6 +60,8 @@ struct ConvertBlkToNVVM
     target.markUnknownOpDynamicallyLegal(
         [](Operation *op) { return !blk::hasBlocks(op); });
     target.addIllegalOp<blk::ProgramIdOp, blk::NumProgramsOp>();
+    // Atomics on scalar pointers too: executed by one thread, not all.
+    target.addIllegalOp<blk::AtomicRMWOp, blk::AtomicCASOp>();
     KernelState kernel;
     kernel.numWarps = warps.getInt();
     RewritePatternSet patterns(context);
@@ -69,6 +71,7 @@ struct ConvertBlkToNVVM
     populateMemoryPatterns(converter, patterns, kernel);
     populateReducePatterns(converter, patterns, kernel);
     populateArgReducePatterns(converter, patterns, kernel);
+    populateAtomicPatterns(converter, patterns, kernel);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     FrozenRewritePatternSet frozen(std::move(patterns));

@@ -162,6 +162,8 @@ llvm::Expected<Buffers> runOn(TargetKind target, const Case &c) {
       values.push_back(decode(b.type, bytes.data() + b.leadBytes + j * width));
     result.push_back(std::move(values));
   }
+  if (c.canonicalize)
+    c.canonicalize(initial, result);
   return result;
 }
 

@@ -5,6 +5,7 @@
 // conversion driver's "failed to legalize".
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Atomics.h"
 #include "compiler/BlockOps.h"
 #include "compiler/Reduction.h"
 #include "compiler/VerifyKernels.h"
@@ -55,6 +56,15 @@ LogicalResult checkGPULowering(func::FuncOp func) {
   // Blocks are built inside a program; a kernel's parameters are scalars
   // and pointers (checked again: this pass may run alone).
   if (failed(verifyKernelSignature(func)))
+    return failure();
+  // Atomics, on blocks and scalar pointers: their element types.
+  WalkResult atomics = func.walk([](Operation *op) {
+    if (isa<blk::AtomicRMWOp, blk::AtomicCASOp>(op) &&
+        failed(checkAtomicSupported(op, "GPU")))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (atomics.wasInterrupted())
     return failure();
   return checkBlock(func.getBody().front());
 }

@@ -157,6 +157,11 @@ void populateReducePatterns(const BlockTypeConverter &converter,
 void populateArgReducePatterns(const BlockTypeConverter &converter,
                                mlir::RewritePatternSet &patterns,
                                KernelState &kernel);
+/// blk.atomic_rmw and blk.atomic_cas, on blocks and on scalar pointers: each
+/// element's atomic executed once, by its owner (Atomics.cpp).
+void populateAtomicPatterns(const BlockTypeConverter &converter,
+                            mlir::RewritePatternSet &patterns,
+                            KernelState &kernel);
 
 /// Elements per vector access of every block load and store of `func`, as
 /// wide as contiguity, alignment and mask constancy allow (Memory.cpp). Taken
