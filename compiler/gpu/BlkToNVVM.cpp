@@ -68,6 +68,7 @@ struct ConvertBlkToNVVM
     populateElementwisePatterns(converter, patterns);
     populateMemoryPatterns(converter, patterns, kernel);
     populateReducePatterns(converter, patterns, kernel);
+    populateScanPatterns(converter, patterns, kernel);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     FrozenRewritePatternSet frozen(std::move(patterns));

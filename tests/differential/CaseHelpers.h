@@ -103,6 +103,7 @@ void addMemoryCases(std::vector<Case> &cases);
 void addStructureCases(std::vector<Case> &cases);
 void addReductionCases(std::vector<Case> &cases);
 void addExampleCases(std::vector<Case> &cases);
+void addScanCases(std::vector<Case> &cases);
 
 } // namespace blockjit::difftest
 

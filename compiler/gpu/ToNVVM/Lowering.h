@@ -153,6 +153,9 @@ void populateMemoryPatterns(const BlockTypeConverter &converter,
 void populateReducePatterns(const BlockTypeConverter &converter,
                             mlir::RewritePatternSet &patterns,
                             KernelState &kernel);
+void populateScanPatterns(const BlockTypeConverter &converter,
+                          mlir::RewritePatternSet &patterns,
+                          KernelState &kernel);
 
 /// Elements per vector access of every block load and store of `func`, as
 /// wide as contiguity, alignment and mask constancy allow (Memory.cpp). Taken
