@@ -1149,7 +1149,6 @@ std::vector<Tensor> for_range(
   return results;
 }
 
-
 //===----------------------------------------------------------------------===//
 // Scans
 //===----------------------------------------------------------------------===//
@@ -1192,8 +1191,8 @@ Tensor scanImpl(const Tensor &x, int axis, bool reverse, const SourceLoc &where,
   auto scan = blk::ScanOp::create(b, loc, type, v, int32_t(index), reverse);
   {
     OpBuilder::InsertionGuard guard(b);
-    Block *body = b.createBlock(&scan.getCombine(), {}, {accType, accType},
-                                {loc, loc});
+    Block *body =
+        b.createBlock(&scan.getCombine(), {}, {accType, accType}, {loc, loc});
     Tensor combined =
         combine(Tensor(body->getArgument(0)), Tensor(body->getArgument(1)));
     if (t->failed())
@@ -1204,7 +1203,8 @@ Tensor scanImpl(const Tensor &x, int axis, bool reverse, const SourceLoc &where,
     if (combined.type() != accType)
       return t->fail(where, llvm::Twine(name) +
                                 ": the combine function must return a " +
-                                typeString(accType) + " scalar (the type of "
+                                typeString(accType) +
+                                " scalar (the type of "
                                 "its operands), got " +
                                 typeString(combined.type()));
     for (Operation &op : *body)
@@ -1240,8 +1240,10 @@ Tensor cumsum(const Tensor &x, int axis, bool reverse, SourceLoc where) {
         OpBuilder &builder = t->builder();
         Location loc = t->location(where);
         if (isa<FloatType>(a.type()))
-          return Tensor(arith::AddFOp::create(builder, loc, a.value(), b.value()));
-        return Tensor(arith::AddIOp::create(builder, loc, a.value(), b.value()));
+          return Tensor(
+              arith::AddFOp::create(builder, loc, a.value(), b.value()));
+        return Tensor(
+            arith::AddIOp::create(builder, loc, a.value(), b.value()));
       },
       /*widen=*/true);
 }
@@ -1256,8 +1258,10 @@ Tensor cumprod(const Tensor &x, int axis, bool reverse, SourceLoc where) {
         OpBuilder &builder = t->builder();
         Location loc = t->location(where);
         if (isa<FloatType>(a.type()))
-          return Tensor(arith::MulFOp::create(builder, loc, a.value(), b.value()));
-        return Tensor(arith::MulIOp::create(builder, loc, a.value(), b.value()));
+          return Tensor(
+              arith::MulFOp::create(builder, loc, a.value(), b.value()));
+        return Tensor(
+            arith::MulIOp::create(builder, loc, a.value(), b.value()));
       },
       /*widen=*/true);
 }

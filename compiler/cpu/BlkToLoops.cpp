@@ -321,8 +321,8 @@ private:
         indices.insert(indices.begin() + axis, position);
         return indices;
       };
-      Value first =
-          arith::ConstantIndexOp::create(builder, loc, reverse ? length - 1 : 0);
+      Value first = arith::ConstantIndexOp::create(builder, loc,
+                                                   reverse ? length - 1 : 0);
       Value acc = readElement(loc, scan.getSrc(), indicesAt(first));
       memref::StoreOp::create(builder, loc, acc, buffer, indicesAt(first));
       if (length == 1)
@@ -339,8 +339,8 @@ private:
             arith::ConstantIndexOp::create(builder, loc, length - 1), position);
       SmallVector<Value> indices = indicesAt(position);
       Value x = readElement(loc, scan.getSrc(), indices);
-      Value next = inlineScanCombine(builder, scan,
-                                     loop.getRegionIterArgs()[0], x);
+      Value next =
+          inlineScanCombine(builder, scan, loop.getRegionIterArgs()[0], x);
       memref::StoreOp::create(builder, loc, next, buffer, indices);
       scf::YieldOp::create(builder, loc, next);
     };

@@ -120,8 +120,8 @@ double combineRef(Scan s, DType t, double acc, double x) {
     if (isFloat(t))
       return double(float(acc) * float(x));
     // Two's complement: multiply modulo 2^64, then wrap to the type.
-    return wrap(t, double(int64_t(uint64_t(int64_t(acc)) *
-                                  uint64_t(int64_t(x)))));
+    return wrap(t,
+                double(int64_t(uint64_t(int64_t(acc)) * uint64_t(int64_t(x)))));
   case Scan::Max:
     return maxRef(acc, x);
   case Scan::FirstNonzero:
@@ -230,14 +230,14 @@ void add1D(std::vector<Case> &cases, Scan s, DType t, int64_t n, int64_t block,
   std::string kernelName = std::string("scan1d_") + scanName(s) + "_" +
                            suffix(t) + (reverse ? "_rev" : "");
   double identity = identityOf(s, t);
-  auto kernel = jit(kernelName, [s, reverse, identity](Ptr<> in, Ptr<> out,
-                                                        Int size,
-                                                        Constexpr BLOCK) {
-    Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
-    Tensor mask = offsets < size;
-    Tensor x = load(in + offsets, mask, identity);
-    store(out + offsets, dslScan(s, x, 0, reverse), mask);
-  });
+  auto kernel =
+      jit(kernelName, [s, reverse, identity](Ptr<> in, Ptr<> out, Int size,
+                                             Constexpr BLOCK) {
+        Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
+        Tensor mask = offsets < size;
+        Tensor x = load(in + offsets, mask, identity);
+        store(out + offsets, dslScan(s, x, 0, reverse), mask);
+      });
   Case c{kernelName + "_n" + std::to_string(n) + "_b" + std::to_string(block) +
              "_w" + std::to_string(numWarps),
          coversOf(s), kernel};
@@ -262,9 +262,9 @@ void add2D(std::vector<Case> &cases, Scan s, DType t, int64_t rows,
                            suffix(t) + "_axis" + std::to_string(axis) +
                            (reverse ? "_rev" : "");
   double identity = identityOf(s, t);
-  auto kernel = jit(kernelName, [s, axis, reverse, identity](
-                                    Ptr<> in, Ptr<> out, Int nr, Int nc,
-                                    Constexpr RB, Constexpr CB) {
+  auto kernel = jit(kernelName, [s, axis, reverse,
+                                 identity](Ptr<> in, Ptr<> out, Int nr, Int nc,
+                                           Constexpr RB, Constexpr CB) {
     Tensor r = arange(0, RB).expand_dims(1);
     Tensor c = arange(0, CB).expand_dims(0);
     Tensor mask = (r < nr) & (c < nc);
@@ -333,15 +333,16 @@ void addScanCases(std::vector<Case> &cases) {
   }
   // i1: cumsum counts in i32; an or-scan stays i1.
   {
-    auto kernel = jit("scan_count_true", [](Ptr<> in, Ptr<int32_t> out, Int n,
-                                            Constexpr BLOCK) {
-      Tensor offsets = arange(0, BLOCK);
-      Tensor mask = offsets < n;
-      Tensor positive = load(in + offsets, mask, 0) > 0;
-      store(out + offsets, cumsum(positive & mask), mask);
-    });
+    auto kernel = jit("scan_count_true",
+                      [](Ptr<> in, Ptr<int32_t> out, Int n, Constexpr BLOCK) {
+                        Tensor offsets = arange(0, BLOCK);
+                        Tensor mask = offsets < n;
+                        Tensor positive = load(in + offsets, mask, 0) > 0;
+                        store(out + offsets, cumsum(positive & mask), mask);
+                      });
     for (int64_t n : kSizes) {
-      Case c{"scan_count_true_n" + std::to_string(n), {"cumsum", "operator&"},
+      Case c{"scan_count_true_n" + std::to_string(n),
+             {"cumsum", "operator&"},
              kernel};
       c.buffers = {{D::F32, floats(D::F32, n, 4)}, {D::I32, sentinel(n + 2)}};
       c.args = {bufArg(0), bufArg(1), i32Arg(int32_t(n)),

@@ -45,8 +45,8 @@ Value shuffle(OpBuilder &b, Location loc, Value value, int64_t offset,
   Value clamp = i32Constant(b, loc, kind == NVVM::ShflKind::up ? 0 : 31);
   Value delta = i32Constant(b, loc, offset);
   auto shfl32 = [&](Value x) -> Value {
-    return NVVM::ShflOp::create(b, loc, x.getType(), all, x, delta, clamp,
-                                kind, UnitAttr());
+    return NVVM::ShflOp::create(b, loc, x.getType(), all, x, delta, clamp, kind,
+                                UnitAttr());
   };
   if (type.isF32() || type.isInteger(32))
     return shfl32(value);
@@ -87,8 +87,8 @@ void storeSlot(OpBuilder &b, Location loc, Value smem, Value index,
   if (storage != value.getType())
     value = arith::ExtUIOp::create(b, loc, storage, value);
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  Value slot = LLVM::GEPOp::create(b, loc, ptrType, storage, smem,
-                                   ValueRange{index});
+  Value slot =
+      LLVM::GEPOp::create(b, loc, ptrType, storage, smem, ValueRange{index});
   LLVM::StoreOp::create(b, loc, value, slot);
 }
 
@@ -131,8 +131,8 @@ SmallVector<Value> scan1D(OpBuilder &b, Location loc, KernelState &kernel,
   int64_t warps = std::max<int64_t>(1, active / kWarpSize);
   Value threadId = kernel.threadId;
   Value lane = arith::AndIOp::create(b, loc, threadId, i32(kWarpSize - 1));
-  Value warp = arith::ShRUIOp::create(b, loc, threadId,
-                                      i32(llvm::Log2_32(kWarpSize)));
+  Value warp =
+      arith::ShRUIOp::create(b, loc, threadId, i32(llvm::Log2_32(kWarpSize)));
   Value position = arith::AndIOp::create(b, loc, lane, i32(segment - 1));
   Value warpPosition = arith::AndIOp::create(b, loc, warp, i32(warps - 1));
   NVVM::ShflKind toLater = reverse ? NVVM::ShflKind::down : NVVM::ShflKind::up;
@@ -156,8 +156,8 @@ SmallVector<Value> scan1D(OpBuilder &b, Location loc, KernelState &kernel,
     Value inclusive = partial[reverse ? j * vector : j * vector + vector - 1];
     for (int64_t offset = 1; offset < segment; offset *= 2) {
       Value earlier = shuffle(b, loc, inclusive, offset, toLater);
-      inclusive = combineIf(b, loc, scan, hasEarlierLane(offset), earlier,
-                            inclusive);
+      inclusive =
+          combineIf(b, loc, scan, hasEarlierLane(offset), earlier, inclusive);
     }
     if (vector == 1) {
       // The chunk is this element: the lanes' inclusive value is its own.
@@ -176,13 +176,13 @@ SmallVector<Value> scan1D(OpBuilder &b, Location loc, KernelState &kernel,
   SmallVector<Value> warpPrefix(repeats), tileTotal(repeats);
   Value hasWarpPrefix;
   if (warps > 1) {
-    Value smem = kernel.scratch.get(b, loc, slotType(element),
-                                    repeats * numWarps);
+    Value smem =
+        kernel.scratch.get(b, loc, slotType(element), repeats * numWarps);
     {
       OpBuilder::InsertionGuard guard(b);
-      Value holder = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           lane,
-                                           i32(reverse ? 0 : kWarpSize - 1));
+      Value holder =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                i32(reverse ? 0 : kWarpSize - 1));
       auto ifOp = scf::IfOp::create(b, loc, holder);
       b.setInsertionPointToStart(ifOp.thenBlock());
       for (int64_t j = 0; j < repeats; ++j) {
@@ -193,9 +193,9 @@ SmallVector<Value> scan1D(OpBuilder &b, Location loc, KernelState &kernel,
     NVVM::Barrier0Op::create(b, loc);
     // This warp's position in scan order among the `warps` distinct ones.
     Value scanPosition =
-        reverse ? Value(arith::SubIOp::create(b, loc, i32(warps - 1),
-                                              warpPosition))
-                : warpPosition;
+        reverse
+            ? Value(arith::SubIOp::create(b, loc, i32(warps - 1), warpPosition))
+            : warpPosition;
     hasWarpPrefix = cmp(arith::CmpIPredicate::sgt, scanPosition, 0);
     for (int64_t j = 0; j < repeats; ++j) {
       // The totals of this tile's warps, in scan order.
@@ -214,6 +214,8 @@ SmallVector<Value> scan1D(OpBuilder &b, Location loc, KernelState &kernel,
             prefix);
       }
       warpPrefix[j] = prefix;
+      if (repeats == 1)
+        continue;
       Value total = totals[0];
       for (int64_t w = 1; w < warps; ++w)
         total = inlineScanCombine(b, scan, total, totals[w]);
@@ -311,8 +313,8 @@ SmallVector<Value> scanLines(OpBuilder &b, Location loc, KernelState &kernel,
                                        i32(layout.threads));
     b.setInsertionPointToStart(lineLoop.getBody());
     Value line = lineLoop.getInductionVar();
-    Value outer = arith::ShRUIOp::create(b, loc, line,
-                                         i32(llvm::Log2_64(inner)));
+    Value outer =
+        arith::ShRUIOp::create(b, loc, line, i32(llvm::Log2_64(inner)));
     Value innerIndex = arith::AndIOp::create(b, loc, line, i32(inner - 1));
     Value base = arith::OrIOp::create(
         b, loc,
@@ -324,9 +326,8 @@ SmallVector<Value> scanLines(OpBuilder &b, Location loc, KernelState &kernel,
           b, loc, base,
           arith::ShLIOp::create(b, loc, pos, i32(llvm::Log2_64(inner))));
     };
-    Value first =
-        loadSlot(b, loc, smem, addressOf(i32(reverse ? length - 1 : 0)),
-                 element);
+    Value first = loadSlot(b, loc, smem,
+                           addressOf(i32(reverse ? length - 1 : 0)), element);
     auto loop = scf::ForOp::create(b, loc, i32(1), i32(length), i32(1),
                                    ValueRange{first});
     b.setInsertionPointToStart(loop.getBody());
@@ -344,9 +345,9 @@ SmallVector<Value> scanLines(OpBuilder &b, Location loc, KernelState &kernel,
   // 3. Every thread reads its elements back.
   SmallVector<Value> result;
   for (int64_t k = 0; k < layout.perThread(); ++k)
-    result.push_back(loadSlot(
-        b, loc, smem, elementIndex(b, loc, kernel.threadId, layout, k),
-        element));
+    result.push_back(loadSlot(b, loc, smem,
+                              elementIndex(b, loc, kernel.threadId, layout, k),
+                              element));
   // The next use of this array waits for the readers.
   NVVM::Barrier0Op::create(b, loc);
   return result;
