@@ -369,6 +369,9 @@ void addScanCases(std::vector<Case> &cases) {
         add2D(cases, Scan::Sum, D::F32, rows, cols, axis, reverse);
         add2D(cases, Scan::FirstNonzero, D::I32, rows, cols, axis, reverse);
       }
+      // One line along the axis (the GPU's 1-D scan in linear order).
+      add2D(cases, Scan::FirstNonzero, D::I32, axis == 0 ? 17 : 1,
+            axis == 0 ? 1 : 4097, axis, reverse);
       add2D(cases, Scan::Sum, D::I64, 9, 33, axis, reverse);
       add2D(cases, Scan::Sum, D::BF16, 9, 33, axis, reverse);
       add2D(cases, Scan::Prod, D::F16, 33, 9, axis, reverse);

@@ -12,7 +12,8 @@
 // is scanned as segments of `size` lanes, or of `size / 32` warps, which
 // every replica computes alike.
 //
-// Blocks of rank 2 and more: the elements go through shared memory, each
+// Blocks of rank 2 and more (unless all dimensions but the axis are 1, a
+// 1-D scan in linear order): the elements go through shared memory, each
 // thread scans whole lines along the axis in place (lines are disjoint
 // between threads), and every thread reads its elements back.
 //
@@ -361,10 +362,13 @@ struct ScanLowering : KernelOpLowering<blk::ScanOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = scan.getLoc();
     ValueRange xs = adaptor.getSrc();
+    // A block whose other dimensions are all 1 (a 1x1024 row) is one line
+    // in linear order: the 1-D scan applies.
+    auto type = cast<RankedTensorType>(scan.getType());
+    bool oneLine = type.getNumElements() == type.getDimSize(scan.getAxis());
     SmallVector<Value> result =
-        cast<RankedTensorType>(scan.getType()).getRank() == 1
-            ? scan1D(rewriter, loc, kernel, scan, xs)
-            : scanLines(rewriter, loc, kernel, scan, xs);
+        oneLine ? scan1D(rewriter, loc, kernel, scan, xs)
+                : scanLines(rewriter, loc, kernel, scan, xs);
     rewriter.replaceOpWithMultiple(scan, {result});
     return success();
   }
