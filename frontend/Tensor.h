@@ -318,6 +318,9 @@ std::vector<Tensor> for_range(
 /// Triton's tl.cumsum: a running sum. An i1 block counts its true elements,
 /// in i32 (as sum does); f16/bf16 accumulate in f32 and round once per
 /// element at the end, so cumsum(x)[i] is the f32 sum of x[0..i] rounded.
+/// Otherwise the result keeps the operand's type, like sum: i8/i16 sums
+/// wrap in their type and bf16 results are bf16 (Triton widens i8/i16 to
+/// i32 and returns f32 for bf16).
 /// The grouping of the additions is unspecified: float results may differ
 /// from a left-to-right sum by reassociation (a few ulp of the magnitudes
 /// summed), and differ between targets by as much.

@@ -365,6 +365,7 @@ void addScanCases(std::vector<Case> &cases) {
                                 {3, 781},
                                 {17, 3},
                                 {1, 1},
+                                {3, 5}, // 32 elements: replicas
                                 {64, 64}}) {
         add2D(cases, Scan::Sum, D::F32, rows, cols, axis, reverse);
         add2D(cases, Scan::FirstNonzero, D::I32, rows, cols, axis, reverse);
