@@ -12,9 +12,12 @@
 // is scanned as segments of `size` lanes, or of `size / 32` warps, which
 // every replica computes alike.
 //
-// Blocks of rank 2 and more (unless all dimensions but the axis are 1, a
-// 1-D scan in linear order): the elements go through shared memory, each
-// thread scans whole lines along the axis in place (lines are disjoint
+// Rows along the last axis that hold whole tiles scan the same way, the
+// carry between tiles restarting with each row; so do blocks whose other
+// dimensions are all 1.
+//
+// Other blocks of rank 2 and more: the elements go through shared memory,
+// each thread scans whole lines along the axis in place (lines are disjoint
 // between threads), and every thread reads its elements back.
 //
 //===----------------------------------------------------------------------===//
@@ -111,8 +114,13 @@ Value combineIf(OpBuilder &b, Location loc, blk::ScanOp scan, Value has,
   return arith::SelectOp::create(b, loc, has, combined, x);
 }
 
+/// The scan of a block as lines of `lineLength` consecutive elements in
+/// linear order (the whole block for 1-D; rows along the last axis when a
+/// line is a whole number of tiles: each tile then lies in one line, and
+/// the carry between tiles restarts with each line).
 SmallVector<Value> scan1D(OpBuilder &b, Location loc, KernelState &kernel,
-                          blk::ScanOp scan, ValueRange xs) {
+                          blk::ScanOp scan, ValueRange xs,
+                          int64_t lineLength) {
   auto type = cast<RankedTensorType>(scan.getType());
   Layout1D layout = layoutOf(type);
   Type element = type.getElementType();
@@ -239,6 +247,10 @@ SmallVector<Value> scan1D(OpBuilder &b, Location loc, KernelState &kernel,
   Value carry;
   for (int64_t n = 0; n < repeats; ++n) {
     int64_t j = reverse ? repeats - 1 - n : n;
+    // A tile that starts a line (in scan order) has nothing before it.
+    if ((reverse ? (j + 1) * layout.tile() : j * layout.tile()) % lineLength ==
+        0)
+      carry = Value();
     Value pre = exclusive[j];
     Value has = hasExclusive[j];
     if (warps > 1) {
@@ -363,12 +375,19 @@ struct ScanLowering : KernelOpLowering<blk::ScanOp> {
     Location loc = scan.getLoc();
     ValueRange xs = adaptor.getSrc();
     // A block whose other dimensions are all 1 (a 1x1024 row) is one line
-    // in linear order: the 1-D scan applies.
+    // in linear order, and rows along the last axis that hold whole tiles
+    // are consecutive lines: the 1-D scan applies.
     auto type = cast<RankedTensorType>(scan.getType());
-    bool oneLine = type.getNumElements() == type.getDimSize(scan.getAxis());
+    Layout1D layout = layoutOf(type);
+    int64_t axis = scan.getAxis();
+    int64_t length = type.getDimSize(axis);
+    bool oneLine = type.getNumElements() == length;
+    bool wholeTiles = axis == type.getRank() - 1 && !layout.replicated() &&
+                      length % layout.tile() == 0;
     SmallVector<Value> result =
-        oneLine ? scan1D(rewriter, loc, kernel, scan, xs)
-                : scanLines(rewriter, loc, kernel, scan, xs);
+        oneLine || wholeTiles
+            ? scan1D(rewriter, loc, kernel, scan, xs, length)
+            : scanLines(rewriter, loc, kernel, scan, xs);
     rewriter.replaceOpWithMultiple(scan, {result});
     return success();
   }

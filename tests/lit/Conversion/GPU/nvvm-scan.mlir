@@ -167,3 +167,42 @@ func.func @scan_2d(%in: !blk.ptr<f16>) {
   blk.store %p, %y : tensor<8x64x!blk.ptr<f16>>
   return
 }
+
+// -----
+
+// Rows along the last axis that hold whole tiles (2x2048 f32, tiles of 512)
+// use the 1-D scan: 4 tiles per row, shuffles and one exchange of the warp
+// totals, no shared-memory line loop; the carry between tiles restarts at
+// each row's first tile.
+// CHECK-LABEL: func.func @scan_rows
+// CHECK-NOT:     scf.for
+// CHECK:         nvvm.shfl.sync  up
+// CHECK:         nvvm.barrier0
+// CHECK:         nvvm.barrier0
+// CHECK-NOT:     scf.for
+// CHECK-NOT:     nvvm.barrier0
+// CHECK:         return
+func.func @scan_rows(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
+  %rows = blk.make_range 0 to 2 : tensor<2xi32>
+  %cols = blk.make_range 0 to 2048 : tensor<2048xi32>
+  %cC = arith.constant 2048 : i32
+  %s = blk.splat %cC : i32 -> tensor<2x1xi32>
+  %r2 = blk.expand_dims %rows axis = 1 : tensor<2xi32> -> tensor<2x1xi32>
+  %roff = arith.muli %r2, %s : tensor<2x1xi32>
+  %c2 = blk.expand_dims %cols axis = 0 : tensor<2048xi32> -> tensor<1x2048xi32>
+  %rb = blk.broadcast %roff : tensor<2x1xi32> -> tensor<2x2048xi32>
+  %cb = blk.broadcast %c2 : tensor<1x2048xi32> -> tensor<2x2048xi32>
+  %off = arith.addi %rb, %cb : tensor<2x2048xi32>
+  %pi = blk.splat %in : !blk.ptr<f32> -> tensor<2x2048x!blk.ptr<f32>>
+  %a = blk.addptr %pi, %off : tensor<2x2048x!blk.ptr<f32>>, tensor<2x2048xi32>
+  %po = blk.splat %out : !blk.ptr<f32> -> tensor<2x2048x!blk.ptr<f32>>
+  %b = blk.addptr %po, %off : tensor<2x2048x!blk.ptr<f32>>, tensor<2x2048xi32>
+  %x = blk.load %a : tensor<2x2048x!blk.ptr<f32>>
+  %y = blk.scan %x axis = 1 : tensor<2x2048xf32> {
+  ^bb0(%l: f32, %rr: f32):
+    %k = arith.addf %l, %rr : f32
+    blk.scan_return %k : f32
+  }
+  blk.store %b, %y : tensor<2x2048x!blk.ptr<f32>>
+  return
+}
