@@ -302,9 +302,19 @@ SmallVector<Value> scanLines(OpBuilder &b, Location loc, KernelState &kernel,
   for (int64_t d = axis + 1; d < type.getRank(); ++d)
     inner *= type.getDimSize(d);
   int64_t lines = layout.size / length;
+  // Along the last axis, thread t walks line t at stride 1: one padding
+  // slot per 32 elements spreads the threads' lines over the banks.
+  bool pad = inner == 1;
+  auto slotOf = [&](Value linear) -> Value {
+    if (!pad)
+      return linear;
+    return arith::AddIOp::create(b, loc, linear,
+                                 arith::ShRUIOp::create(b, loc, linear, i32(5)));
+  };
 
   // 1. Every element to shared memory, by its owner only.
-  Value smem = kernel.scratch.get(b, loc, slotType(element), layout.size);
+  Value smem = kernel.scratch.get(b, loc, slotType(element),
+                                  layout.size + (pad ? layout.size / 32 : 0));
   for (int64_t k = 0; k < layout.perThread(); ++k) {
     Value raw = rawElementIndex(b, loc, kernel.threadId, layout, k);
     OpBuilder::InsertionGuard guard(b);
@@ -315,7 +325,7 @@ SmallVector<Value> scanLines(OpBuilder &b, Location loc, KernelState &kernel,
                                 i32(layout.size)));
       b.setInsertionPointToStart(ifOp.thenBlock());
     }
-    storeSlot(b, loc, smem, raw, xs[k]);
+    storeSlot(b, loc, smem, slotOf(raw), xs[k]);
   }
   NVVM::Barrier0Op::create(b, loc);
 
@@ -335,9 +345,9 @@ SmallVector<Value> scanLines(OpBuilder &b, Location loc, KernelState &kernel,
                               i32(llvm::Log2_64(length * inner))),
         innerIndex);
     auto addressOf = [&](Value pos) -> Value {
-      return arith::AddIOp::create(
+      return slotOf(arith::AddIOp::create(
           b, loc, base,
-          arith::ShLIOp::create(b, loc, pos, i32(llvm::Log2_64(inner))));
+          arith::ShLIOp::create(b, loc, pos, i32(llvm::Log2_64(inner)))));
     };
     Value first = loadSlot(b, loc, smem,
                            addressOf(i32(reverse ? length - 1 : 0)), element);
@@ -358,9 +368,9 @@ SmallVector<Value> scanLines(OpBuilder &b, Location loc, KernelState &kernel,
   // 3. Every thread reads its elements back.
   SmallVector<Value> result;
   for (int64_t k = 0; k < layout.perThread(); ++k)
-    result.push_back(loadSlot(b, loc, smem,
-                              elementIndex(b, loc, kernel.threadId, layout, k),
-                              element));
+    result.push_back(loadSlot(
+        b, loc, smem,
+        slotOf(elementIndex(b, loc, kernel.threadId, layout, k)), element));
   // The next use of this array waits for the readers.
   NVVM::Barrier0Op::create(b, loc);
   return result;
