@@ -18,6 +18,12 @@ blockjit::walkBlockOps(Block &block, StringRef target,
         return failure();
       continue;
     }
+    // blk.scan's region combines scalars: the op is lowered as a whole.
+    if (isa<blk::ScanOp>(op)) {
+      if (failed(visitOp(op)))
+        return failure();
+      continue;
+    }
     if (op->getNumRegions() > 0 && !isa<func::FuncOp>(op)) {
       // Other region ops (scf.if, scf.while) may hold blocks inside but must
       // not produce or take them.

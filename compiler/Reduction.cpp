@@ -2,6 +2,7 @@
 #include "compiler/Reduction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
 
 #include <limits>
 
@@ -124,6 +125,18 @@ std::pair<Value, Value> combineArgReduction(OpBuilder &builder, Location loc,
   }
   return {arith::SelectOp::create(builder, loc, better, x, accValue),
           arith::SelectOp::create(builder, loc, better, xIndex, accIndex)};
+}
+
+Value inlineScanCombine(OpBuilder &builder, blk::ScanOp scan, Value acc,
+                        Value x) {
+  Block &body = scan.getCombine().front();
+  IRMapping mapping;
+  mapping.map(body.getArgument(0), acc);
+  mapping.map(body.getArgument(1), x);
+  for (Operation &op : body.without_terminator())
+    builder.clone(op, mapping);
+  auto ret = cast<blk::ScanReturnOp>(body.getTerminator());
+  return mapping.lookupOrDefault(ret.getResult());
 }
 
 } // namespace blockjit

@@ -52,6 +52,12 @@ combineArgReduction(mlir::OpBuilder &builder, mlir::Location loc,
                     blk::ReduceKind kind, mlir::Value accValue,
                     mlir::Value accIndex, mlir::Value x, mlir::Value xIndex);
 
+/// `combine(acc, x)` of a blk.scan: its region's ops cloned at the builder's
+/// insertion point with its arguments bound to `acc` and `x`; returns the
+/// value the region returns.
+mlir::Value inlineScanCombine(mlir::OpBuilder &builder, blk::ScanOp scan,
+                              mlir::Value acc, mlir::Value x);
+
 } // namespace blockjit
 
 #endif // BLOCKJIT_COMPILER_REDUCTION_H

@@ -416,3 +416,45 @@ LogicalResult AtomicCASOp::verify() {
   return verifyAtomic(*this, getPtr(), {"cmp", "value"},
                       ValueRange{getCmp(), getValue()}, getMask(), getType());
 }
+
+//===----------------------------------------------------------------------===//
+// Scans
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScanOp::verify() {
+  RankedTensorType src = cast<RankedTensorType>(getSrc().getType());
+  Type element = src.getElementType();
+  if (!isa<IntegerType, FloatType>(element))
+    return emitOpError() << "scans integer or float blocks, got " << src;
+  int64_t axis = getAxisAttr().getInt();
+  if (axis < 0 || axis >= src.getRank())
+    return emitOpError() << "axis " << axis << " out of range for a rank-"
+                         << src.getRank() << " operand (expected 0.."
+                         << src.getRank() - 1 << ")";
+  Block &body = getCombine().front();
+  if (body.getNumArguments() != 2 ||
+      llvm::any_of(body.getArgumentTypes(),
+                   [&](Type type) { return type != element; }))
+    return emitOpError() << "combine region must take two " << element
+                         << " scalars (the element type), got ("
+                         << body.getArgumentTypes() << ")";
+  auto ret = dyn_cast<ScanReturnOp>(body.getTerminator());
+  if (!ret)
+    return emitOpError() << "combine region must end in blk.scan_return";
+  if (ret.getResult().getType() != element)
+    return emitOpError() << "combine region must return " << element
+                         << " (the element type), got "
+                         << ret.getResult().getType();
+  // The region is inlined once per combination on every target: scalar
+  // code without side effects only.
+  for (Operation &op : body.without_terminator()) {
+    if (hasBlocks(&op))
+      return op.emitOpError() << "in a blk.scan combine region works on "
+                                 "blocks; the region combines scalars";
+    if (op.getNumRegions() > 0 || !isMemoryEffectFree(&op))
+      return op.emitOpError()
+             << "in a blk.scan combine region must be a scalar operation "
+                "without side effects or regions";
+  }
+  return success();
+}

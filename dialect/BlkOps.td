@@ -260,4 +260,45 @@ def Blk_AtomicCASOp : Blk_Op<"atomic_cas", [MemoryEffects<[MemRead, MemWrite]>]>
       CArg<"MemScope", "MemScope::Gpu">:$scope)>];
 }
 
+//===----------------------------------------------------------------------===//
+// Scans
+//===----------------------------------------------------------------------===//
+
+def Blk_ScanOp : Blk_Op<"scan", [RecursiveMemoryEffects, SingleBlock,
+                                 AllTypesMatch<["src", "result"]>]> {
+  let summary = "inclusive scan of a block along one axis with a combine region";
+  let description = [{
+    `result[..., i, ...]` combines the elements `0..i` along `axis` in order,
+    left to right: `combine(combine(x0, x1), x2)...` (`reverse`: the elements
+    `n-1..i`, from the end: `combine(combine(x[n-1], x[n-2]), ...)`). The
+    region takes two scalars of the element type (the running value, then the
+    next element) and returns their combination with `blk.scan_return`; it
+    must be associative (the targets may regroup it) and free of side
+    effects. Triton's tt.scan with one operand.
+    Example:
+    ```mlir
+    %s = blk.scan %x axis = 0 : tensor<128xf32> {
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      blk.scan_return %c : f32
+    }
+    ```
+  }];
+  let arguments = (ins Blk_Block:$src, I32Attr:$axis, UnitAttr:$reverse);
+  let results = (outs Blk_Block:$result);
+  let regions = (region SizedRegion<1>:$combine);
+  let assemblyFormat = [{
+    $src `axis` `=` $axis (`reverse` $reverse^)? attr-dict `:` type($src)
+    $combine
+  }];
+  let hasVerifier = 1;
+}
+
+def Blk_ScanReturnOp : Blk_Op<"scan_return", [Pure, Terminator,
+                                              HasParent<"ScanOp">]> {
+  let summary = "the combined value of a blk.scan region";
+  let arguments = (ins AnyType:$result);
+  let assemblyFormat = "$result attr-dict `:` type($result)";
+}
+
 #endif // BLOCKJIT_DIALECT_BLKOPS_TD

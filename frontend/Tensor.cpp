@@ -1412,4 +1412,133 @@ Tensor atomic_cas(const Tensor &ptr, Operand cmp, Operand value,
                     sem, scope);
 }
 
+//===----------------------------------------------------------------------===//
+// Scans
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// An inclusive scan of `x` along `axis`; `combine` is traced once, on two
+/// scalars of `element`, into the region of one blk.scan.
+Tensor scanImpl(const Tensor &x, int axis, bool reverse, const SourceLoc &where,
+                const char *name,
+                const std::function<Tensor(Tensor, Tensor)> &combine,
+                bool widen) {
+  TraceContext *t = trace(where);
+  if (!t || !usable(*t, where, x))
+    return {};
+  if (!x.isBlock())
+    return t->fail(where, llvm::Twine(name) +
+                              " scans a block, got a scalar of type " +
+                              typeString(x.type()));
+  if (x.isPointer())
+    return t->fail(where, llvm::Twine(name) + " cannot scan pointers");
+  int64_t rank = x.shape().size();
+  int64_t index = axis < 0 ? axis + rank : axis;
+  if (index < 0 || index >= rank)
+    return t->fail(where, llvm::formatv("{0}: axis {1} is out of range for a "
+                                        "rank-{2} block ({3}..{4})",
+                                        name, axis, rank, -rank, rank - 1));
+  OpBuilder &b = t->builder();
+  Location loc = t->location(where);
+  Value v = x.value();
+  Type element = x.elementType();
+  // cumsum/cumprod accumulate f16/bf16 in f32, like sum (one rounding at
+  // the end); the result keeps the operand's type.
+  Type accType = element;
+  if (widen && isa<FloatType>(element) && element.getIntOrFloatBitWidth() < 32)
+    accType = b.getF32Type();
+  if (accType != element)
+    v = castValue(b, loc, v, accType);
+  auto type = cast<RankedTensorType>(v.getType());
+  auto scan = blk::ScanOp::create(b, loc, type, v, int32_t(index), reverse);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body =
+        b.createBlock(&scan.getCombine(), {}, {accType, accType}, {loc, loc});
+    Tensor combined =
+        combine(Tensor(body->getArgument(0)), Tensor(body->getArgument(1)));
+    if (t->failed())
+      return {};
+    if (!combined.valid())
+      return t->fail(where, llvm::Twine(name) +
+                                ": the combine function returned no value");
+    if (combined.type() != accType)
+      return t->fail(where, llvm::Twine(name) +
+                                ": the combine function must return a " +
+                                typeString(accType) +
+                                " scalar (the type of "
+                                "its operands), got " +
+                                typeString(combined.type()));
+    for (Operation &op : *body)
+      if (blk::hasBlocks(&op) || !isMemoryEffectFree(&op) ||
+          op.getNumRegions() > 0)
+        return t->fail(where, llvm::Twine(name) +
+                                  ": the combine function may only compute "
+                                  "on its two scalar operands (and scalars "
+                                  "from outside): it used a block, a load or "
+                                  "a loop");
+    blk::ScanReturnOp::create(b, loc, combined.value());
+  }
+  Value result = scan.getResult();
+  if (accType != element)
+    result = castValue(b, loc, result, element);
+  return Tensor(result);
+}
+
+} // namespace
+
+Tensor cumsum(const Tensor &x, int axis, bool reverse, SourceLoc where) {
+  TraceContext *t = trace(where);
+  if (!t || !usable(*t, where, x))
+    return {};
+  Tensor operand = x;
+  // A cumulative sum of booleans counts them (in i32, as sum does).
+  if (!x.isPointer() && x.elementType().isInteger(1))
+    operand = Tensor(castValue(t->builder(), t->location(where), x.value(),
+                               t->builder().getI32Type()));
+  return scanImpl(
+      operand, axis, reverse, where, "cumsum",
+      [&](Tensor a, Tensor b) -> Tensor {
+        OpBuilder &builder = t->builder();
+        Location loc = t->location(where);
+        if (isa<FloatType>(a.type()))
+          return Tensor(
+              arith::AddFOp::create(builder, loc, a.value(), b.value()));
+        return Tensor(
+            arith::AddIOp::create(builder, loc, a.value(), b.value()));
+      },
+      /*widen=*/true);
+}
+
+Tensor cumprod(const Tensor &x, int axis, bool reverse, SourceLoc where) {
+  TraceContext *t = trace(where);
+  if (!t)
+    return {};
+  return scanImpl(
+      x, axis, reverse, where, "cumprod",
+      [&](Tensor a, Tensor b) -> Tensor {
+        OpBuilder &builder = t->builder();
+        Location loc = t->location(where);
+        if (isa<FloatType>(a.type()))
+          return Tensor(
+              arith::MulFOp::create(builder, loc, a.value(), b.value()));
+        return Tensor(
+            arith::MulIOp::create(builder, loc, a.value(), b.value()));
+      },
+      /*widen=*/true);
+}
+
+Tensor associative_scan(const Tensor &x, int axis,
+                        const std::function<Tensor(Tensor, Tensor)> &combine,
+                        bool reverse, SourceLoc where) {
+  if (!combine) {
+    TraceContext *t = trace(where);
+    return t ? t->fail(where, "associative_scan: no combine function")
+             : Tensor();
+  }
+  return scanImpl(x, axis, reverse, where, "associative_scan", combine,
+                  /*widen=*/false);
+}
+
 } // namespace blockjit

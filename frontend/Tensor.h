@@ -410,6 +410,48 @@ Tensor atomic_cas(const Tensor &ptr, Operand cmp, Operand value,
                   AtomicScope scope = AtomicScope::Gpu,
                   SourceLoc loc = SourceLoc::current());
 
+//===----------------------------------------------------------------------===//
+// Scans
+//===----------------------------------------------------------------------===//
+
+/// Inclusive scans of a block along `axis` (negative counts from the end);
+/// the result has the operand's shape and type. Element i along the axis
+/// combines elements 0..i in order (with `reverse`, elements n-1 down to i,
+/// combined from the end). Integers wrap on overflow; inf and NaN propagate
+/// as in IEEE arithmetic.
+///
+/// Triton's tl.cumsum: a running sum. An i1 block counts its true elements,
+/// in i32 (as sum does); f16/bf16 accumulate in f32 and round once per
+/// element at the end, so cumsum(x)[i] is the f32 sum of x[0..i] rounded.
+/// Otherwise the result keeps the operand's type, like sum: i8/i16 sums
+/// wrap in their type and bf16 results are bf16 (Triton widens i8/i16 to
+/// i32 and returns f32 for bf16).
+/// The grouping of the additions is unspecified: float results may differ
+/// from a left-to-right sum by reassociation (a few ulp of the magnitudes
+/// summed), and differ between targets by as much.
+Tensor cumsum(const Tensor &x, int axis = 0, bool reverse = false,
+              SourceLoc loc = SourceLoc::current());
+/// Triton's tl.cumprod: a running product (i1: a running `and`); f16/bf16
+/// accumulate in f32 like cumsum; the grouping is unspecified likewise.
+Tensor cumprod(const Tensor &x, int axis = 0, bool reverse = false,
+               SourceLoc loc = SourceLoc::current());
+/// Triton's tl.associative_scan with one operand and a combine_fn:
+/// `combine(acc, next)` is called once, while tracing, on two scalars of the
+/// element type (no f16 widening here), and must return a scalar of that
+/// type computed from them (and from scalars of the kernel, constants
+/// included) without loads, stores, loops or blocks. It must be associative:
+/// each target groups the combinations differently (the GPU combines
+/// per-thread, per-warp and per-program partial results), so a combine that
+/// is not associative gives results that depend on the target. It need not
+/// be commutative: the left operand always holds earlier elements (in scan
+/// order) than the right one, e.g. "keep the left unless it is 0" gives the
+/// first nonzero element so far. There is no identity element: the first
+/// element of each scan is passed through unchanged.
+Tensor associative_scan(const Tensor &x, int axis,
+                        const std::function<Tensor(Tensor, Tensor)> &combine,
+                        bool reverse = false,
+                        SourceLoc loc = SourceLoc::current());
+
 } // namespace blockjit
 
 #endif // BLOCKJIT_FRONTEND_TENSOR_H

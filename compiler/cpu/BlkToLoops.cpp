@@ -354,6 +354,53 @@ private:
     lowered[reduce.getResult()] = {Lowered::Buffer, buffer};
   }
 
+  /// blk.scan: for each line along the axis, a sequential loop carrying the
+  /// running value, with the combine region inlined.
+  void lowerScan(blk::ScanOp scan) {
+    Location loc = scan.getLoc();
+    auto type = cast<RankedTensorType>(scan.getType());
+    int64_t axis = scan.getAxis();
+    int64_t length = type.getDimSize(axis);
+    bool reverse = scan.getReverse();
+    SmallVector<int64_t> outerShape(type.getShape());
+    outerShape.erase(outerShape.begin() + axis);
+    Value buffer = allocBuffer(type);
+    auto scanLine = [&](ValueRange outer) {
+      auto indicesAt = [&](Value position) {
+        SmallVector<Value> indices(outer);
+        indices.insert(indices.begin() + axis, position);
+        return indices;
+      };
+      Value first = arith::ConstantIndexOp::create(builder, loc,
+                                                   reverse ? length - 1 : 0);
+      Value acc = readElement(loc, scan.getSrc(), indicesAt(first));
+      memref::StoreOp::create(builder, loc, acc, buffer, indicesAt(first));
+      if (length == 1)
+        return;
+      Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+      Value ub = arith::ConstantIndexOp::create(builder, loc, length);
+      auto loop = scf::ForOp::create(builder, loc, one, ub, one, acc);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(loop.getBody());
+      Value position = loop.getInductionVar();
+      if (reverse)
+        position = arith::SubIOp::create(
+            builder, loc,
+            arith::ConstantIndexOp::create(builder, loc, length - 1), position);
+      SmallVector<Value> indices = indicesAt(position);
+      Value x = readElement(loc, scan.getSrc(), indices);
+      Value next =
+          inlineScanCombine(builder, scan, loop.getRegionIterArgs()[0], x);
+      memref::StoreOp::create(builder, loc, next, buffer, indices);
+      scf::YieldOp::create(builder, loc, next);
+    };
+    if (outerShape.empty())
+      scanLine({});
+    else
+      loopNest(loc, outerShape, scanLine);
+    lowered[scan.getResult()] = {Lowered::Buffer, buffer};
+  }
+
   /// scf.for carrying blocks: each carried block lives in a buffer of its own
   /// that the loop overwrites at the end of every iteration.
   LogicalResult lowerFor(scf::ForOp loop) {
@@ -483,6 +530,8 @@ private:
       lowerStore(store);
     } else if (auto reduce = dyn_cast<blk::ReduceOp>(op)) {
       lowerReduce(reduce);
+    } else if (auto scan = dyn_cast<blk::ScanOp>(op)) {
+      lowerScan(scan);
     } else if (auto argReduce = dyn_cast<blk::ArgReduceOp>(op)) {
       lowerArgReduce(argReduce);
     } else if (isa<blk::AtomicRMWOp, blk::AtomicCASOp>(op)) {

@@ -72,6 +72,7 @@ struct ConvertBlkToNVVM
     populateReducePatterns(converter, patterns, kernel);
     populateArgReducePatterns(converter, patterns, kernel);
     populateAtomicPatterns(converter, patterns, kernel);
+    populateScanPatterns(converter, patterns, kernel);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     FrozenRewritePatternSet frozen(std::move(patterns));

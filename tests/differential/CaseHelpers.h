@@ -106,6 +106,7 @@ void addExampleCases(std::vector<Case> &cases);
 /// argmax/argmin, exact float %, f64 exp/log (CasesArgMath.cpp).
 void addArgMathCases(std::vector<Case> &cases);
 void addAtomicsCases(std::vector<Case> &cases);
+void addScanCases(std::vector<Case> &cases);
 
 } // namespace blockjit::difftest
 

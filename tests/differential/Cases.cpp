@@ -1112,6 +1112,7 @@ const std::vector<Case> &allCases() {
     addExampleCases(all);
     addArgMathCases(all);
     addAtomicsCases(all);
+    addScanCases(all);
     // Names must be unique: the cast loop makes one per (from, to) pair.
     std::map<std::string, int> seen;
     for (Case &c : all)

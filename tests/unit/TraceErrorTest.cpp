@@ -1142,3 +1142,105 @@ TEST_F(TraceErrorTest, ArgReduceAxis) {
                        "argmin: axis -3 is out of range for a rank-2 block "
                        "(-2..1)"));
 }
+
+//===----------------------------------------------------------------------===//
+// Scans
+//===----------------------------------------------------------------------===//
+
+TEST_F(TraceErrorTest, ScanScalar) {
+  std::string error = errorOf("cumsum_scalar", [&](ARGS) {
+    line = __LINE__ + 1;
+    cumsum(n);
+  });
+  EXPECT_TRUE(reported(error, "cumsum_scalar", line,
+                       "cumsum scans a block, got a scalar of type i32"));
+}
+
+TEST_F(TraceErrorTest, ScanPointers) {
+  std::string error = errorOf("cumprod_ptrs", [&](ARGS) {
+    Tensor ptrs = x + arange(0, 16);
+    line = __LINE__ + 1;
+    cumprod(ptrs);
+  });
+  EXPECT_TRUE(
+      reported(error, "cumprod_ptrs", line, "cumprod cannot scan pointers"));
+}
+
+TEST_F(TraceErrorTest, ScanAxis) {
+  std::string error = errorOf("cumsum_axis", [&](ARGS) {
+    Tensor tile = arange(0, 16).expand_dims(0);
+    line = __LINE__ + 1;
+    cumsum(tile, -3);
+  });
+  EXPECT_TRUE(reported(error, "cumsum_axis", line,
+                       "cumsum: axis -3 is out of range for a rank-2 block "
+                       "(-2..1)"));
+}
+
+TEST_F(TraceErrorTest, ScanCombineReturnsAnotherType) {
+  std::string error = errorOf("scan_type", [&](ARGS) {
+    Tensor r = arange(0, 16);
+    line = __LINE__ + 1;
+    associative_scan(r, 0,
+                     [](Tensor a, Tensor b) { return (a + b).to(DType::F32); });
+  });
+  EXPECT_TRUE(reported(error, "scan_type", line,
+                       "associative_scan: the combine function must return "
+                       "a i32 scalar (the type of its operands), got f32"));
+}
+
+TEST_F(TraceErrorTest, ScanCombineReturnsABlock) {
+  std::string error = errorOf("scan_block", [&](ARGS) {
+    Tensor r = arange(0, 16);
+    line = __LINE__ + 1;
+    associative_scan(r, 0, [&](Tensor a, Tensor) { return a + r; });
+  });
+  EXPECT_TRUE(reported(error, "scan_block", line,
+                       "associative_scan: the combine function must return "
+                       "a i32 scalar (the type of its operands), got "
+                       "tensor<16xi32>"));
+}
+
+TEST_F(TraceErrorTest, ScanCombineUsesABlockOrALoad) {
+  std::string error = errorOf("scan_uses_block", [&](ARGS) {
+    Tensor r = arange(0, 16);
+    line = __LINE__ + 1;
+    associative_scan(r, 0,
+                     [&](Tensor a, Tensor b) { return a + sum(r, 0) + b; });
+  });
+  EXPECT_TRUE(reported(error, "scan_uses_block", line,
+                       "associative_scan: the combine function may only "
+                       "compute on its two scalar operands"));
+  error = errorOf("scan_loads", [&](ARGS) {
+    Tensor r = arange(0, 16);
+    line = __LINE__ + 1;
+    associative_scan(r, 0, [&](Tensor a, Tensor b) { return a + load(y) + b; });
+  });
+  EXPECT_TRUE(reported(error, "scan_loads", line,
+                       "associative_scan: the combine function may only "
+                       "compute on its two scalar operands"));
+}
+
+TEST_F(TraceErrorTest, ScanCombineErrorNamesItsOwnLine) {
+  std::string error = errorOf("scan_inner_error", [&](ARGS) {
+    Tensor r = arange(0, 16);
+    associative_scan(r, 0, [&](Tensor a, Tensor b) {
+      line = __LINE__ + 1;
+      return a + sum(arange(0, 100), 0) + b;
+    });
+  });
+  // The first error is the combine's own, at its line.
+  EXPECT_TRUE(reported(error, "scan_inner_error", line,
+                       "arange(0, 100): the length 100 must be a power of "
+                       "two"));
+}
+
+TEST_F(TraceErrorTest, ScanWithoutCombine) {
+  std::string error = errorOf("scan_no_combine", [&](ARGS) {
+    Tensor r = arange(0, 16);
+    line = __LINE__ + 1;
+    associative_scan(r, 0, nullptr);
+  });
+  EXPECT_TRUE(reported(error, "scan_no_combine", line,
+                       "associative_scan: no combine function"));
+}

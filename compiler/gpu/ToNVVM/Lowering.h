@@ -162,6 +162,9 @@ void populateArgReducePatterns(const BlockTypeConverter &converter,
 void populateAtomicPatterns(const BlockTypeConverter &converter,
                             mlir::RewritePatternSet &patterns,
                             KernelState &kernel);
+void populateScanPatterns(const BlockTypeConverter &converter,
+                          mlir::RewritePatternSet &patterns,
+                          KernelState &kernel);
 
 /// Elements per vector access of every block load and store of `func`, as
 /// wide as contiguity, alignment and mask constancy allow (Memory.cpp). Taken
