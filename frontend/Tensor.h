@@ -20,6 +20,7 @@
 #include <functional>
 #include <optional>
 #include <source_location>
+#include <utility>
 #include <vector>
 
 namespace blockjit {
@@ -49,6 +50,13 @@ public:
   /// Stretch size-1 dimensions (and splat scalars) to `shape`.
   Tensor broadcast_to(std::vector<int64_t> shape,
                       SourceLoc loc = SourceLoc::current()) const;
+  /// Same as the free functions reshape(x, shape), trans(x) and
+  /// permute(x, dims) below.
+  Tensor reshape(std::vector<int64_t> shape,
+                 SourceLoc loc = SourceLoc::current()) const;
+  Tensor trans(SourceLoc loc = SourceLoc::current()) const;
+  Tensor permute(std::vector<int> dims,
+                 SourceLoc loc = SourceLoc::current()) const;
 
 private:
   mlir::Value value_;
@@ -304,6 +312,37 @@ void for_range(Operand start, Operand end, Operand step,
 std::vector<Tensor> for_range(
     Operand start, Operand end, Operand step, std::vector<Tensor> init,
     const std::function<std::vector<Tensor>(Int, std::vector<Tensor>)> &body);
+
+//===----------------------------------------------------------------------===//
+// Block shapes: reshape, trans/permute, join/split
+//===----------------------------------------------------------------------===//
+
+/// The elements of block `x` in row-major order, laid out in `shape`
+/// (Triton's tl.reshape, without can_reorder): element i in row-major order
+/// stays element i. Any element type; `shape` has powers of two and the same
+/// element count as `x`. Free on the GPU (a thread keeps its elements).
+Tensor reshape(const Tensor &x, std::vector<int64_t> shape,
+               SourceLoc loc = SourceLoc::current());
+/// The transpose of a 2-D block: result[i, j] = x[j, i] (Triton's tl.trans of
+/// a 2-D block). Any element type, pointers included (a transposed store is
+/// `store(trans(ptrs), trans(values))`).
+Tensor trans(const Tensor &x, SourceLoc loc = SourceLoc::current());
+/// Reorders the dimensions of a block: dimension i of the result is dimension
+/// dims[i] of `x` (Triton's tl.permute); `dims` is a permutation of
+/// 0..rank-1. trans(x) is permute(x, {1, 0}). The GPU target lays out blocks
+/// of rank 1 and 2 only (higher ranks run on the CPU).
+Tensor permute(const Tensor &x, std::vector<int> dims,
+               SourceLoc loc = SourceLoc::current());
+/// Stacks two blocks along a new last dimension of size 2 (Triton's tl.join):
+/// result[..., 0] = a, result[..., 1] = b. a and b are broadcast to one shape
+/// and must have the same element type (convert one with to() first).
+Tensor join(const Tensor &a, const Tensor &b,
+            SourceLoc loc = SourceLoc::current());
+/// The inverse of join (Triton's tl.split): a block whose last dimension is 2
+/// gives its halves x[..., 0] and x[..., 1]. x has rank 2 or more (splitting
+/// a block of shape [2] into scalars is not supported: use a 2-D block).
+std::pair<Tensor, Tensor> split(const Tensor &x,
+                                SourceLoc loc = SourceLoc::current());
 
 } // namespace blockjit
 

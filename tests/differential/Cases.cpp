@@ -1110,6 +1110,7 @@ const std::vector<Case> &allCases() {
     addStructureCases(all);
     addReductionCases(all);
     addExampleCases(all);
+    addShapesCases(all);
     // Names must be unique: the cast loop makes one per (from, to) pair.
     std::map<std::string, int> seen;
     for (Case &c : all)
