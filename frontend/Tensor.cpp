@@ -96,6 +96,50 @@ Type promote(Type a, Type b) {
   return wa > wb ? a : b;
 }
 
+/// i32/i64 `v` converted to bf16 with one rounding (to nearest, ties to
+/// even). Through f32 alone that rounds twice (x86 has no direct
+/// conversion: 2^24 + 2^16 + 1 would give 2^24): the f32 value is made the
+/// round-to-odd one (an inexact, even result steps one ulp toward `v`),
+/// which then rounds to bf16 exactly as `v` would (f32 keeps more than
+/// bf16's 8 bits + 2).
+Value integerToBF16(OpBuilder &b, Location loc, Value v) {
+  using P = arith::CmpIPredicate;
+  auto like = [&](Type element) {
+    return blk::withShapeOf(v.getType(), element);
+  };
+  auto constant = [&](Type element, int64_t value) -> Value {
+    Value c =
+        arith::ConstantOp::create(b, loc, IntegerAttr::get(element, value));
+    if (isa<RankedTensorType>(v.getType()))
+      c = blk::SplatOp::create(b, loc, like(element), c);
+    return c;
+  };
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value a = arith::SIToFPOp::create(b, loc, like(b.getF32Type()), v);
+  Value wide = blk::elementTypeOf(v.getType()) == i64
+                   ? v
+                   : Value(arith::ExtSIOp::create(b, loc, like(i64), v));
+  // a is an integer; out of i64's range it saturates (only for x near
+  // INT64_MAX, which bf16 rounds to 2^63 either way).
+  Value back = arith::FPToSIOp::create(b, loc, like(i64), a);
+  Value bits = arith::BitcastOp::create(b, loc, like(i32), a);
+  Value inexact = arith::CmpIOp::create(b, loc, P::ne, back, wide);
+  Value even = arith::CmpIOp::create(
+      b, loc, P::eq, arith::AndIOp::create(b, loc, bits, constant(i32, 1)),
+      constant(i32, 0));
+  // Sign and magnitude: bits + 1 is one ulp larger in magnitude.
+  Value overshoot = arith::XOrIOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, P::sgt, back, wide),
+      arith::CmpIOp::create(b, loc, P::slt, wide, constant(i64, 0)));
+  Value step = arith::SelectOp::create(b, loc, overshoot, constant(i32, -1),
+                                       constant(i32, 1));
+  Value adjusted = arith::SelectOp::create(
+      b, loc, arith::AndIOp::create(b, loc, inexact, even),
+      arith::AddIOp::create(b, loc, bits, step), bits);
+  Value odd = arith::BitcastOp::create(b, loc, like(b.getF32Type()), adjusted);
+  return arith::TruncFOp::create(b, loc, like(b.getBF16Type()), odd);
+}
+
 Value castValue(OpBuilder &b, Location loc, Value v, Type toElement) {
   Type from = blk::elementTypeOf(v.getType());
   if (from == toElement)
@@ -119,6 +163,8 @@ Value castValue(OpBuilder &b, Location loc, Value v, Type toElement) {
     return wt > wf ? Value(arith::ExtSIOp::create(b, loc, to, v))
                    : Value(arith::TruncIOp::create(b, loc, to, v));
   }
+  if (!ff && toElement.isBF16() && wf >= 32)
+    return integerToBF16(b, loc, v);
   if (!ff && ft)
     return wf == 1 ? Value(arith::UIToFPOp::create(b, loc, to, v))
                    : Value(arith::SIToFPOp::create(b, loc, to, v));

@@ -43,7 +43,8 @@ public:
   bool isBlock() const { return !shape().empty(); }
   bool isPointer() const;
 
-  /// Convert elements to `type` (int<->float, widen, narrow; to i1 is != 0).
+  /// Convert elements to `type` (int<->float, widen, narrow; to i1 is != 0);
+  /// the rounding and saturation rules are those of cast() below.
   Tensor to(DType type, SourceLoc loc = SourceLoc::current()) const;
   /// Insert a size-1 dimension at `axis` (Triton's x[:, None] is axis 1).
   Tensor expand_dims(int axis, SourceLoc loc = SourceLoc::current()) const;
@@ -295,7 +296,17 @@ Tensor minimum(TensorOperand a, Operand b);
 /// Elementwise `cond ? a : b`, with broadcasting.
 Tensor where(const Tensor &cond, Operand a, Operand b,
              SourceLoc loc = SourceLoc::current());
-/// Elementwise type conversion (same as x.to(type)).
+/// Elementwise type conversion (same as x.to(type); Triton's x.to(dtype)),
+/// defined for every input on both targets:
+/// - float -> integer truncates toward zero (-0.5 and 0.5 give 0); values
+///   past the integer type's range saturate to its minimum or maximum
+///   (+-inf too), and NaN gives 0 (LLVM's fptosi.sat; never poison);
+/// - float -> narrower float and integer -> float round to nearest, ties to
+///   even (past the float type's range: +-inf); float -> wider float is
+///   exact; f16 <-> bf16 goes through f32 (exact, then one rounding);
+/// - integer -> integer: widening sign-extends (i1 zero-extends: true is 1),
+///   narrowing keeps the low bits (two's complement wrap);
+/// - anything -> i1 is `x != 0` (NaN gives true).
 Tensor cast(const Tensor &x, DType type, SourceLoc loc = SourceLoc::current());
 
 //===----------------------------------------------------------------------===//

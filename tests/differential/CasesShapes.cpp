@@ -257,12 +257,196 @@ void addJoinSplitCases(std::vector<Case> &cases) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Casts: float -> integer saturates, integer -> float rounds to nearest even
+//===----------------------------------------------------------------------===//
+
+/// C++'s (defined) version of the DSL's float -> integer cast: NaN is 0,
+/// values at or past +-2^(bits-1) saturate, the rest truncate toward zero.
+int64_t saturatingCast(double x, int bits) {
+  if (std::isnan(x))
+    return 0;
+  double bound = std::ldexp(1.0, bits - 1);
+  int64_t max = bits == 64 ? std::numeric_limits<int64_t>::max()
+                           : (int64_t(1) << (bits - 1)) - 1;
+  if (x >= bound)
+    return max;
+  if (x <= -bound)
+    return -max - 1;
+  return int64_t(std::trunc(x));
+}
+
+int bitsOf(DType type) { return int(dtypeBytes(type)) * 8; }
+
+/// The inputs where C++ leaves the conversion undefined, for an integer
+/// type of `bits`, then random values within +-2.5 times its range.
+std::vector<double> saturationInputs(int bits, int64_t n, unsigned seed) {
+  double m = std::ldexp(1.0, bits - 1);
+  std::vector<double> v = {kInf,
+                           -kInf,
+                           kNaN,
+                           1e30,
+                           -1e30,
+                           0.5,
+                           -0.5,
+                           -0.0,
+                           0.0,
+                           0.99,
+                           -0.99,
+                           1.5,
+                           -1.5,
+                           2.5,
+                           -2.5,
+                           m - 1,
+                           m - 0.5,
+                           m,
+                           m + 1,
+                           m * 1.5,
+                           -m,
+                           -m - 0.5,
+                           -m - 1,
+                           -m * 1.5,
+                           2 * m,
+                           -2 * m,
+                           std::nextafter(m, 0.0),
+                           -std::nextafter(m, 0.0),
+                           double(std::nextafter(float(m), 0.0f)),
+                           -double(std::nextafter(float(m), 0.0f)),
+                           1e10,
+                           -1e10,
+                           65504,
+                           -65504,
+                           3e38,
+                           -3e38};
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> dist(-2.5 * m, 2.5 * m);
+  while (int64_t(v.size()) < n)
+    v.push_back(v.size() % 2 ? dist(rng) : std::trunc(dist(rng) / 3));
+  v.resize(n);
+  return v;
+}
+
+/// `x` (an integer exact in double) rounded to `precision` significant bits,
+/// ties to even; past `max`, infinity.
+double roundNearestEven(double x, int precision, double max) {
+  if (x == 0)
+    return x;
+  int exponent;
+  std::frexp(x, &exponent);
+  double scale = std::ldexp(1.0, precision - exponent);
+  double r = std::nearbyint(x * scale) / scale; // the default mode: ties even
+  return std::fabs(r) > max ? std::copysign(kInf, r) : r;
+}
+
+void addCastCases(std::vector<Case> &cases) {
+  // Every float type to every integer type. i64 results are stored as two
+  // exact halves (a double holds no INT64_MAX): hi = r / 2^32 in an i32
+  // buffer, lo = r & 0xffffffff.
+  for (DType from : {D::F16, D::BF16, D::F32, D::F64}) {
+    for (DType to : {D::I8, D::I16, D::I32, D::I64}) {
+      std::string name = "cast_saturate_" + suffix(from) + "_" + suffix(to);
+      auto kernel = jit(name, [to](Ptr<> x, Ptr<> out, Ptr<int32_t> hi, Int n,
+                                   Constexpr BLOCK) {
+        Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
+        Tensor mask = offsets < n;
+        Tensor r = cast(load(x + offsets, mask), to);
+        if (to != DType::I64) {
+          store(out + offsets, r, mask);
+          return;
+        }
+        store(out + offsets, r & int64_t(0xffffffff), mask);
+        store(hi + offsets, (r / (int64_t(1) << 32)).to(DType::I32), mask);
+      });
+      int64_t n = 781;
+      Case c{name, {"cast", "Tensor::to"}, kernel};
+      c.buffers = {
+          {from, saturationInputs(bitsOf(to), n, unsigned(bitsOf(to)))},
+          {to, sentinel(n + 4)},
+          {D::I32, sentinel(n + 4)}};
+      c.args = {bufArg(0), bufArg(1), bufArg(2), i32Arg(int32_t(n)),
+                constArg(kBlock)};
+      c.grid = {int(blocks(n))};
+      c.reference = [to, n](Buffers &b) {
+        for (int64_t i = 0; i < n; ++i) {
+          int64_t r = saturatingCast(b[0][i], bitsOf(to));
+          if (to != D::I64) {
+            b[1][i] = double(r);
+            continue;
+          }
+          b[1][i] = double(r & int64_t(0xffffffff));
+          b[2][i] = double(r / (int64_t(1) << 32));
+        }
+      };
+      cases.push_back(std::move(c));
+    }
+  }
+
+  // Integer -> float at ties: 2^e + ulp/2 rounds down to the even 2^e,
+  // 2^e + 3 ulp/2 up to 2^e + 2 ulp, one past a tie rounds up; f16 overflows
+  // to inf from 65520 on.
+  struct Pair {
+    DType from, to;
+    int precision;
+    double max;
+  };
+  const double f32Max = std::numeric_limits<float>::max();
+  const Pair pairs[] = {{D::I32, D::F32, 24, f32Max},
+                        {D::I64, D::F32, 24, f32Max},
+                        {D::I64, D::F64, 53, kInf},
+                        {D::I32, D::F16, 11, 65504},
+                        {D::I16, D::F16, 11, 65504},
+                        {D::I64, D::F16, 11, 65504},
+                        {D::I32, D::BF16, 8, 3.3895313892515355e38},
+                        {D::I16, D::BF16, 8, 3.3895313892515355e38},
+                        {D::I64, D::BF16, 8, 3.3895313892515355e38}};
+  for (const Pair &pair : pairs) {
+    std::string name =
+        "cast_round_" + suffix(pair.from) + "_" + suffix(pair.to);
+    auto kernel =
+        jit(name, [to = pair.to](Ptr<> x, Ptr<> out, Int n, Constexpr BLOCK) {
+          Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
+          Tensor mask = offsets < n;
+          store(out + offsets, load(x + offsets, mask).to(to), mask);
+        });
+    int bits = bitsOf(pair.from);
+    std::vector<double> inputs = {0, 1, -1, 65519, 65520, -65520, 65535};
+    for (int e = pair.precision; e <= std::min(bits - 2, 62); ++e) {
+      double base = std::ldexp(1.0, e);
+      double half = std::ldexp(1.0, e - pair.precision); // ulp / 2
+      for (double sign : {1.0, -1.0}) {
+        inputs.push_back(sign * (base + half));
+        inputs.push_back(sign * (base + 3 * half));
+        if (e <= 52 && half >= 2) {
+          inputs.push_back(sign * (base + half + 1));
+          inputs.push_back(sign * (base + half - 1));
+        }
+      }
+    }
+    std::vector<double> fits;
+    double limit = std::ldexp(1.0, bits - 1);
+    for (double v : inputs)
+      if (v < limit && v >= -limit)
+        fits.push_back(v);
+    int64_t n = int64_t(fits.size());
+    Case c{name, {"Tensor::to", "cast"}, kernel};
+    c.buffers = {{pair.from, fits}, {pair.to, sentinel(n + 4)}};
+    c.args = {bufArg(0), bufArg(1), i32Arg(int32_t(n)), constArg(kBlock)};
+    c.grid = {int(blocks(n))};
+    c.reference = [pair, n](Buffers &b) {
+      for (int64_t i = 0; i < n; ++i)
+        b[1][i] = roundNearestEven(b[0][i], pair.precision, pair.max);
+    };
+    cases.push_back(std::move(c));
+  }
+}
+
 } // namespace
 
 void addShapesCases(std::vector<Case> &cases) {
   addReshapeCases(cases);
   addTransCases(cases);
   addJoinSplitCases(cases);
+  addCastCases(cases);
 }
 
 } // namespace blockjit::difftest
