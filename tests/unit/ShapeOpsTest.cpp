@@ -225,7 +225,7 @@ TEST(ShapeOpsGPU, Rank3JoinIsASpecializationError) {
   ASSERT_FALSE(bool(artifact));
   std::string text = llvm::toString(artifact.takeError());
   EXPECT_TRUE(contains(text, "'blk.join' op uses the rank-3 block "
-                             "'tensor<4x8x2xi32>'; the GPU backend supports "
+                             "'tensor<4x8x2xf32>'; the GPU backend supports "
                              "1-D and 2-D blocks"))
       << text;
 }
