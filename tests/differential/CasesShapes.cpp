@@ -440,12 +440,55 @@ void addCastCases(std::vector<Case> &cases) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Shape ops in a loop: the shared scratch array reused every iteration
+//===----------------------------------------------------------------------===//
+
+/// out[i][j] = sum over tiles t of x_t[j][i] + x_t[i][j ^ 1]: per iteration a
+/// transpose and a split/join/reshape that swaps neighbours, each an exchange
+/// through shared memory on the GPU, carried through scf.for; 64 elements
+/// with 4 warps (replicas).
+void addShapeLoopCase(std::vector<Case> &cases) {
+  auto kernel = jit("shape_loop", [](Ptr<float> x, Ptr<float> out, Int tiles) {
+    Tensor r = arange(0, 8).expand_dims(1), c = arange(0, 8).expand_dims(0);
+    std::vector<Tensor> result =
+        for_range(0, tiles, 1, {full({8, 8}, 0, DType::F32)},
+                  [&](Int t, std::vector<Tensor> acc) -> std::vector<Tensor> {
+                    Tensor tile = load(x + t * 64 + r * 8 + c);
+                    auto [even, odd] = split(reshape(tile, {32, 2}));
+                    Tensor swapped = reshape(join(odd, even), {8, 8});
+                    return {acc[0] + trans(tile) + swapped};
+                  });
+    store(out + r * 8 + c, result[0]);
+  });
+  const int tiles = 3;
+  std::vector<double> input(64 * tiles);
+  for (size_t k = 0; k < input.size(); ++k)
+    input[k] = double(int(k * 37 % 101) - 50);
+  Case c{"shape_loop", {"trans", "split", "join", "reshape"}, kernel};
+  c.buffers = {{D::F32, input}, {D::F32, sentinel(66)}};
+  c.args = {bufArg(0), bufArg(1), i32Arg(tiles)};
+  c.grid = {1};
+  c.numWarps = 4;
+  c.reference = [](Buffers &b) {
+    for (int i = 0; i < 8; ++i)
+      for (int j = 0; j < 8; ++j) {
+        double s = 0;
+        for (int t = 0; t < tiles; ++t)
+          s += b[0][t * 64 + j * 8 + i] + b[0][t * 64 + i * 8 + (j ^ 1)];
+        b[1][i * 8 + j] = s;
+      }
+  };
+  cases.push_back(std::move(c));
+}
+
 } // namespace
 
 void addShapesCases(std::vector<Case> &cases) {
   addReshapeCases(cases);
   addTransCases(cases);
   addJoinSplitCases(cases);
+  addShapeLoopCase(cases);
   addCastCases(cases);
 }
 
