@@ -20,6 +20,8 @@
 #include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace blockjit {
@@ -86,6 +88,60 @@ template <typename Op> struct AtomicLowering : ConvertOpToLLVMPattern<Op> {
   }
 };
 
+/// Float to signed integer conversions saturate, on every target:
+/// truncation toward zero, out-of-range values give the integer type's
+/// minimum or maximum, NaN gives 0 (the DSL's `cast`, frontend/Tensor.h).
+/// LLVM's fptosi alone is poison for those inputs; the selects pick a
+/// defined value wherever it would be (a select's unchosen operand may be
+/// poison). The bounds are -2^(n-1) and 2^(n-1), exact in every float type
+/// or, past f16's range, infinities, which then catch only the infinities:
+/// every finite f16 fits in i32 and i64.
+struct SaturatingFPToSILowering : ConvertOpToLLVMPattern<arith::FPToSIOp> {
+  SaturatingFPToSILowering(const LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern(converter, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(arith::FPToSIOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto result =
+        dyn_cast_or_null<IntegerType>(typeConverter->convertType(op.getType()));
+    Value x = adaptor.getIn();
+    auto floatType = dyn_cast<FloatType>(x.getType());
+    if (!result || !floatType)
+      return rewriter.notifyMatchFailure(op, "scalars only");
+    Location loc = op.getLoc();
+    unsigned bits = result.getWidth();
+    auto floatConstant = [&](bool negative) -> Value {
+      APFloat bound(std::ldexp(negative ? -1.0 : 1.0, int(bits) - 1));
+      bool losesInfo;
+      bound.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &losesInfo);
+      return LLVM::ConstantOp::create(rewriter, loc, floatType,
+                                      rewriter.getFloatAttr(floatType, bound));
+    };
+    auto intConstant = [&](const APInt &value) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, result,
+                                      rewriter.getIntegerAttr(result, value));
+    };
+    Value truncated = LLVM::FPToSIOp::create(rewriter, loc, result, x);
+    Value tooLow = LLVM::FCmpOp::create(rewriter, loc, LLVM::FCmpPredicate::ole,
+                                        x, floatConstant(/*negative=*/true));
+    Value tooHigh = LLVM::FCmpOp::create(
+        rewriter, loc, LLVM::FCmpPredicate::oge, x, floatConstant(false));
+    Value isNaN =
+        LLVM::FCmpOp::create(rewriter, loc, LLVM::FCmpPredicate::uno, x, x);
+    Value v = LLVM::SelectOp::create(
+        rewriter, loc, tooLow, intConstant(APInt::getSignedMinValue(bits)),
+        truncated);
+    v = LLVM::SelectOp::create(rewriter, loc, tooHigh,
+                               intConstant(APInt::getSignedMaxValue(bits)), v);
+    v = LLVM::SelectOp::create(rewriter, loc, isNaN,
+                               intConstant(APInt::getZero(bits)), v);
+    rewriter.replaceOp(op, v);
+    return success();
+  }
+};
+
 } // namespace
 
 void addBlkTypeConversions(LLVMTypeConverter &converter,
@@ -106,6 +162,7 @@ void populateScalarBlkToLLVMPatterns(LLVMTypeConverter &converter,
 void populateBlkToLLVMCommonPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns) {
   populateScalarBlkToLLVMPatterns(converter, patterns);
+  patterns.add<SaturatingFPToSILowering>(converter);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   populateMathToLLVMConversionPatterns(converter, patterns);
   cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);

@@ -86,6 +86,23 @@ private:
       return blk::ExpandDimsOp::create(builder, def->getLoc(), src,
                                        expand.getAxis());
     }
+    // Shape ops move elements: the same moves of the widened elements.
+    if (auto reshape = dyn_cast_or_null<blk::ReshapeOp>(def)) {
+      Value src = widen(reshape.getSrc());
+      builder.setInsertionPointAfter(def);
+      return blk::ReshapeOp::create(builder, def->getLoc(), type, src);
+    }
+    if (auto permute = dyn_cast_or_null<blk::PermuteOp>(def)) {
+      Value src = widen(permute.getSrc());
+      builder.setInsertionPointAfter(def);
+      return blk::PermuteOp::create(builder, def->getLoc(), src,
+                                    permute.getOrder());
+    }
+    if (auto join = dyn_cast_or_null<blk::JoinOp>(def)) {
+      Value lhs = widen(join.getLhs()), rhs = widen(join.getRhs());
+      builder.setInsertionPointAfter(def);
+      return blk::JoinOp::create(builder, def->getLoc(), lhs, rhs);
+    }
     // Anything else is a leaf: sign-extend its value.
     insertAfterDefinition(value);
     return arith::ExtSIOp::create(builder, value.getLoc(), type, value);

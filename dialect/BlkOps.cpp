@@ -9,6 +9,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/InterleavedRange.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -456,5 +457,121 @@ LogicalResult ScanOp::verify() {
              << "in a blk.scan combine region must be a scalar operation "
                 "without side effects or regions";
   }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// reshape, permute, join, split
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Whether two block types have the same element type (layout encodings,
+/// on the GPU, are not part of the shape contract).
+LogicalResult verifySameElementType(Operation *op, RankedTensorType src,
+                                    RankedTensorType result) {
+  if (src.getElementType() != result.getElementType())
+    return op->emitOpError()
+           << "result element type " << result.getElementType()
+           << " must match the source's " << src.getElementType();
+  return success();
+}
+
+} // namespace
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType src = getSrc().getType(), result = getType();
+  if (failed(verifySameElementType(*this, src, result)))
+    return failure();
+  if (src.getNumElements() != result.getNumElements())
+    return emitOpError() << "cannot reshape " << shapeString(src.getShape())
+                         << " (" << src.getNumElements() << " elements) to "
+                         << shapeString(result.getShape()) << " ("
+                         << result.getNumElements()
+                         << " elements): the element count must stay";
+  return success();
+}
+
+void PermuteOp::build(OpBuilder &builder, OperationState &state, Value src,
+                      ArrayRef<int32_t> order) {
+  auto srcType = cast<RankedTensorType>(src.getType());
+  SmallVector<int64_t> shape;
+  for (int32_t d : order)
+    shape.push_back(d >= 0 && d < srcType.getRank() ? srcType.getDimSize(d)
+                                                    : 1);
+  build(builder, state, RankedTensorType::get(shape, srcType.getElementType()),
+        src, order);
+}
+
+LogicalResult PermuteOp::verify() {
+  RankedTensorType src = getSrc().getType(), result = getType();
+  if (failed(verifySameElementType(*this, src, result)))
+    return failure();
+  ArrayRef<int32_t> order = getOrder();
+  if (int64_t(order.size()) != src.getRank())
+    return emitOpError() << "order has " << order.size()
+                         << " entries; the source has rank " << src.getRank();
+  SmallVector<bool> seen(order.size(), false);
+  for (int32_t d : order) {
+    if (d < 0 || d >= src.getRank() || seen[d])
+      return emitOpError() << "order [" << llvm::interleaved(order)
+                           << "] must be a permutation of 0.."
+                           << src.getRank() - 1;
+    seen[d] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (int32_t d : order)
+    shape.push_back(src.getDimSize(d));
+  if (result.getShape() != ArrayRef(shape))
+    return emitOpError() << "result shape " << shapeString(result.getShape())
+                         << " must be " << shapeString(shape)
+                         << " (dimension i is the source's dimension order[i])";
+  return success();
+}
+
+void JoinOp::build(OpBuilder &builder, OperationState &state, Value lhs,
+                   Value rhs) {
+  auto type = cast<RankedTensorType>(lhs.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape.push_back(2);
+  build(builder, state, RankedTensorType::get(shape, type.getElementType()),
+        lhs, rhs);
+}
+
+LogicalResult JoinOp::verify() {
+  // rhs has the type of lhs (AllTypesMatch).
+  RankedTensorType lhs = getLhs().getType(), result = getType();
+  if (failed(verifySameElementType(*this, lhs, result)))
+    return failure();
+  SmallVector<int64_t> shape(lhs.getShape());
+  shape.push_back(2);
+  if (result.getShape() != ArrayRef(shape))
+    return emitOpError() << "result shape " << shapeString(result.getShape())
+                         << " must be " << shapeString(shape)
+                         << " (the operands' shape and a last dimension of 2)";
+  return success();
+}
+
+void SplitOp::build(OpBuilder &builder, OperationState &state, Value src) {
+  auto type = cast<RankedTensorType>(src.getType());
+  auto half =
+      RankedTensorType::get(type.getShape().drop_back(), type.getElementType());
+  build(builder, state, half, half, src);
+}
+
+LogicalResult SplitOp::verify() {
+  RankedTensorType src = getSrc().getType();
+  if (src.getRank() < 2 || src.getShape().back() != 2)
+    return emitOpError() << "splits a block of rank 2 or more whose last "
+                            "dimension is 2, got "
+                         << src;
+  ArrayRef<int64_t> shape = src.getShape().drop_back();
+  RankedTensorType result = getLhs().getType(); // rhs: the same type
+  if (failed(verifySameElementType(*this, src, result)))
+    return failure();
+  if (result.getShape() != shape)
+    return emitOpError() << "result shape " << shapeString(result.getShape())
+                         << " must be " << shapeString(shape)
+                         << " (the source without its last dimension)";
   return success();
 }

@@ -301,4 +301,70 @@ def Blk_ScanReturnOp : Blk_Op<"scan_return", [Pure, Terminator,
   let assemblyFormat = "$result attr-dict `:` type($result)";
 }
 
+//===----------------------------------------------------------------------===//
+// Block shape ops: reshape, permute, join, split
+//===----------------------------------------------------------------------===//
+
+def Blk_ReshapeOp : Blk_Op<"reshape", [Pure]> {
+  let summary = "the same elements in row-major order, in another shape";
+  let description = [{
+    Element i of the source in row-major order is element i of the result;
+    the element type and count stay (Triton's tl.reshape without reordering).
+    Example: `%r = blk.reshape %x : tensor<128xf32> -> tensor<8x16xf32>`
+  }];
+  let arguments = (ins Blk_Block:$src);
+  let results = (outs Blk_Block:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Blk_PermuteOp : Blk_Op<"permute", [Pure]> {
+  let summary = "reorder the dimensions of a block (a transpose)";
+  let description = [{
+    Dimension i of the result is dimension `order[i]` of the source:
+    `result[i_0, ..., i_n] = src[j]` with `j[order[d]] = i_d` (Triton's
+    tl.permute; tl.trans of a 2-D block is `order = [1, 0]`).
+    Example: `%t = blk.permute %x order = [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>`
+  }];
+  let arguments = (ins Blk_Block:$src, DenseI32ArrayAttr:$order);
+  let results = (outs Blk_Block:$result);
+  let assemblyFormat = "$src `order` `=` $order attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$src, "::llvm::ArrayRef<int32_t>":$order)>];
+}
+
+def Blk_JoinOp : Blk_Op<"join", [Pure, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "stack two blocks of one type along a new last dimension of 2";
+  let description = [{
+    `result[i..., 0] = lhs[i...]` and `result[i..., 1] = rhs[i...]` (Triton's
+    tl.join). Example:
+    `%j = blk.join %a, %b : tensor<16xf32> -> tensor<16x2xf32>`
+  }];
+  let arguments = (ins Blk_Block:$lhs, Blk_Block:$rhs);
+  let results = (outs Blk_Block:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$lhs, "::mlir::Value":$rhs)>];
+}
+
+def Blk_SplitOp : Blk_Op<"split", [Pure, AllTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "the two halves of a block along its last dimension of 2";
+  let description = [{
+    The inverse of blk.join: `lhs[i...] = src[i..., 0]` and
+    `rhs[i...] = src[i..., 1]` (Triton's tl.split); the source has rank 2 or
+    more. Example:
+    `%a, %b = blk.split %j : tensor<16x2xf32> -> tensor<16xf32>`
+  }];
+  let arguments = (ins Blk_Block:$src);
+  let results = (outs Blk_Block:$lhs, Blk_Block:$rhs);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($lhs)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$src)>];
+}
+
 #endif // BLOCKJIT_DIALECT_BLKOPS_TD

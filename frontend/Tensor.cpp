@@ -97,6 +97,50 @@ Type promote(Type a, Type b) {
   return wa > wb ? a : b;
 }
 
+/// i32/i64 `v` converted to bf16 with one rounding (to nearest, ties to
+/// even). Through f32 alone that rounds twice (x86 has no direct
+/// conversion: 2^24 + 2^16 + 1 would give 2^24): the f32 value is made the
+/// round-to-odd one (an inexact, even result steps one ulp toward `v`),
+/// which then rounds to bf16 exactly as `v` would (f32 keeps more than
+/// bf16's 8 bits + 2).
+Value integerToBF16(OpBuilder &b, Location loc, Value v) {
+  using P = arith::CmpIPredicate;
+  auto like = [&](Type element) {
+    return blk::withShapeOf(v.getType(), element);
+  };
+  auto constant = [&](Type element, int64_t value) -> Value {
+    Value c =
+        arith::ConstantOp::create(b, loc, IntegerAttr::get(element, value));
+    if (isa<RankedTensorType>(v.getType()))
+      c = blk::SplatOp::create(b, loc, like(element), c);
+    return c;
+  };
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value a = arith::SIToFPOp::create(b, loc, like(b.getF32Type()), v);
+  Value wide = blk::elementTypeOf(v.getType()) == i64
+                   ? v
+                   : Value(arith::ExtSIOp::create(b, loc, like(i64), v));
+  // a is an integer; out of i64's range it saturates (only for x near
+  // INT64_MAX, which bf16 rounds to 2^63 either way).
+  Value back = arith::FPToSIOp::create(b, loc, like(i64), a);
+  Value bits = arith::BitcastOp::create(b, loc, like(i32), a);
+  Value inexact = arith::CmpIOp::create(b, loc, P::ne, back, wide);
+  Value even = arith::CmpIOp::create(
+      b, loc, P::eq, arith::AndIOp::create(b, loc, bits, constant(i32, 1)),
+      constant(i32, 0));
+  // Sign and magnitude: bits + 1 is one ulp larger in magnitude.
+  Value overshoot = arith::XOrIOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, P::sgt, back, wide),
+      arith::CmpIOp::create(b, loc, P::slt, wide, constant(i64, 0)));
+  Value step = arith::SelectOp::create(b, loc, overshoot, constant(i32, -1),
+                                       constant(i32, 1));
+  Value adjusted = arith::SelectOp::create(
+      b, loc, arith::AndIOp::create(b, loc, inexact, even),
+      arith::AddIOp::create(b, loc, bits, step), bits);
+  Value odd = arith::BitcastOp::create(b, loc, like(b.getF32Type()), adjusted);
+  return arith::TruncFOp::create(b, loc, like(b.getBF16Type()), odd);
+}
+
 Value castValue(OpBuilder &b, Location loc, Value v, Type toElement) {
   Type from = blk::elementTypeOf(v.getType());
   if (from == toElement)
@@ -120,6 +164,8 @@ Value castValue(OpBuilder &b, Location loc, Value v, Type toElement) {
     return wt > wf ? Value(arith::ExtSIOp::create(b, loc, to, v))
                    : Value(arith::TruncIOp::create(b, loc, to, v));
   }
+  if (!ff && toElement.isBF16() && wf >= 32)
+    return integerToBF16(b, loc, v);
   if (!ff && ft)
     return wf == 1 ? Value(arith::UIToFPOp::create(b, loc, to, v))
                    : Value(arith::SIToFPOp::create(b, loc, to, v));
@@ -1539,6 +1585,146 @@ Tensor associative_scan(const Tensor &x, int axis,
   }
   return scanImpl(x, axis, reverse, where, "associative_scan", combine,
                   /*widen=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// Block shapes: reshape, trans/permute, join/split
+//===----------------------------------------------------------------------===//
+
+Tensor reshape(const Tensor &x, std::vector<int64_t> shape, SourceLoc where) {
+  TraceContext *t = trace(where);
+  if (!t || !usable(*t, where, x))
+    return {};
+  if (!x.isBlock())
+    return t->fail(where, "reshape needs a block, got a scalar of type " +
+                              typeString(x.type()));
+  if (shape.empty())
+    return t->fail(where, "reshape needs a target shape with at least one "
+                          "dimension");
+  int64_t elements = 1;
+  for (int64_t d : shape) {
+    if (d <= 0 || !llvm::isPowerOf2_64(d) || d > blk::kMaxBlockElements)
+      return t->fail(where, "reshape: block dimensions must be powers of two, "
+                            "got " +
+                                shapeString(shape));
+    elements *= d;
+    if (elements > blk::kMaxBlockElements)
+      break;
+  }
+  auto type = cast<RankedTensorType>(x.type());
+  if (elements != type.getNumElements())
+    return t->fail(where,
+                   llvm::formatv("cannot reshape a block of shape {0} "
+                                 "({1} elements) to {2}: the element "
+                                 "count must stay",
+                                 shapeString(x.shape()), type.getNumElements(),
+                                 shapeString(shape)));
+  return Tensor(blk::ReshapeOp::create(
+      t->builder(), t->location(where),
+      RankedTensorType::get(shape, type.getElementType()), x.value()));
+}
+
+Tensor permute(const Tensor &x, std::vector<int> dims, SourceLoc where) {
+  TraceContext *t = trace(where);
+  if (!t || !usable(*t, where, x))
+    return {};
+  if (!x.isBlock())
+    return t->fail(where, "permute needs a block, got a scalar of type " +
+                              typeString(x.type()));
+  int64_t rank = x.shape().size();
+  std::vector<bool> seen(rank, false);
+  bool valid = int64_t(dims.size()) == rank;
+  for (int d : dims) {
+    if (!valid || d < 0 || d >= rank || seen[d]) {
+      valid = false;
+      break;
+    }
+    seen[d] = true;
+  }
+  if (!valid) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "[";
+    llvm::interleaveComma(dims, os);
+    os << "]";
+    return t->fail(where,
+                   llvm::formatv("permute dims {0} must be a permutation of "
+                                 "0..{1} (the block has rank {2})",
+                                 text, rank - 1, rank));
+  }
+  SmallVector<int32_t> order(dims.begin(), dims.end());
+  return Tensor(blk::PermuteOp::create(t->builder(), t->location(where),
+                                       x.value(), order));
+}
+
+Tensor trans(const Tensor &x, SourceLoc where) {
+  TraceContext *t = trace(where);
+  if (!t || !usable(*t, where, x))
+    return {};
+  if (x.shape().size() != 2)
+    return t->fail(
+        where, llvm::formatv("trans transposes a 2-D block, got {0}; use "
+                             "permute(x, dims) for other ranks",
+                             x.isBlock() ? "the block " + shapeString(x.shape())
+                                         : "a scalar"));
+  return permute(x, {1, 0}, where);
+}
+
+Tensor join(const Tensor &a, const Tensor &b, SourceLoc where) {
+  TraceContext *t = trace(where);
+  if (!t || !usable(*t, where, a) || !usable(*t, where, b))
+    return {};
+  if (!a.isBlock() && !b.isBlock())
+    return t->fail(where, "join needs at least one block, got two scalars");
+  if (a.elementType() != b.elementType())
+    return t->fail(where, "join needs two blocks of one element type, got " +
+                              typeString(a.elementType()) + " and " +
+                              typeString(b.elementType()) +
+                              " (convert one with to() first)");
+  std::optional<std::vector<int64_t>> shape =
+      broadcastShape(a.shape(), b.shape());
+  if (!shape)
+    return t->fail(where, "join: cannot broadcast blocks of shapes " +
+                              shapeString(a.shape()) + " and " +
+                              shapeString(b.shape()) + " to one shape");
+  int64_t elements = 1;
+  for (int64_t d : *shape)
+    elements *= d;
+  if (2 * elements > blk::kMaxBlockElements)
+    return t->fail(where,
+                   llvm::formatv("join of two blocks of shape {0} "
+                                 "makes more than {1} (2^24) elements",
+                                 shapeString(*shape), blk::kMaxBlockElements));
+  OpBuilder &builder = t->builder();
+  Location loc = t->location(where);
+  Value lhs = *broadcastTo(builder, loc, a.value(), *shape);
+  Value rhs = *broadcastTo(builder, loc, b.value(), *shape);
+  return Tensor(blk::JoinOp::create(builder, loc, lhs, rhs));
+}
+
+std::pair<Tensor, Tensor> split(const Tensor &x, SourceLoc where) {
+  TraceContext *t = trace(where);
+  if (!t || !usable(*t, where, x))
+    return {};
+  std::vector<int64_t> shape = x.shape();
+  if (shape.size() < 2 || shape.back() != 2)
+    return {t->fail(where, "split needs a block of rank 2 or more whose last "
+                           "dimension is 2, got " +
+                               (x.isBlock() ? "the block " + shapeString(shape)
+                                            : std::string("a scalar"))),
+            Tensor()};
+  auto op = blk::SplitOp::create(t->builder(), t->location(where), x.value());
+  return {Tensor(op.getLhs()), Tensor(op.getRhs())};
+}
+
+Tensor Tensor::reshape(std::vector<int64_t> shape, SourceLoc where) const {
+  return blockjit::reshape(*this, std::move(shape), where);
+}
+Tensor Tensor::trans(SourceLoc where) const {
+  return blockjit::trans(*this, where);
+}
+Tensor Tensor::permute(std::vector<int> dims, SourceLoc where) const {
+  return blockjit::permute(*this, std::move(dims), where);
 }
 
 } // namespace blockjit

@@ -20,6 +20,7 @@
 #include <functional>
 #include <optional>
 #include <source_location>
+#include <utility>
 #include <vector>
 
 namespace blockjit {
@@ -42,13 +43,21 @@ public:
   bool isBlock() const { return !shape().empty(); }
   bool isPointer() const;
 
-  /// Convert elements to `type` (int<->float, widen, narrow; to i1 is != 0).
+  /// Convert elements to `type` (int<->float, widen, narrow; to i1 is != 0);
+  /// the rounding and saturation rules are those of cast() below.
   Tensor to(DType type, SourceLoc loc = SourceLoc::current()) const;
   /// Insert a size-1 dimension at `axis` (Triton's x[:, None] is axis 1).
   Tensor expand_dims(int axis, SourceLoc loc = SourceLoc::current()) const;
   /// Stretch size-1 dimensions (and splat scalars) to `shape`.
   Tensor broadcast_to(std::vector<int64_t> shape,
                       SourceLoc loc = SourceLoc::current()) const;
+  /// Same as the free functions reshape(x, shape), trans(x) and
+  /// permute(x, dims) below.
+  Tensor reshape(std::vector<int64_t> shape,
+                 SourceLoc loc = SourceLoc::current()) const;
+  Tensor trans(SourceLoc loc = SourceLoc::current()) const;
+  Tensor permute(std::vector<int> dims,
+                 SourceLoc loc = SourceLoc::current()) const;
 
 private:
   mlir::Value value_;
@@ -308,7 +317,17 @@ Tensor minimum(TensorOperand a, Operand b);
 /// Elementwise `cond ? a : b`, with broadcasting.
 Tensor where(const Tensor &cond, Operand a, Operand b,
              SourceLoc loc = SourceLoc::current());
-/// Elementwise type conversion (same as x.to(type)).
+/// Elementwise type conversion (same as x.to(type); Triton's x.to(dtype)),
+/// defined for every input on both targets:
+/// - float -> integer truncates toward zero (-0.5 and 0.5 give 0); values
+///   past the integer type's range saturate to its minimum or maximum
+///   (+-inf too), and NaN gives 0 (LLVM's fptosi.sat; never poison);
+/// - float -> narrower float and integer -> float round to nearest, ties to
+///   even (past the float type's range: +-inf); float -> wider float is
+///   exact; f16 <-> bf16 goes through f32 (exact, then one rounding);
+/// - integer -> integer: widening sign-extends (i1 zero-extends: true is 1),
+///   narrowing keeps the low bits (two's complement wrap);
+/// - anything -> i1 is `x != 0` (NaN gives true).
 Tensor cast(const Tensor &x, DType type, SourceLoc loc = SourceLoc::current());
 
 //===----------------------------------------------------------------------===//
@@ -451,6 +470,37 @@ Tensor associative_scan(const Tensor &x, int axis,
                         const std::function<Tensor(Tensor, Tensor)> &combine,
                         bool reverse = false,
                         SourceLoc loc = SourceLoc::current());
+
+//===----------------------------------------------------------------------===//
+// Block shapes: reshape, trans/permute, join/split
+//===----------------------------------------------------------------------===//
+
+/// The elements of block `x` in row-major order, laid out in `shape`
+/// (Triton's tl.reshape, without can_reorder): element i in row-major order
+/// stays element i. Any element type; `shape` has powers of two and the same
+/// element count as `x`. Free on the GPU (a thread keeps its elements).
+Tensor reshape(const Tensor &x, std::vector<int64_t> shape,
+               SourceLoc loc = SourceLoc::current());
+/// The transpose of a 2-D block: result[i, j] = x[j, i] (Triton's tl.trans of
+/// a 2-D block). Any element type, pointers included (a transposed store is
+/// `store(trans(ptrs), trans(values))`).
+Tensor trans(const Tensor &x, SourceLoc loc = SourceLoc::current());
+/// Reorders the dimensions of a block: dimension i of the result is dimension
+/// dims[i] of `x` (Triton's tl.permute); `dims` is a permutation of
+/// 0..rank-1. trans(x) is permute(x, {1, 0}). The GPU target lays out blocks
+/// of rank 1 and 2 only (higher ranks run on the CPU).
+Tensor permute(const Tensor &x, std::vector<int> dims,
+               SourceLoc loc = SourceLoc::current());
+/// Stacks two blocks along a new last dimension of size 2 (Triton's tl.join):
+/// result[..., 0] = a, result[..., 1] = b. a and b are broadcast to one shape
+/// and must have the same element type (convert one with to() first).
+Tensor join(const Tensor &a, const Tensor &b,
+            SourceLoc loc = SourceLoc::current());
+/// The inverse of join (Triton's tl.split): a block whose last dimension is 2
+/// gives its halves x[..., 0] and x[..., 1]. x has rank 2 or more (splitting
+/// a block of shape [2] into scalars is not supported: use a 2-D block).
+std::pair<Tensor, Tensor> split(const Tensor &x,
+                                SourceLoc loc = SourceLoc::current());
 
 } // namespace blockjit
 

@@ -180,8 +180,58 @@ private:
       Value offset = readElement(loc, addptr.getOffset(), indices);
       return blk::AddPtrOp::create(builder, loc, ptr.getType(), ptr, offset);
     }
+    if (isa_and_nonnull<blk::ReshapeOp, blk::PermuteOp, blk::JoinOp,
+                        blk::SplitOp>(def))
+      return readShapeOpElement(loc, value, indices);
     // An elementwise op: recompute it from its operands' elements.
     return emitScalarClone(loc, def, indices);
+  }
+
+  /// The element at `indices` of the result `value` of a reshape, permute,
+  /// join or split: the source element it moves, recomputed like the others.
+  Value readShapeOpElement(Location loc, Value value, ValueRange indices) {
+    Operation *def = value.getDefiningOp();
+    auto constant = [&](int64_t c) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, c);
+    };
+    if (auto reshape = dyn_cast<blk::ReshapeOp>(def)) {
+      // Row-major linear index in the result, then the source's indices of
+      // it (sizes are powers of two: LLVM makes these shifts and masks).
+      Value linear = constant(0);
+      for (auto [size, index] :
+           llvm::zip(reshape.getType().getShape(), indices))
+        linear = arith::AddIOp::create(
+            builder, loc,
+            arith::MulIOp::create(builder, loc, linear, constant(size)), index);
+      ArrayRef<int64_t> srcShape = reshape.getSrc().getType().getShape();
+      SmallVector<Value> srcIndices(srcShape.size());
+      for (int64_t d = srcShape.size() - 1; d >= 0; --d) {
+        srcIndices[d] =
+            arith::RemUIOp::create(builder, loc, linear, constant(srcShape[d]));
+        linear =
+            arith::DivUIOp::create(builder, loc, linear, constant(srcShape[d]));
+      }
+      return readElement(loc, reshape.getSrc(), srcIndices);
+    }
+    if (auto permute = dyn_cast<blk::PermuteOp>(def)) {
+      SmallVector<Value> srcIndices(indices.size());
+      for (auto [d, from] : llvm::enumerate(permute.getOrder()))
+        srcIndices[from] = indices[d];
+      return readElement(loc, permute.getSrc(), srcIndices);
+    }
+    if (auto join = dyn_cast<blk::JoinOp>(def)) {
+      ValueRange inner = indices.drop_back();
+      Value lhs = readElement(loc, join.getLhs(), inner);
+      Value rhs = readElement(loc, join.getRhs(), inner);
+      Value second = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ne, indices.back(), constant(0));
+      return arith::SelectOp::create(builder, loc, second, rhs, lhs);
+    }
+    auto split = cast<blk::SplitOp>(def);
+    SmallVector<Value> srcIndices(indices);
+    srcIndices.push_back(
+        constant(cast<OpResult>(value).getResultNumber() == 0 ? 0 : 1));
+    return readElement(loc, split.getSrc(), srcIndices);
   }
 
   Value emitScalarClone(Location loc, Operation *op, ValueRange indices) {
@@ -498,6 +548,9 @@ private:
     if (isa<blk::SplatOp, blk::MakeRangeOp, blk::BroadcastOp, blk::ExpandDimsOp,
             blk::AddPtrOp, arith::ConstantOp>(op))
       return false;
+    // Shape ops move elements: recomputed from their sources' elements.
+    if (isa<blk::ReshapeOp, blk::PermuteOp, blk::JoinOp>(op))
+      return false;
     // Reading a loop-carried buffer that the loop overwrites later is fine:
     // the copy at the end of the iteration goes through a snapshot.
     if (isCheap(op))
@@ -530,6 +583,8 @@ private:
       lowerStore(store);
     } else if (auto reduce = dyn_cast<blk::ReduceOp>(op)) {
       lowerReduce(reduce);
+    } else if (isa<blk::SplitOp>(op)) {
+      // Both halves are recomputed from the source's elements.
     } else if (auto scan = dyn_cast<blk::ScanOp>(op)) {
       lowerScan(scan);
     } else if (auto argReduce = dyn_cast<blk::ArgReduceOp>(op)) {

@@ -122,6 +122,7 @@ std::set<std::string> declaredOperations() {
       names.insert(prefix + (*it)[1].str());
   };
   collect(R"(\n(?:Tensor|Int|void|std::vector<Tensor>)\s+([a-z_0-9]+)\()", "");
+  collect(R"(\nstd::pair<Tensor, Tensor>\s+([a-z_0-9]+)\()", "");
   collect(R"(\n  Tensor ([a-z_0-9]+)\()", "Tensor::");
   collect(R"(\nBLOCKJIT_BINARY_OPERATOR\(([^,]+),)", "operator");
   collect(R"(\nTensor operator(.)\(TensorOperand x\))", "unary");

@@ -145,6 +145,10 @@ void populateGridPatterns(const BlockTypeConverter &converter,
 void populateShapePatterns(const BlockTypeConverter &converter,
                            mlir::RewritePatternSet &patterns,
                            KernelState &kernel);
+/// reshape, permute, join and split (Shape.cpp).
+void populateShapeMovePatterns(const BlockTypeConverter &converter,
+                               mlir::RewritePatternSet &patterns,
+                               KernelState &kernel);
 void populateElementwisePatterns(const BlockTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 void populateMemoryPatterns(const BlockTypeConverter &converter,

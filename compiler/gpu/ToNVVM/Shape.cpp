@@ -4,6 +4,7 @@
 #include "dialect/BlkDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
@@ -136,6 +137,199 @@ void populateShapePatterns(const BlockTypeConverter &converter,
                                                      kernel);
   patterns.add<SplatLowering, SplatConstantLowering, ExpandDimsLowering>(
       converter, context);
+  populateShapeMovePatterns(converter, patterns, kernel);
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// reshape, permute, join, split
+//===----------------------------------------------------------------------===//
+
+/// An element as kept in shared memory (pointers as LLVM pointers), and back.
+Value toStorage(OpBuilder &builder, Location loc, Value element, Type storage) {
+  return storage == element.getType() ? element
+                                      : toLLVMPointer(builder, loc, element);
+}
+Value fromStorage(OpBuilder &builder, Location loc, Value stored,
+                  Type element) {
+  if (stored.getType() == element)
+    return stored;
+  return UnrealizedConversionCastOp::create(builder, loc, element, stored)
+      .getResult(0);
+}
+
+/// Every element this thread owns of a block of `type`, each read from the
+/// published array `smem` at the slot `slotOf` gives for its linear index;
+/// a barrier follows, so that the array may be published again (a loop's
+/// next iteration) only once every thread has read it.
+SmallVector<Value> gatherShared(OpBuilder &builder, Location loc,
+                                KernelState &kernel, Value smem, Type storage,
+                                RankedTensorType type,
+                                function_ref<Value(Value)> slotOf) {
+  Layout1D layout = layoutOf(type);
+  SmallVector<Value> elements;
+  for (int64_t k = 0; k < layout.perThread(); ++k) {
+    Value linear = elementIndex(builder, loc, kernel.threadId, layout, k);
+    elements.push_back(fromStorage(
+        builder, loc, readShared(builder, loc, smem, storage, slotOf(linear)),
+        type.getElementType()));
+  }
+  NVVM::Barrier0Op::create(builder, loc);
+  return elements;
+}
+
+/// Publishes a block's elements (indexed by linear index; a barrier follows).
+Value publishBlock(OpBuilder &builder, Location loc, KernelState &kernel,
+                   RankedTensorType type, ValueRange elements, Type storage) {
+  return publish(builder, loc, kernel, type, elements, storage,
+                 [&](Value v) { return toStorage(builder, loc, v, storage); });
+}
+
+/// reshape keeps the row-major linear index of every element. Blocks are
+/// distributed by that index (Layout1D), so when the source and the result
+/// have the same 1-D layout (always, as blk-assign-layouts gives every
+/// block of one element count the same vector) each thread already holds
+/// its result elements, in order: no data moves. Otherwise (a layout this
+/// pass does not expect) the elements go through shared memory.
+struct ReshapeLowering : KernelOpLowering<blk::ReshapeOp> {
+  using KernelOpLowering::KernelOpLowering;
+
+  LogicalResult
+  matchAndRewrite(blk::ReshapeOp reshape, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType srcType = reshape.getSrc().getType();
+    Layout1D from = layoutOf(srcType), to = layoutOf(reshape.getType());
+    if (from.size == to.size && from.vector == to.vector &&
+        from.threads == to.threads) {
+      rewriter.replaceOpWithMultiple(reshape, {adaptor.getSrc()});
+      return success();
+    }
+    Location loc = reshape.getLoc();
+    Type storage = sharedStorageType(srcType.getElementType());
+    Value smem =
+        publishBlock(rewriter, loc, kernel, srcType, adaptor.getSrc(), storage);
+    rewriter.replaceOpWithMultiple(
+        reshape,
+        {gatherShared(rewriter, loc, kernel, smem, storage, reshape.getType(),
+                      [](Value linear) { return linear; })});
+    return success();
+  }
+};
+
+/// permute: result element (i_0, ..., i_n) is source element j with
+/// j[order[d]] = i_d, which another thread may own: exchanged through shared
+/// memory.
+struct PermuteLowering : KernelOpLowering<blk::PermuteOp> {
+  using KernelOpLowering::KernelOpLowering;
+
+  LogicalResult
+  matchAndRewrite(blk::PermuteOp permute, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = permute.getLoc();
+    RankedTensorType srcType = permute.getSrc().getType();
+    RankedTensorType resultType = permute.getType();
+    Type storage = sharedStorageType(srcType.getElementType());
+    Value smem =
+        publishBlock(rewriter, loc, kernel, srcType, adaptor.getSrc(), storage);
+    ArrayRef<int32_t> order = permute.getOrder();
+    auto slotOf = [&](Value linear) {
+      SmallVector<Value> indices =
+          delinearize(rewriter, loc, resultType.getShape(), linear);
+      SmallVector<Value> srcIndices(indices.size());
+      for (auto [d, from] : llvm::enumerate(order))
+        srcIndices[from] = indices[d];
+      return linearize(rewriter, loc, srcType.getShape(), srcIndices);
+    };
+    rewriter.replaceOpWithMultiple(permute,
+                                   {gatherShared(rewriter, loc, kernel, smem,
+                                                 storage, resultType, slotOf)});
+    return success();
+  }
+};
+
+/// join: element i of lhs (rhs) is element 2i (2i + 1) of the result. Each
+/// thread stores its operand elements at those slots, then reads its result
+/// elements.
+struct JoinLowering : KernelOpLowering<blk::JoinOp> {
+  using KernelOpLowering::KernelOpLowering;
+
+  LogicalResult
+  matchAndRewrite(blk::JoinOp join, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = join.getLoc();
+    RankedTensorType halfType = join.getLhs().getType();
+    Type storage = sharedStorageType(halfType.getElementType());
+    Value smem = kernel.scratch.get(rewriter, loc, storage,
+                                    join.getType().getNumElements());
+    auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    Layout1D half = layoutOf(halfType);
+    Value one = i32Constant(rewriter, loc, 1);
+    for (int64_t k = 0; k < half.perThread(); ++k) {
+      Value even = arith::ShLIOp::create(
+          rewriter, loc, elementIndex(rewriter, loc, kernel.threadId, half, k),
+          one);
+      Value odd = arith::OrIOp::create(rewriter, loc, even, one);
+      for (auto [slot, operand] : {std::pair(even, adaptor.getLhs()),
+                                   std::pair(odd, adaptor.getRhs())}) {
+        Value address = LLVM::GEPOp::create(rewriter, loc, ptrType, storage,
+                                            smem, ValueRange{slot});
+        LLVM::StoreOp::create(rewriter, loc,
+                              toStorage(rewriter, loc, operand[k], storage),
+                              address);
+      }
+    }
+    NVVM::Barrier0Op::create(rewriter, loc);
+    rewriter.replaceOpWithMultiple(
+        join,
+        {gatherShared(rewriter, loc, kernel, smem, storage, join.getType(),
+                      [](Value linear) { return linear; })});
+    return success();
+  }
+};
+
+/// split: element i of the lhs (rhs) result is element 2i (2i + 1) of the
+/// source.
+struct SplitLowering : KernelOpLowering<blk::SplitOp> {
+  using KernelOpLowering::KernelOpLowering;
+
+  LogicalResult
+  matchAndRewrite(blk::SplitOp split, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = split.getLoc();
+    RankedTensorType srcType = split.getSrc().getType();
+    Type storage = sharedStorageType(srcType.getElementType());
+    Value smem =
+        publishBlock(rewriter, loc, kernel, srcType, adaptor.getSrc(), storage);
+    Layout1D half = layoutOf(split.getLhs().getType());
+    Value one = i32Constant(rewriter, loc, 1);
+    SmallVector<Value> lhs, rhs;
+    for (int64_t k = 0; k < half.perThread(); ++k) {
+      Value even = arith::ShLIOp::create(
+          rewriter, loc, elementIndex(rewriter, loc, kernel.threadId, half, k),
+          one);
+      Value odd = arith::OrIOp::create(rewriter, loc, even, one);
+      Type element = srcType.getElementType();
+      lhs.push_back(fromStorage(rewriter, loc,
+                                readShared(rewriter, loc, smem, storage, even),
+                                element));
+      rhs.push_back(fromStorage(rewriter, loc,
+                                readShared(rewriter, loc, smem, storage, odd),
+                                element));
+    }
+    NVVM::Barrier0Op::create(rewriter, loc);
+    rewriter.replaceOpWithMultiple(split, {lhs, rhs});
+    return success();
+  }
+};
+
+} // namespace
+
+void populateShapeMovePatterns(const BlockTypeConverter &converter,
+                               RewritePatternSet &patterns,
+                               KernelState &kernel) {
+  patterns.add<ReshapeLowering, PermuteLowering, JoinLowering, SplitLowering>(
+      converter, patterns.getContext(), kernel);
 }
 
 } // namespace blockjit::nvvm
