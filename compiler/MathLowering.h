@@ -34,8 +34,9 @@
 //
 // f64 (NVPTX's ex2.approx and MLIR's approximations are f32 only; the host
 // calls libm, within 1 ulp). On NVPTX, measured on the host by running the
-// same expansion (tests/unit/GPUMathTest.cpp, bound 4 ulp; the
-// differential suite checks rel 1e-15 on the device):
+// same expansion (tests/unit/GPUMathTest.cpp: dense random and edge inputs
+// against long double, bound per row; the differential suite checks the
+// bound (rel 1e-15 for 4 ulp) on the device):
 //
 //   op       NVPTX lowering                              measured   bound
 //   exp      k = round(x log2 e), r = x - k ln 2 (fma,   0.83 ulp   4 ulp
@@ -46,9 +47,31 @@
 //            2 atanh((m-1)/(m+1)) to s^23, e ln 2 added
 //            in two parts; subnormals scaled by 2^54
 //   log2     as log, e + log(m) log2(e)                  2.52 ulp   4 ulp
+//   sin/cos  k = round(|x| 2/pi), |x| - k pi/2 with    0.75 ulp   2 ulp
+//            pi/2 in three parts (Cody-Waite, fma;              (|x| <=
+//            a double-double y + yLo), Taylor kernels               2^50)
+//            to y^19/y^20 with yLo's correction (fdlibm's
+//            arrangement), quadrant k mod 4
+//   tanh     sign(x) -u / (u + 2), u = expm1(-2|x|)    2.49 ulp   4 ulp
+//            (reduced as exp, Taylor to r^14); +-1
+//            for |x| >= 22
+//   erf      |x| < 1: Taylor series to x^39; then     1.22 ulp   4 ulp
+//            1 - exp(-x^2) R(|x|), R = erfc e^(x^2)
+//            Chebyshev fits on [1, 2.25] and [2.25, 6]
+//            (x^2 double-double into exp); +-1 from 6
+//   pow      exp(y log|x|): log|x| and the product   0.97 ulp   4 ulp
+//            as double-doubles (s = (m-1)/(m+1) with
+//            its error, s^3 double-double), the low
+//            part added to exp's reduced argument;
+//            signs and C's special cases as for f32
+//   sigmoid  1 / (1 + exp(-x)) (frontend), as exp    (exp + 2 roundings)
 // Overflow gives inf, underflow 0 (or the subnormal), NaN gives NaN;
-// log(0) = -inf, log(x < 0) = NaN, log(inf) = inf. Other f64 functions
-// (sin, tanh, erf, pow, ...) are rejected for the CUDA target.
+// log(0) = -inf, log(x < 0) = NaN, log(inf) = inf; sin/cos(+-inf) = NaN,
+// sin(-0) = -0, tanh and erf are odd (-0 kept) with +-1 at +-inf. Beyond
+// |x| = 2^50 sin/cos stay in [-1, 1] but are not accurate (Cody-Waite's
+// r1 = |x| - k P1 is no longer exact from 2^52; there is no Payne-Hanek
+// reduction). On the host, f64 sin, cos, tanh, erf and pow are libm calls
+// (pow is not expanded for f64 there).
 //
 // Float % (fmod) is exact on both targets: libm's fmod on the host, and on
 // NVPTX (whose frem is x - trunc(x / y) * y) a long division of the
