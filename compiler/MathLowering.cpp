@@ -900,6 +900,9 @@ LogicalResult lowerMathForTarget(ModuleOp module, MathTarget target) {
     populateMathF32ExpansionPatterns(patterns, approximate);
     populateMathPolynomialApproximationPatterns(patterns, approximate);
   } else {
+    // LLVM has no erf intrinsic (f64 erf failed to legalize on the host):
+    // the host computes it as the GPU does.
+    patterns.add<F64Math<math::ErfOp>>(context, /*benefit=*/3);
     // Polynomial approximations vectorize; libm calls would not.
     auto all = [](StringRef) { return true; };
     populateMathF32ExpansionPatterns(patterns, all);

@@ -70,8 +70,9 @@
 // sin(-0) = -0, tanh and erf are odd (-0 kept) with +-1 at +-inf. Beyond
 // |x| = 2^50 sin/cos stay in [-1, 1] but are not accurate (Cody-Waite's
 // r1 = |x| - k P1 is no longer exact from 2^52; there is no Payne-Hanek
-// reduction). On the host, f64 sin, cos, tanh, erf and pow are libm calls
-// (pow is not expanded for f64 there).
+// reduction). On the host, f64 sin, cos, tanh and pow are libm calls (pow
+// is not expanded for f64 there); f64 erf, which LLVM has no intrinsic
+// for, takes the NVPTX expansion on the host too.
 //
 // Float % (fmod) is exact on both targets: libm's fmod on the host, and on
 // NVPTX (whose frem is x - trunc(x / y) * y) a long division of the

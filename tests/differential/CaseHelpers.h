@@ -105,6 +105,8 @@ void addReductionCases(std::vector<Case> &cases);
 void addExampleCases(std::vector<Case> &cases);
 /// argmax/argmin, exact float %, f64 exp/log (CasesArgMath.cpp).
 void addArgMathCases(std::vector<Case> &cases);
+/// f64 sin, cos, tanh, erf, pow, sigmoid (CasesF64Math.cpp).
+void addF64MathCases(std::vector<Case> &cases);
 
 } // namespace blockjit::difftest
 

@@ -1111,6 +1111,7 @@ const std::vector<Case> &allCases() {
     addReductionCases(all);
     addExampleCases(all);
     addArgMathCases(all);
+    addF64MathCases(all);
     // Names must be unique: the cast loop makes one per (from, to) pair.
     std::map<std::string, int> seen;
     for (Case &c : all)
