@@ -587,15 +587,147 @@ Value xorSign(ScalarMath &m, Value v, Value sign) {
   return m.fromBits(arith::XOrIOp::create(m.b, m.loc, m.bitsOf(v), signBit));
 }
 
-/// f64 sin(x) or cos(x) (isCos). Cody-Waite reduction of |x| by pi/2 in
-/// three parts (159 bits): k = round(|x| 2/pi), r1 = |x| - k P1 exact by
-/// fma (for k < 2^52), k P2 exact as a double-double, k P3 rounded, so
-/// that y + yLo = |x| - k pi/2 within 2^-100 |k| + ulp. The kernels of
+/// Bits of 2/pi, 64 per word, most significant first: word j holds the
+/// bits of weights 2^(-64 j + 63) .. 2^(-64 j) (word 0, the integer part,
+/// is 0). 1280 bits cover the reduction of every f64.
+constexpr uint64_t kTwoOverPiBits[] = {
+    0x0000000000000000ULL, 0xa2f9836e4e441529ULL, 0xfc2757d1f534ddc0ULL,
+    0xdb6295993c439041ULL, 0xfe5163abdebbc561ULL, 0xb7246e3a424dd2e0ULL,
+    0x06492eea09d1921cULL, 0xfe1deb1cb129a73eULL, 0xe88235f52ebb4484ULL,
+    0xe99c7026b45f7e41ULL, 0x3991d639835339f4ULL, 0x9c845f8bbdf9283bULL,
+    0x1ff897ffde05980fULL, 0xef2f118b5a0a6d1fULL, 0x6d367ecf27cb09b7ULL,
+    0x4f463f669e5fea2dULL, 0x7527bac7ebe5f17bULL, 0x3d0739f78a5292eaULL,
+    0x6bfb5fb11f8d5d08ULL, 0x56033046fc7b6babULL};
+
+/// The reduced argument of sin/cos: |x| = (4 n + quadrant) pi/2 + y + yLo.
+struct Reduced {
+  Value quadrant; // i64 (only its two low bits count)
+  Value y, yLo;
+};
+
+/// Payne-Hanek reduction of a finite a >= 2^50 (a = M 2^E, M < 2^53
+/// integral, E >= -2): a 2/pi mod 4 = M V mod 4, where V is the 192 bits
+/// of 2/pi from the weight 2^(1-E) on (the bits above give multiples of
+/// 4, those below change the result by less than M 2^-190 < 2^-137). The
+/// low 192 bits of M V in integer arithmetic (64 x 64 -> 128 products)
+/// are 2 quadrant bits and a fraction f; f >= 1/2 becomes f - 1 (and the
+/// next quadrant); |f| as a double-double from its 32-bit pieces (exact
+/// and of one sign, so their sum has no cancellation), times pi/2 in two
+/// parts.
+Reduced payneHanek(ScalarMath &m, Value a) {
+  OpBuilder &b = m.b;
+  Location loc = m.loc;
+  using IP = arith::CmpIPredicate;
+  auto shl = [&](Value v, Value s) -> Value {
+    return arith::ShLIOp::create(b, loc, v, s);
+  };
+  auto shr = [&](Value v, Value s) -> Value {
+    return arith::ShRUIOp::create(b, loc, v, s);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto bitOr = [&](Value x, Value y) -> Value {
+    return arith::OrIOp::create(b, loc, x, y);
+  };
+  auto bitAnd = [&](Value x, Value y) -> Value {
+    return arith::AndIOp::create(b, loc, x, y);
+  };
+  Value bits = m.bitsOf(a);
+  Value e = arith::SubIOp::create(b, loc, shr(bits, m.i64(52)), m.i64(1075));
+  Value mant = bitOr(bitAnd(bits, m.i64((uint64_t(1) << 52) - 1)),
+                     m.i64(uint64_t(1) << 52));
+  // The window starts at bit 62 + E of the table (E <= 971: word <= 16).
+  Value start = add(e, m.i64(62));
+  Value word = shr(start, m.i64(6));
+  Value shift = bitAnd(start, m.i64(63));
+  constexpr int kLastStart = 16;
+  SmallVector<Value> isWord;
+  for (int i = 0; i <= kLastStart; ++i)
+    isWord.push_back(m.icmp(IP::eq, word, m.i64(i)));
+  auto tableWord = [&](int k) { // kTwoOverPiBits[word + k]
+    Value v = m.i64(kTwoOverPiBits[k]);
+    for (int i = 1; i <= kLastStart; ++i)
+      v = m.select(isWord[i], m.i64(kTwoOverPiBits[i + k]), v);
+    return v;
+  };
+  Value t[4] = {tableWord(0), tableWord(1), tableWord(2), tableWord(3)};
+  // w_k = t_k << shift | t_(k+1) >> (64 - shift), the second shift split
+  // so that shift = 0 stays defined (and gives 0).
+  Value back = arith::SubIOp::create(b, loc, m.i64(63), shift);
+  Value w[3];
+  for (int k = 0; k < 3; ++k)
+    w[k] = bitOr(shl(t[k], shift), shr(shr(t[k + 1], m.i64(1)), back));
+  // The low 192 bits of M (w0 : w1 : w2).
+  auto p2 = arith::MulUIExtendedOp::create(b, loc, mant, w[2]);
+  auto p1 = arith::MulUIExtendedOp::create(b, loc, mant, w[1]);
+  Value lo0 = arith::MulIOp::create(b, loc, mant, w[0]);
+  Value r0 = p2.getLow();
+  Value r1 = add(p2.getHigh(), p1.getLow());
+  Value carry = arith::ExtUIOp::create(b, loc, b.getI64Type(),
+                                       m.icmp(IP::ult, r1, p1.getLow()));
+  Value r2 = add(add(p1.getHigh(), lo0), carry);
+  Value quadrant = shr(r2, m.i64(62));
+  // The fraction, 190 bits shifted to the top of f2 : f1 : f0.
+  Value two = m.i64(2), sixtyTwo = m.i64(62);
+  Value f2 = bitOr(shl(r2, two), shr(r1, sixtyTwo));
+  Value f1 = bitOr(shl(r1, two), shr(r0, sixtyTwo));
+  Value f0 = shl(r0, two);
+  Value negative = m.icmp(IP::slt, f2, m.i64(0));
+  // 1 - f for f >= 1/2: the 192-bit two's complement.
+  Value ones = m.i64(~uint64_t(0)), zero = m.i64(0);
+  auto notOf = [&](Value v) -> Value {
+    return arith::XOrIOp::create(b, loc, v, ones);
+  };
+  Value c0 = m.icmp(IP::eq, f0, zero);
+  Value c1 = arith::AndIOp::create(b, loc, c0, m.icmp(IP::eq, f1, zero));
+  auto ext = [&](Value c) -> Value {
+    return arith::ExtUIOp::create(b, loc, b.getI64Type(), c);
+  };
+  Value n0 = add(notOf(f0), m.i64(1));
+  Value n1 = add(notOf(f1), ext(c0));
+  Value n2 = add(notOf(f2), ext(c1));
+  f0 = m.select(negative, n0, f0);
+  f1 = m.select(negative, n1, f1);
+  f2 = m.select(negative, n2, f2);
+  quadrant = add(quadrant, ext(negative));
+  // |f| = sum of six exact 32-bit pieces, smallest first.
+  Value low32 = m.i64(0xffffffffULL), thirtyTwo = m.i64(32);
+  Value words[3] = {f2, f1, f0};
+  SmallVector<Value, 6> pieces;
+  for (int k = 0; k < 3; ++k) {
+    for (int half = 0; half < 2; ++half) {
+      Value v = half == 0 ? shr(words[k], thirtyTwo) : bitAnd(words[k], low32);
+      Value d = arith::UIToFPOp::create(b, loc, m.type, v);
+      pieces.push_back(m.mul(d, m.f(std::ldexp(1.0, -32 * (2 * k + half + 1)))));
+    }
+  }
+  Value sum = pieces.back(), err = m.f(0);
+  for (int i = int(pieces.size()) - 2; i >= 0; --i) {
+    auto [s, e2] = twoSum(m, sum, pieces[i]);
+    sum = s;
+    err = m.add(err, e2);
+  }
+  auto [fHi, fLo] = fastTwoSum(m, sum, err);
+  constexpr double p1Hi = 0x1.921fb54442d18p+0, p1Lo = 0x1.1a62633145c07p-54;
+  auto [yHi, yLo0] = twoProduct(m, fHi, m.f(p1Hi));
+  Value yLo = m.add(yLo0, m.fma(fHi, m.f(p1Lo), m.mul(fLo, m.f(p1Hi))));
+  auto [y, yRest] = fastTwoSum(m, yHi, yLo);
+  Value negY = arith::NegFOp::create(b, loc, y);
+  Value negRest = arith::NegFOp::create(b, loc, yRest);
+  return {quadrant, m.select(negative, negY, y),
+          m.select(negative, negRest, yRest)};
+}
+
+/// f64 sin(x) or cos(x) (isCos). Below 2^50, Cody-Waite reduction of |x|
+/// by pi/2 in three parts (159 bits): k = round(|x| 2/pi), r1 = |x| - k P1
+/// exact by fma (for k < 2^52), k P2 exact as a double-double, k P3
+/// rounded, so that y + yLo = |x| - k pi/2 within 2^-100 |k| + ulp; from
+/// 2^50 on, Payne-Hanek (payneHanek, in an scf.if). The kernels of
 /// |y| <= pi/4 (+ rounding) are Taylor series (sin to y^19, cos to y^20)
 /// with yLo's first-order correction, in the arrangement of fdlibm's
 /// __kernel_sin/__kernel_cos. The quadrant k mod 4 picks +-sin or +-cos.
-/// sin is odd (sin(-0) = -0), cos even; +-inf and NaN give NaN. Accurate
-/// for |x| <= 2^30; beyond, the result stays in [-1, 1].
+/// sin is odd (sin(-0) = -0), cos even; +-inf and NaN give NaN.
 Value sinCosF64(OpBuilder &builder, Location loc, Value x, bool isCos) {
   ScalarMath m(builder, loc, cast<FloatType>(x.getType()));
   using P = arith::CmpFPredicate;
@@ -612,7 +744,28 @@ Value sinCosF64(OpBuilder &builder, Location loc, Value x, bool isCos) {
   auto [wHi, wLo] = twoProduct(m, k, m.f(p2));
   auto [t, tErr] = twoSum(m, r1, arith::NegFOp::create(builder, loc, wHi));
   Value lo = m.fma(negK, m.f(p3), m.sub(tErr, wLo));
-  auto [y, yLo] = fastTwoSum(m, t, lo);
+  auto [yCW, yLoCW] = fastTwoSum(m, t, lo);
+  // The quadrant k mod 4 (exact in f64 for k < 2^53).
+  Value quarter = math::FloorOp::create(builder, loc, m.mul(k, m.f(0.25)));
+  Value q = m.sub(k, m.mul(quarter, m.f(4)));
+  Value qCW = arith::FPToSIOp::create(builder, loc, builder.getI64Type(), q);
+
+  // From 2^50 on (r1 above is exact only below 2^52), Payne-Hanek, in a
+  // branch of its own: it costs a few times the rest.
+  Value large = m.cmp(P::OGE, ar, m.f(0x1p50));
+  auto branch = scf::IfOp::create(
+      builder, loc, large,
+      [&](OpBuilder &b, Location l) {
+        ScalarMath inner(b, l, m.type);
+        Reduced reduced = payneHanek(inner, ar);
+        scf::YieldOp::create(
+            b, l, ValueRange{reduced.quadrant, reduced.y, reduced.yLo});
+      },
+      [&](OpBuilder &b, Location l) {
+        scf::YieldOp::create(b, l, ValueRange{qCW, yCW, yLoCW});
+      });
+  Value qi = branch.getResult(0), y = branch.getResult(1),
+        yLo = branch.getResult(2);
 
   Value z = m.mul(y, y);
   // sin(y + yLo) = y + y^3 S(z) + yLo (1 - z/2): S = S1 + z r.
@@ -638,10 +791,7 @@ Value sinCosF64(OpBuilder &builder, Location loc, Value x, bool isCos) {
   Value cosY = m.add(w, m.add(m.sub(m.sub(m.f(1), w), hz),
                               m.sub(zr, m.mul(y, yLo))));
 
-  // The quadrant k mod 4 (exact in f64 for k < 2^53), plus one for cos.
-  Value quarter = math::FloorOp::create(builder, loc, m.mul(k, m.f(0.25)));
-  Value q = m.sub(k, m.mul(quarter, m.f(4)));
-  Value qi = arith::FPToSIOp::create(builder, loc, builder.getI64Type(), q);
+  // The quadrant, plus one for cos.
   if (isCos)
     qi = arith::AddIOp::create(builder, loc, qi, m.i64(1));
   Value odd = m.icmp(arith::CmpIPredicate::ne,
@@ -652,12 +802,6 @@ Value sinCosF64(OpBuilder &builder, Location loc, Value x, bool isCos) {
                         m.i64(0));
   Value result = m.select(odd, cosY, sinY);
   result = m.select(negate, arith::NegFOp::create(builder, loc, result), result);
-  // Beyond 2^52 the reduction is not exact (and the polynomials may
-  // overflow): keep the result a sine.
-  result = m.select(m.cmp(P::UNO, result, result), m.f(0), result);
-  result = arith::MaximumFOp::create(
-      builder, loc, arith::MinimumFOp::create(builder, loc, result, m.f(1)),
-      m.f(-1));
   if (!isCos)
     result = xorSign(m, result, x);
   // inf - inf and NaN - NaN are NaN.

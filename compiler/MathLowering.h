@@ -47,11 +47,14 @@
 //            2 atanh((m-1)/(m+1)) to s^23, e ln 2 added
 //            in two parts; subnormals scaled by 2^54
 //   log2     as log, e + log(m) log2(e)                  2.52 ulp   4 ulp
-//   sin/cos  k = round(|x| 2/pi), |x| - k pi/2 with    0.75 ulp   2 ulp
-//            pi/2 in three parts (Cody-Waite, fma;              (|x| <=
-//            a double-double y + yLo), Taylor kernels               2^50)
-//            to y^19/y^20 with yLo's correction (fdlibm's
-//            arrangement), quadrant k mod 4
+//   sin/cos  |x| < 2^50: k = round(|x| 2/pi),       0.75 ulp   2 ulp
+//            |x| - k pi/2 with pi/2 in three parts
+//            (Cody-Waite, fma) as a double-double
+//            y + yLo; beyond, Payne-Hanek (192 bits of
+//            2/pi from a 1280-bit table, integer
+//            products, in an scf.if); Taylor kernels
+//            to y^19/y^20 with yLo's correction
+//            (fdlibm's arrangement), quadrant mod 4
 //   tanh     sign(x) -u / (u + 2), u = expm1(-2|x|)    2.49 ulp   4 ulp
 //            (reduced as exp, Taylor to r^14); +-1
 //            for |x| >= 22
@@ -67,10 +70,9 @@
 //   sigmoid  1 / (1 + exp(-x)) (frontend), as exp    (exp + 2 roundings)
 // Overflow gives inf, underflow 0 (or the subnormal), NaN gives NaN;
 // log(0) = -inf, log(x < 0) = NaN, log(inf) = inf; sin/cos(+-inf) = NaN,
-// sin(-0) = -0, tanh and erf are odd (-0 kept) with +-1 at +-inf. Beyond
-// |x| = 2^50 sin/cos stay in [-1, 1] but are not accurate (Cody-Waite's
-// r1 = |x| - k P1 is no longer exact from 2^52; there is no Payne-Hanek
-// reduction). On the host, f64 sin, cos, tanh and pow are libm calls (pow
+// sin(-0) = -0, tanh and erf are odd (-0 kept) with +-1 at +-inf; sin/cos
+// hold their bound for every finite x (tested over every exponent and next
+// to multiples of pi/2, 6381956970095103 * 2^797 included). On the host, f64 sin, cos, tanh and pow are libm calls (pow
 // is not expanded for f64 there); f64 erf, which LLVM has no intrinsic
 // for, takes the NVPTX expansion on the host too.
 //

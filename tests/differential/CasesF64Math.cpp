@@ -64,23 +64,25 @@ void addF64MathCases(std::vector<Case> &cases) {
           x[i] = i % 3 == 2 ? uniform(rng, -1, 1) : uniform(rng, lo, hi);
     };
   };
-  // sin and cos: accurate to |x| <= 2^50, so 1e30 becomes 1e15; some
-  // inputs next to multiples of pi/2, where the reduction cancels most.
+  // sin and cos: inputs next to multiples of pi/2, where the reduction
+  // cancels most, small ones, and every exponent (Payne-Hanek from 2^50).
   auto trig = [](std::vector<double> &x, std::vector<double> &,
                  std::mt19937_64 &rng) {
     for (size_t i = 0; i < x.size(); ++i) {
-      if (i % 3 == 1) {
-        if (std::isfinite(x[i]) && std::fabs(x[i]) > 0x1p50)
-          x[i] = std::copysign(1e15, x[i]);
+      if (i % 3 == 1)
         continue;
-      }
       if (i % 3 == 2) {
-        long double k = (long double)(rng() % (uint64_t(1) << (i % 40 + 1)));
+        long double k = (long double)(rng() % (uint64_t(1) << (i % 62 + 1)));
         x[i] = double(k * 1.5707963267948966192313216916397514L);
+      } else if (i % 2) {
+        x[i] = std::ldexp(uniform(rng, -2, 2), int(rng() % 1100) - 70);
       } else {
-        x[i] = i % 2 ? uniform(rng, -1e9, 1e9) : uniform(rng, -20, 20);
+        x[i] = uniform(rng, -20, 20);
       }
     }
+    // Not 6381956970095103 * 2^797, the double closest to a multiple of
+    // pi/2: glibc's cos (the host) is 8 ulp off there; GPUMathTest checks
+    // the GPU's expansion on it.
   };
   // pow: bases of every magnitude with exponents that keep the result in
   // range (and beyond), negative bases with integral exponents, and
@@ -117,10 +119,10 @@ void addF64MathCases(std::vector<Case> &cases) {
   const F64Fn fns[] = {
       {"sin", [](Tensor x, Tensor) { return sin(x); },
        [](double x, double) { return double(sinl(x)); }, trig,
-       ulps(2, "f64 sin: 2 ulp (|x| <= 2^50)")},
+       ulps(2, "f64 sin: 2 ulp")},
       {"cos", [](Tensor x, Tensor) { return cos(x); },
        [](double x, double) { return double(cosl(x)); }, trig,
-       ulps(2, "f64 cos: 2 ulp (|x| <= 2^50)")},
+       ulps(2, "f64 cos: 2 ulp")},
       {"tanh", [](Tensor x, Tensor) { return tanh(x); },
        [](double x, double) { return double(tanhl(x)); }, randomized(-25, 25),
        ulps(4, "f64 tanh: 4 ulp")},
@@ -176,7 +178,7 @@ void addF64MathCases(std::vector<Case> &cases) {
     store(out + i + 4, pow(x, 0.75));
     store(out + i + 5, sigmoid(x));
   });
-  std::vector<double> x = {1e-300, -0.5, 1, 2.5, -7, 30, 1e10, 123.456};
+  std::vector<double> x = {1e-300, -0.5, 1, 2.5, -7, 30, 1e10, 123.456, 1e300};
   Case c;
   c.name = "fm_scalar_f64";
   c.covers = {"sin", "cos", "tanh", "erf", "pow", "sigmoid"};

@@ -393,25 +393,24 @@ TEST(GPUMathTest, SinCosF64WithinStatedBound) {
   std::vector<double> x = uniform(-10, 10, 100000, 6);
   for (double v : uniform(-1e9, 1e9, 100000, 7))
     x.push_back(v);
-  for (double v : everyExponent(100000, 50, 8))
+  for (double v : everyExponent(200000, 1024, 8))
     x.push_back(v);
   // Near multiples of pi/2, where the reduction cancels most.
   std::mt19937_64 rng(9);
   for (int i = 0; i < 50000; ++i) {
-    long double k = (long double)(rng() % (uint64_t(1) << (1 + i % 48)));
+    long double k = (long double)(rng() % (uint64_t(1) << (1 + i % 62)));
     double near = double(k * 1.5707963267948966192313216916397514L);
     x.push_back(std::nextafter(near, i % 2 ? INFINITY : 0.0));
     x.push_back(near);
   }
-  for (double v : {1e9, 0x1p30, 6381956970095103.0 * 0x1p-30, 1.5707963267948966,
+  // The double nearest a multiple of pi/2 (Kahan, Muller), 2^50 and 2^52
+  // around the switch to Payne-Hanek.
+  for (double v : {6381956970095103.0 * 0x1p797, 0x1p50, std::nextafter(0x1p50, 0.0),
+                   0x1p52, 1e22, 1e300, 1e9, 0x1p30, 1.5707963267948966,
                    3.141592653589793, 4.71238898038469, 6.283185307179586,
                    355.0, 103993.0, 0x1.921fb54442d18p+29})
     x.push_back(v);
   addSpecials(x);
-  // Beyond 2^50 only the specials are checked (and |result| <= 1 below).
-  std::erase_if(x, [](double v) {
-    return std::fabs(v) > 0x1p50 && std::isfinite(v);
-  });
   std::string worst;
   double ulps = maxUlps(
       sinFn, [](long double v) { return sinl(v); }, x, worst);
@@ -428,19 +427,6 @@ TEST(GPUMathTest, SinCosF64WithinStatedBound) {
   EXPECT_TRUE(std::isnan(sinFn(INFINITY)));
   EXPECT_TRUE(std::isnan(cosFn(-INFINITY)));
 
-  // Beyond the stated range: in [-1, 1], and how far from the reference.
-  double maxAbs = 0;
-  for (double v : everyExponent(20000, 1024, 10)) {
-    if (std::fabs(v) <= 0x1p50)
-      continue;
-    double s = sinFn(v), c = cosFn(v);
-    ASSERT_LE(std::fabs(s), 1.0) << v;
-    ASSERT_LE(std::fabs(c), 1.0) << v;
-    if (std::fabs(v) < 0x1p60)
-      maxAbs = std::max(maxAbs, double(std::fabs(s - sinl(v))));
-  }
-  std::printf("f64 sin on NVPTX, 2^50 < |x| < 2^60: max abs error %.3g\n",
-              maxAbs);
 }
 
 TEST(GPUMathTest, TanhF64WithinStatedBound) {

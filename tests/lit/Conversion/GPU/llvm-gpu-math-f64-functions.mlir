@@ -10,18 +10,24 @@
 // call, and nothing is computed in f32.
 
 // sin/cos: k = roundeven(|x| 2/pi), the Cody-Waite steps as fmas, the
-// quadrant k mod 4 through floor, and a [-1, 1] clamp.
+// quadrant k mod 4 through floor; from 2^50 on a branch to Payne-Hanek:
+// 64 x 64 -> 128-bit products of the mantissa and the bits of 2/pi; the
+// branches join with the quadrant and the double-double remainder.
 // CHECK-LABEL: llvm.func @sin_cos_f64_block
 // CHECK:         llvm.intr.fabs(%{{.*}}) : (f64) -> f64
 // CHECK:         llvm.intr.roundeven(%{{.*}}) : (f64) -> f64
 // CHECK:         llvm.intr.fma
 // CHECK:         llvm.intr.floor(%{{.*}}) : (f64) -> f64
 // CHECK:         llvm.fptosi %{{.*}} : f64 to i64
-// CHECK:         llvm.intr.minimum
-// CHECK:         llvm.intr.maximum
+// CHECK:         llvm.cond_br
+// CHECK:         llvm.mul %{{.*}} : i128
+// CHECK:         llvm.mul %{{.*}} : i128
+// CHECK:         llvm.mul %{{.*}} : i64
+// CHECK:         llvm.uitofp %{{.*}} : i64 to f64
+// CHECK:         ^bb{{[0-9]+}}(%{{.*}}: i64, %{{.*}}: f64, %{{.*}}: f64):
 // CHECK:         llvm.xor %{{.*}} : i64
 // CHECK:         llvm.intr.roundeven(%{{.*}}) : (f64) -> f64
-// CHECK:         llvm.intr.floor(%{{.*}}) : (f64) -> f64
+// CHECK:         llvm.cond_br
 // CHECK:         llvm.store
 func.func @sin_cos_f64_block(%in: !blk.ptr<f64>) {
   %r = blk.make_range 0 to 128 : tensor<128xi32>
