@@ -1,7 +1,8 @@
 //===- CasesF64Math.cpp - f64 sin, cos, tanh, erf, pow, sigmoid -----------===//
 //
 // The f64 functions CUDA computes with the expansions of
-// compiler/MathLowering.cpp (the host calls libm), against a long double
+// compiler/MathLowering.cpp (the host calls libm, but expands erf), and
+// the native ones (rsqrt, floor, ceil, fma, abs), against a long double
 // reference with the bounds of that file's precision table: dense random
 // inputs over each function's interesting range, the suite's edge values
 // (+-0, +-1, +-1000, +-inf, NaN, denormals, 1e30), masked tails of every
@@ -137,6 +138,31 @@ void addF64MathCases(std::vector<Case> &cases) {
       {"pow", [](Tensor x, Tensor y) { return pow(x, y); },
        [](double x, double y) { return double(powl(x, y)); }, powInputs,
        ulps(4, "f64 pow: 4 ulp")},
+      // The native f64 functions (instructions on NVPTX), so that every
+      // float function of the DSL has f64 cases on CUDA.
+      {"rsqrt", [](Tensor x, Tensor) { return rsqrt(x); },
+       [](double x, double) { return double(1 / sqrtl(x)); },
+       randomized(0, 1e300), ulps(2, "f64 rsqrt: 2 ulp (1 / sqrt)")},
+      {"floor", [](Tensor x, Tensor) { return floor(x); },
+       [](double x, double) { return std::floor(x); }, randomized(-1e17, 1e17),
+       Tolerance{}},
+      {"ceil", [](Tensor x, Tensor) { return ceil(x); },
+       [](double x, double) { return std::ceil(x); }, randomized(-1e17, 1e17),
+       Tolerance{}},
+      {"fma", [](Tensor x, Tensor y) { return fma(x, y, x); },
+       [](double x, double y) { return std::fma(x, y, x); },
+       [](std::vector<double> &x, std::vector<double> &y,
+          std::mt19937_64 &rng) {
+         for (size_t i = 0; i < x.size(); ++i) {
+           if (i % 3 != 1)
+             x[i] = uniform(rng, -1e3, 1e3);
+           y[i] = uniform(rng, -2, 2);
+         }
+       },
+       Tolerance{}},
+      {"abs", [](Tensor x, Tensor) { return abs(x); },
+       [](double x, double) { return std::fabs(x); }, randomized(-1e3, 1e3),
+       Tolerance{}},
   };
   for (const F64Fn &fn : fns) {
     std::string kernelName = std::string("fm_") + fn.name + "_f64";
