@@ -39,8 +39,8 @@ bool isNativeOnNVPTX(StringRef name) {
 /// (the host would otherwise call libm). tanh is not among them: its
 /// polynomial approximation is more precise near 0 than the expansion.
 /// powf is PowLowering's (f64 powf on the host stays a libm call).
-constexpr StringRef kExpanded[] = {"sinh",  "cosh",  "tan",    "asinh",
-                                   "acosh", "atanh", "fpowi",  "ipowi",
+constexpr StringRef kExpanded[] = {"sinh",   "cosh",  "tan",   "asinh",
+                                   "acosh",  "atanh", "fpowi", "ipowi",
                                    "clampf", "round"};
 
 /// exp(x) = exp2(x * log2(e)) and log(x) = log2(x) * ln(2) on the GPU, for
@@ -699,7 +699,8 @@ Reduced payneHanek(ScalarMath &m, Value a) {
     for (int half = 0; half < 2; ++half) {
       Value v = half == 0 ? shr(words[k], thirtyTwo) : bitAnd(words[k], low32);
       Value d = arith::UIToFPOp::create(b, loc, m.type, v);
-      pieces.push_back(m.mul(d, m.f(std::ldexp(1.0, -32 * (2 * k + half + 1)))));
+      pieces.push_back(
+          m.mul(d, m.f(std::ldexp(1.0, -32 * (2 * k + half + 1)))));
     }
   }
   Value sum = pieces.back(), err = m.f(0);
@@ -788,20 +789,21 @@ Value sinCosF64(OpBuilder &builder, Location loc, Value x, bool isCos) {
   Value hz = m.mul(m.f(0.5), z);
   Value w = m.sub(m.f(1), hz);
   Value zr = m.mul(m.mul(z, z), m.polynomial(z, c));
-  Value cosY = m.add(w, m.add(m.sub(m.sub(m.f(1), w), hz),
-                              m.sub(zr, m.mul(y, yLo))));
+  Value cosY =
+      m.add(w, m.add(m.sub(m.sub(m.f(1), w), hz), m.sub(zr, m.mul(y, yLo))));
 
   // The quadrant, plus one for cos.
   if (isCos)
     qi = arith::AddIOp::create(builder, loc, qi, m.i64(1));
-  Value odd = m.icmp(arith::CmpIPredicate::ne,
-                     arith::AndIOp::create(builder, loc, qi, m.i64(1)),
-                     m.i64(0));
-  Value negate = m.icmp(arith::CmpIPredicate::ne,
-                        arith::AndIOp::create(builder, loc, qi, m.i64(2)),
-                        m.i64(0));
+  Value odd =
+      m.icmp(arith::CmpIPredicate::ne,
+             arith::AndIOp::create(builder, loc, qi, m.i64(1)), m.i64(0));
+  Value negate =
+      m.icmp(arith::CmpIPredicate::ne,
+             arith::AndIOp::create(builder, loc, qi, m.i64(2)), m.i64(0));
   Value result = m.select(odd, cosY, sinY);
-  result = m.select(negate, arith::NegFOp::create(builder, loc, result), result);
+  result =
+      m.select(negate, arith::NegFOp::create(builder, loc, result), result);
   if (!isCos)
     result = xorSign(m, result, x);
   // inf - inf and NaN - NaN are NaN.
@@ -813,8 +815,8 @@ Value sinCosF64(OpBuilder &builder, Location loc, Value x, bool isCos) {
 /// 2^k expm1(r) + (2^k - 1) with one rounding (2^k - 1 is exact).
 Value expm1NegativeF64(ScalarMath &m, Value t) {
   constexpr double ln2Hi = 0x1.62e42fefa39efp-1, ln2Lo = 0x1.abc9e3b39803fp-56;
-  Value k = math::RoundEvenOp::create(m.b, m.loc,
-                                      m.mul(t, m.f(std::numbers::log2e)));
+  Value k =
+      math::RoundEvenOp::create(m.b, m.loc, m.mul(t, m.f(std::numbers::log2e)));
   Value negK = arith::NegFOp::create(m.b, m.loc, k);
   Value r = m.fma(negK, m.f(ln2Hi), t);
   r = m.fma(negK, m.f(ln2Lo), r);
@@ -873,22 +875,22 @@ Value erfF64(OpBuilder &builder, Location loc, Value x) {
 
   // 1 <= |x| < 6 (other inputs evaluate at a clamped point).
   static constexpr double r1[] = {
-      0x1.3583f6644327bp-2,  -0x1.2b11e6959934cp-3, 0x1.0a15ac2adab35p-4,
-      -0x1.ba018e64280adp-6, 0x1.5a142948a9b06p-7,  -0x1.014eae2834108p-8,
-      0x1.6d609f6ab4dffp-10, -0x1.f1b43d35e6074p-12, 0x1.465ecd13589bep-13,
-      -0x1.9d6229d7785cap-15, 0x1.fafc90daf2cfdp-17, -0x1.2db360a43902fp-18,
-      0x1.5d230f740f331p-20, -0x1.89987e5a87eb5p-22, 0x1.b0b4985c0645bp-24,
-      -0x1.cd7b6852730a8p-26, 0x1.e4d57d829e647p-28, -0x1.1984c1a1d7bc4p-29,
+      0x1.3583f6644327bp-2,   -0x1.2b11e6959934cp-3,  0x1.0a15ac2adab35p-4,
+      -0x1.ba018e64280adp-6,  0x1.5a142948a9b06p-7,   -0x1.014eae2834108p-8,
+      0x1.6d609f6ab4dffp-10,  -0x1.f1b43d35e6074p-12, 0x1.465ecd13589bep-13,
+      -0x1.9d6229d7785cap-15, 0x1.fafc90daf2cfdp-17,  -0x1.2db360a43902fp-18,
+      0x1.5d230f740f331p-20,  -0x1.89987e5a87eb5p-22, 0x1.b0b4985c0645bp-24,
+      -0x1.cd7b6852730a8p-26, 0x1.e4d57d829e647p-28,  -0x1.1984c1a1d7bc4p-29,
       0x1.1a5643e392463p-31};
   static constexpr double r2[] = {
-      0x1.10845e1dcb19ap-3,  -0x1.f53cfd5c11186p-6, 0x1.c21d6f4a4921ap-8,
-      -0x1.8b46c64f91eefp-10, 0x1.53e39641d559fp-12, -0x1.1e807be4550b1p-14,
-      0x1.d9f64543b652bp-17, -0x1.810db87cba559p-19, 0x1.33807c15ef2e2p-21,
-      -0x1.e3251f959df99p-24, 0x1.75a22fa9aca64p-26, -0x1.1c9cc2d881a7cp-28,
-      0x1.ab587b6132ceap-31, -0x1.3c5cb0fbf3b45p-33, 0x1.ce1fc344d1649p-36,
-      -0x1.4d41b36ee21a1p-38, 0x1.da6ebf6de7d8dp-41, -0x1.4c1217d4775e6p-43,
-      0x1.cdacd626f192dp-46, -0x1.4ae8c014c64d2p-48, 0x1.c0648dc713f50p-51,
-      -0x1.bcb9938af1fc5p-54, 0x1.2be941380641dp-56, -0x1.cacbff878a134p-58,
+      0x1.10845e1dcb19ap-3,   -0x1.f53cfd5c11186p-6,  0x1.c21d6f4a4921ap-8,
+      -0x1.8b46c64f91eefp-10, 0x1.53e39641d559fp-12,  -0x1.1e807be4550b1p-14,
+      0x1.d9f64543b652bp-17,  -0x1.810db87cba559p-19, 0x1.33807c15ef2e2p-21,
+      -0x1.e3251f959df99p-24, 0x1.75a22fa9aca64p-26,  -0x1.1c9cc2d881a7cp-28,
+      0x1.ab587b6132ceap-31,  -0x1.3c5cb0fbf3b45p-33, 0x1.ce1fc344d1649p-36,
+      -0x1.4d41b36ee21a1p-38, 0x1.da6ebf6de7d8dp-41,  -0x1.4c1217d4775e6p-43,
+      0x1.cdacd626f192dp-46,  -0x1.4ae8c014c64d2p-48, 0x1.c0648dc713f50p-51,
+      -0x1.bcb9938af1fc5p-54, 0x1.2be941380641dp-56,  -0x1.cacbff878a134p-58,
       0x1.277502984c469p-60};
   Value inMid = m.cmp(P::OLT, a, m.f(6));
   Value am = m.select(m.cmp(P::OGE, a, m.f(1)), a, m.f(1));
@@ -907,8 +909,8 @@ Value erfF64(OpBuilder &builder, Location loc, Value x) {
                    /*base2=*/false, arith::NegFOp::create(builder, loc, sqLo));
   Value mid = m.sub(m.f(1), m.mul(e, acc));
 
-  Value result = m.select(m.cmp(P::OLT, a, m.f(1)), small,
-                          m.select(inMid, mid, m.f(1)));
+  Value result =
+      m.select(m.cmp(P::OLT, a, m.f(1)), small, m.select(inMid, mid, m.f(1)));
   result = math::CopySignOp::create(builder, loc, result, x);
   return m.select(m.cmp(P::UNO, x, x), x, result);
 }
@@ -942,8 +944,8 @@ std::pair<Value, Value> logDoubleF64(OpBuilder &builder, Location loc,
   auto [d, dLo] = twoSum(m, mant, m.f(1));
   Value s = m.div(f, d);
   // f - s (d + dLo), exactly up to the last product's rounding.
-  Value rem = m.sub(m.fma(arith::NegFOp::create(builder, loc, s), d, f),
-                    m.mul(s, dLo));
+  Value rem =
+      m.sub(m.fma(arith::NegFOp::create(builder, loc, s), d, f), m.mul(s, dLo));
   Value sLo = m.div(rem, d);
   // s^2 and s^3 as double-doubles.
   auto [zHi, zLo0] = twoProduct(m, s, s);
@@ -953,8 +955,8 @@ std::pair<Value, Value> logDoubleF64(OpBuilder &builder, Location loc,
   constexpr double twoThirdsHi = 0x1.5555555555555p-1,
                    twoThirdsLo = 0x1.5555555555555p-55;
   auto [t1Hi, t1Lo0] = twoProduct(m, cHi, m.f(twoThirdsHi));
-  Value t1Lo = m.add(t1Lo0, m.fma(cHi, m.f(twoThirdsLo),
-                                  m.mul(cLo, m.f(twoThirdsHi))));
+  Value t1Lo =
+      m.add(t1Lo0, m.fma(cHi, m.f(twoThirdsLo), m.mul(cLo, m.f(twoThirdsHi))));
   SmallVector<double, 10> c;
   for (int n = 2; n <= 11; ++n)
     c.push_back(2.0 / (2 * n + 1));
@@ -1035,11 +1037,12 @@ LogicalResult lowerMathForTarget(ModuleOp module, MathTarget target) {
   if (target == MathTarget::NVPTX) {
     patterns.add<ThroughBase2<math::ExpOp>, ThroughBase2<math::LogOp>>(
         context, /*benefit=*/2);
-    patterns.add<ExactRemF, F64Math<math::ExpOp>, F64Math<math::Exp2Op>,
-                 F64Math<math::LogOp>, F64Math<math::Log2Op>,
-                 F64Math<math::SinOp>, F64Math<math::CosOp>,
-                 F64Math<math::TanhOp>, F64Math<math::ErfOp>>(context,
-                                                              /*benefit=*/3);
+    patterns
+        .add<ExactRemF, F64Math<math::ExpOp>, F64Math<math::Exp2Op>,
+             F64Math<math::LogOp>, F64Math<math::Log2Op>, F64Math<math::SinOp>,
+             F64Math<math::CosOp>, F64Math<math::TanhOp>, F64Math<math::ErfOp>>(
+            context,
+            /*benefit=*/3);
     auto approximate = [](StringRef name) { return !isNativeOnNVPTX(name); };
     populateMathF32ExpansionPatterns(patterns, approximate);
     populateMathPolynomialApproximationPatterns(patterns, approximate);

@@ -72,9 +72,10 @@
 // log(0) = -inf, log(x < 0) = NaN, log(inf) = inf; sin/cos(+-inf) = NaN,
 // sin(-0) = -0, tanh and erf are odd (-0 kept) with +-1 at +-inf; sin/cos
 // hold their bound for every finite x (tested over every exponent and next
-// to multiples of pi/2, 6381956970095103 * 2^797 included). On the host, f64 sin, cos, tanh and pow are libm calls (pow
-// is not expanded for f64 there); f64 erf, which LLVM has no intrinsic
-// for, takes the NVPTX expansion on the host too.
+// to multiples of pi/2, 6381956970095103 * 2^797 included). On the host, f64
+// sin, cos, tanh and pow are libm calls (pow is not expanded for f64 there);
+// f64 erf, which LLVM has no intrinsic for, takes the NVPTX expansion on the
+// host too.
 //
 // Float % (fmod) is exact on both targets: libm's fmod on the host, and on
 // NVPTX (whose frem is x - trunc(x / y) * y) a long division of the

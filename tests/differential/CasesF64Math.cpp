@@ -176,8 +176,8 @@ void addF64MathCases(std::vector<Case> &cases) {
       c.name = kernelName + "_n" + std::to_string(n);
       c.covers = {fn.name};
       c.kernel = kernel;
-      c.buffers = {{DType::F64, x}, {DType::F64, y},
-                   {DType::F64, sentinel(n + 8)}};
+      c.buffers = {
+          {DType::F64, x}, {DType::F64, y}, {DType::F64, sentinel(n + 8)}};
       c.args = {bufArg(0), bufArg(1), bufArg(2), i32Arg(int32_t(n))};
       // A 16-element block under 4 warps (threads without elements) for
       // the 17-element size, the suite's block otherwise.

@@ -337,13 +337,12 @@ double maxUlps2(double (*fn)(double, double),
     double got = fn(x, y);
     double rounded = double(want);
     char text[128];
-    std::snprintf(text, sizeof text, "x = %.17g, y = %.17g: %.17g", x, y,
-                  got);
+    std::snprintf(text, sizeof text, "x = %.17g, y = %.17g: %.17g", x, y, got);
     if (!std::isfinite(rounded) || rounded == 0) {
-      bool same = std::isnan(rounded) ? std::isnan(got)
-                                      : got == rounded && std::signbit(got) ==
-                                                              std::signbit(
-                                                                  rounded);
+      bool same =
+          std::isnan(rounded)
+              ? std::isnan(got)
+              : got == rounded && std::signbit(got) == std::signbit(rounded);
       if (!same &&
           !(std::fabs(rounded) < 0x1p-1020 && std::fabs(got) <= 0x1p-1070) &&
           !(std::isinf(rounded) && std::fabs(got) == DBL_MAX))
@@ -363,9 +362,9 @@ double maxUlps2(double (*fn)(double, double),
 
 /// The specials every unary function meets.
 void addSpecials(std::vector<double> &x) {
-  for (double v : {0.0, -0.0, 0x1p-1074, -0x1p-1074, 0x1p-1022, 1e-300,
-                   -1e-300, 1e-8, -1e-8, 1.0, -1.0, 1e300, -1e300, DBL_MAX,
-                   -DBL_MAX, double(INFINITY), -double(INFINITY), double(NAN)})
+  for (double v : {0.0, -0.0, 0x1p-1074, -0x1p-1074, 0x1p-1022, 1e-300, -1e-300,
+                   1e-8, -1e-8, 1.0, -1.0, 1e300, -1e300, DBL_MAX, -DBL_MAX,
+                   double(INFINITY), -double(INFINITY), double(NAN)})
     x.push_back(v);
 }
 
@@ -405,10 +404,11 @@ TEST(GPUMathTest, SinCosF64WithinStatedBound) {
   }
   // The double nearest a multiple of pi/2 (Kahan, Muller), 2^50 and 2^52
   // around the switch to Payne-Hanek.
-  for (double v : {6381956970095103.0 * 0x1p797, 0x1p50, std::nextafter(0x1p50, 0.0),
-                   0x1p52, 1e22, 1e300, 1e9, 0x1p30, 1.5707963267948966,
-                   3.141592653589793, 4.71238898038469, 6.283185307179586,
-                   355.0, 103993.0, 0x1.921fb54442d18p+29})
+  for (double v :
+       {6381956970095103.0 * 0x1p797, 0x1p50, std::nextafter(0x1p50, 0.0),
+        0x1p52, 1e22, 1e300, 1e9, 0x1p30, 1.5707963267948966, 3.141592653589793,
+        4.71238898038469, 6.283185307179586, 355.0, 103993.0,
+        0x1.921fb54442d18p+29})
     x.push_back(v);
   addSpecials(x);
   std::string worst;
@@ -426,7 +426,6 @@ TEST(GPUMathTest, SinCosF64WithinStatedBound) {
   EXPECT_EQ(cosFn(-0.0), 1.0);
   EXPECT_TRUE(std::isnan(sinFn(INFINITY)));
   EXPECT_TRUE(std::isnan(cosFn(-INFINITY)));
-
 }
 
 TEST(GPUMathTest, TanhF64WithinStatedBound) {
@@ -498,8 +497,8 @@ TEST(GPUMathTest, PowF64WithinStatedBound) {
   const double inf = INFINITY, nan = NAN;
   for (double x : {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, inf, -inf, nan,
                    0x1p-1074, -3.0})
-    for (double y : {0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 3.0, -3.0, 0.5, -0.5,
-                     inf, -inf, nan, 1e300, -1e300, 1025.0, -1080.0})
+    for (double y : {0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 3.0, -3.0, 0.5, -0.5, inf,
+                     -inf, nan, 1e300, -1e300, 1025.0, -1080.0})
       xy.push_back({x, y});
   std::string worst;
   double ulps = maxUlps2(
