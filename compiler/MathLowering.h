@@ -69,7 +69,7 @@
 //            signs and C's special cases as for f32
 //   sigmoid  1 / (1 + exp(-x)) (frontend), as exp        -          6 ulp
 //            (the differential suite's bound; results
-//            below 2^-1022, x < -708.4, may be 0)
+//            below 2^-1022, x < -709.78, may be 0)
 // Overflow gives inf, underflow 0 (or the subnormal), NaN gives NaN;
 // log(0) = -inf, log(x < 0) = NaN, log(inf) = inf; sin/cos(+-inf) = NaN,
 // sin(-0) = -0, tanh and erf are odd (-0 kept) with +-1 at +-inf; sin/cos
