@@ -38,9 +38,10 @@ bool isNativeOnNVPTX(StringRef name) {
 /// and log, ...) on both targets, so that they compute the same way on each
 /// (the host would otherwise call libm). tanh is not among them: its
 /// polynomial approximation is more precise near 0 than the expansion.
-constexpr StringRef kExpanded[] = {"sinh",  "cosh",   "tan",  "asinh",
-                                   "acosh", "atanh",  "powf", "fpowi",
-                                   "ipowi", "clampf", "round"};
+/// powf is PowLowering's (f64 powf on the host stays a libm call).
+constexpr StringRef kExpanded[] = {"sinh",   "cosh",  "tan",   "asinh",
+                                   "acosh",  "atanh", "fpowi", "ipowi",
+                                   "clampf", "round"};
 
 /// exp(x) = exp2(x * log2(e)) and log(x) = log2(x) * ln(2) on the GPU, for
 /// scalars and block elements alike: exp2 is the ex2.approx instruction
@@ -162,12 +163,22 @@ void scaleDenormalLogs(ModuleOp module) {
 /// a negative base gives NaN unless y is an integer (then the sign of x^y
 /// is that of x for odd y), and NaN otherwise propagates. MLIR's own
 /// expansion gives NaN for every negative base and poison for NaN inputs.
+///
+/// f64: on the host, libm's pow (C's semantics, within 1 ulp); on NVPTX,
+/// |x|^y by powMagnitudeF64 (double-double log), signs and special cases as
+/// for f32.
+Value powMagnitudeF64(OpBuilder &builder, Location loc, Value ax, Value y);
+
 struct PowLowering : OpRewritePattern<math::PowFOp> {
-  using OpRewritePattern::OpRewritePattern;
+  PowLowering(MLIRContext *context, MathTarget target, PatternBenefit benefit)
+      : OpRewritePattern(context, benefit), target(target) {}
   LogicalResult matchAndRewrite(math::PowFOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type type = op.getType();
+    bool isF64 = getElementTypeOrSelf(type).isF64();
+    if (isF64 && (target == MathTarget::Host || !isa<FloatType>(type)))
+      return failure();
     // f16 and bf16 compute in f32: y * log2|x| rounded to 11 (or 8) bits
     // would be off by up to 0.5% (or 4%) after exp2.
     if (getElementTypeOrSelf(type).getIntOrFloatBitWidth() < 32) {
@@ -197,9 +208,14 @@ struct PowLowering : OpRewritePattern<math::PowFOp> {
     Value x = op.getLhs(), y = op.getRhs();
     Value zero = constant(0), one = constant(1), half = constant(0.5);
     Value ax = math::AbsFOp::create(rewriter, loc, x);
-    Value log2 = math::Log2Op::create(rewriter, loc, ax);
-    Value scaled = arith::MulFOp::create(rewriter, loc, y, log2);
-    Value magnitude = math::Exp2Op::create(rewriter, loc, scaled);
+    Value magnitude;
+    if (isF64) {
+      magnitude = powMagnitudeF64(rewriter, loc, ax, y);
+    } else {
+      Value log2 = math::Log2Op::create(rewriter, loc, ax);
+      Value scaled = arith::MulFOp::create(rewriter, loc, y, log2);
+      magnitude = math::Exp2Op::create(rewriter, loc, scaled);
+    }
     // y is an integer when trunc(y) == y (false for infinities and NaN
     // through the finite check); odd when y / 2 is not.
     Value ay = math::AbsFOp::create(rewriter, loc, y);
@@ -249,6 +265,9 @@ struct PowLowering : OpRewritePattern<math::PowFOp> {
     rewriter.replaceOp(op, select(isOne, one, result));
     return success();
   }
+
+private:
+  MathTarget target;
 };
 
 //===----------------------------------------------------------------------===//
@@ -447,7 +466,11 @@ Value expReduced(ScalarMath &m, Value r) {
 /// (k = round(x log2 e), r by fma with ln 2 in two parts; for exp2,
 /// k = round(x) and r = (x - k) ln 2), e^r by expReduced, times 2^k in two
 /// exact steps so that subnormal results round once.
-Value expF64(OpBuilder &builder, Location loc, Value x, bool base2) {
+///
+/// `lo`, when given, is a small correction to x (|lo| <= ulp(x)) taken into
+/// the reduced argument: e^(x + lo), for pow's double-double exponent.
+Value expF64(OpBuilder &builder, Location loc, Value x, bool base2,
+             Value lo = {}) {
   ScalarMath m(builder, loc, cast<FloatType>(x.getType()));
   using P = arith::CmpFPredicate;
   constexpr double ln2Hi = 0x1.62e42fefa39efp-1, ln2Lo = 0x1.abc9e3b39803fp-56;
@@ -462,6 +485,8 @@ Value expF64(OpBuilder &builder, Location loc, Value x, bool base2) {
     Value negK = arith::NegFOp::create(builder, loc, k);
     r = m.fma(negK, m.f(ln2Hi), x); // exact: |r| < 1 and a multiple of 2^-53
     r = m.fma(negK, m.f(ln2Lo), r);
+    if (lo)
+      r = m.add(r, lo);
   }
   Value poly = expReduced(m, r);
   // Clamp k so that the scaling below stays in range; the results of the
@@ -533,8 +558,442 @@ Value logF64(OpBuilder &builder, Location loc, Value x, bool base2) {
   return m.select(m.cmp(P::UGE, x, m.f(0)), result, m.f(NAN));
 }
 
-/// math.exp/exp2/log/log2 of f64 on the GPU (ex2.approx and MLIR's
-/// approximations are f32 only).
+/// (a + b) exactly as hi + lo (Knuth's TwoSum: no condition on the
+/// magnitudes).
+std::pair<Value, Value> twoSum(ScalarMath &m, Value a, Value b) {
+  Value s = m.add(a, b);
+  Value bv = m.sub(s, a);
+  Value av = m.sub(s, bv);
+  return {s, m.add(m.sub(a, av), m.sub(b, bv))};
+}
+
+/// (a + b) as hi + lo when |a| >= |b| (Fast2Sum).
+std::pair<Value, Value> fastTwoSum(ScalarMath &m, Value a, Value b) {
+  Value s = m.add(a, b);
+  return {s, m.sub(b, m.sub(s, a))};
+}
+
+/// The product a * b exactly as hi + lo (fma).
+std::pair<Value, Value> twoProduct(ScalarMath &m, Value a, Value b) {
+  Value p = m.mul(a, b);
+  return {p, m.fma(a, b, arith::NegFOp::create(m.b, m.loc, p))};
+}
+
+/// Bit-level sign transfer: |v| with the sign of `sign` flipped in when
+/// `sign` is negative (-0 included): v xor signbit(sign).
+Value xorSign(ScalarMath &m, Value v, Value sign) {
+  Value signBit = arith::AndIOp::create(m.b, m.loc, m.bitsOf(sign),
+                                        m.i64(uint64_t(1) << 63));
+  return m.fromBits(arith::XOrIOp::create(m.b, m.loc, m.bitsOf(v), signBit));
+}
+
+/// Bits of 2/pi, 64 per word, most significant first: word j holds the
+/// bits of weights 2^(-64 j + 63) .. 2^(-64 j) (word 0, the integer part,
+/// is 0). 1280 bits cover the reduction of every f64.
+constexpr uint64_t kTwoOverPiBits[] = {
+    0x0000000000000000ULL, 0xa2f9836e4e441529ULL, 0xfc2757d1f534ddc0ULL,
+    0xdb6295993c439041ULL, 0xfe5163abdebbc561ULL, 0xb7246e3a424dd2e0ULL,
+    0x06492eea09d1921cULL, 0xfe1deb1cb129a73eULL, 0xe88235f52ebb4484ULL,
+    0xe99c7026b45f7e41ULL, 0x3991d639835339f4ULL, 0x9c845f8bbdf9283bULL,
+    0x1ff897ffde05980fULL, 0xef2f118b5a0a6d1fULL, 0x6d367ecf27cb09b7ULL,
+    0x4f463f669e5fea2dULL, 0x7527bac7ebe5f17bULL, 0x3d0739f78a5292eaULL,
+    0x6bfb5fb11f8d5d08ULL, 0x56033046fc7b6babULL};
+
+/// The reduced argument of sin/cos: |x| = (4 n + quadrant) pi/2 + y + yLo.
+struct Reduced {
+  Value quadrant; // i64 (only its two low bits count)
+  Value y, yLo;
+};
+
+/// Payne-Hanek reduction of a finite a >= 2^50 (a = M 2^E, M < 2^53
+/// integral, E >= -2): a 2/pi mod 4 = M V mod 4, where V is the 192 bits
+/// of 2/pi from the weight 2^(1-E) on (the bits above give multiples of
+/// 4, those below change the result by less than M 2^-190 < 2^-137). The
+/// low 192 bits of M V in integer arithmetic (64 x 64 -> 128 products)
+/// are 2 quadrant bits and a fraction f; f >= 1/2 becomes f - 1 (and the
+/// next quadrant); |f| as a double-double from its 32-bit pieces (exact
+/// and of one sign, so their sum has no cancellation), times pi/2 in two
+/// parts.
+Reduced payneHanek(ScalarMath &m, Value a) {
+  OpBuilder &b = m.b;
+  Location loc = m.loc;
+  using IP = arith::CmpIPredicate;
+  auto shl = [&](Value v, Value s) -> Value {
+    return arith::ShLIOp::create(b, loc, v, s);
+  };
+  auto shr = [&](Value v, Value s) -> Value {
+    return arith::ShRUIOp::create(b, loc, v, s);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto bitOr = [&](Value x, Value y) -> Value {
+    return arith::OrIOp::create(b, loc, x, y);
+  };
+  auto bitAnd = [&](Value x, Value y) -> Value {
+    return arith::AndIOp::create(b, loc, x, y);
+  };
+  Value bits = m.bitsOf(a);
+  Value e = arith::SubIOp::create(b, loc, shr(bits, m.i64(52)), m.i64(1075));
+  Value mant = bitOr(bitAnd(bits, m.i64((uint64_t(1) << 52) - 1)),
+                     m.i64(uint64_t(1) << 52));
+  // The window starts at bit 62 + E of the table (E <= 971: word <= 16).
+  Value start = add(e, m.i64(62));
+  Value word = shr(start, m.i64(6));
+  Value shift = bitAnd(start, m.i64(63));
+  constexpr int kLastStart = 16;
+  SmallVector<Value> isWord;
+  for (int i = 0; i <= kLastStart; ++i)
+    isWord.push_back(m.icmp(IP::eq, word, m.i64(i)));
+  auto tableWord = [&](int k) { // kTwoOverPiBits[word + k]
+    Value v = m.i64(kTwoOverPiBits[k]);
+    for (int i = 1; i <= kLastStart; ++i)
+      v = m.select(isWord[i], m.i64(kTwoOverPiBits[i + k]), v);
+    return v;
+  };
+  Value t[4] = {tableWord(0), tableWord(1), tableWord(2), tableWord(3)};
+  // w_k = t_k << shift | t_(k+1) >> (64 - shift), the second shift split
+  // so that shift = 0 stays defined (and gives 0).
+  Value back = arith::SubIOp::create(b, loc, m.i64(63), shift);
+  Value w[3];
+  for (int k = 0; k < 3; ++k)
+    w[k] = bitOr(shl(t[k], shift), shr(shr(t[k + 1], m.i64(1)), back));
+  // The low 192 bits of M (w0 : w1 : w2).
+  auto p2 = arith::MulUIExtendedOp::create(b, loc, mant, w[2]);
+  auto p1 = arith::MulUIExtendedOp::create(b, loc, mant, w[1]);
+  Value lo0 = arith::MulIOp::create(b, loc, mant, w[0]);
+  Value r0 = p2.getLow();
+  Value r1 = add(p2.getHigh(), p1.getLow());
+  Value carry = arith::ExtUIOp::create(b, loc, b.getI64Type(),
+                                       m.icmp(IP::ult, r1, p1.getLow()));
+  Value r2 = add(add(p1.getHigh(), lo0), carry);
+  Value quadrant = shr(r2, m.i64(62));
+  // The fraction, 190 bits shifted to the top of f2 : f1 : f0.
+  Value two = m.i64(2), sixtyTwo = m.i64(62);
+  Value f2 = bitOr(shl(r2, two), shr(r1, sixtyTwo));
+  Value f1 = bitOr(shl(r1, two), shr(r0, sixtyTwo));
+  Value f0 = shl(r0, two);
+  Value negative = m.icmp(IP::slt, f2, m.i64(0));
+  // 1 - f for f >= 1/2: the 192-bit two's complement.
+  Value ones = m.i64(~uint64_t(0)), zero = m.i64(0);
+  auto notOf = [&](Value v) -> Value {
+    return arith::XOrIOp::create(b, loc, v, ones);
+  };
+  Value c0 = m.icmp(IP::eq, f0, zero);
+  Value c1 = arith::AndIOp::create(b, loc, c0, m.icmp(IP::eq, f1, zero));
+  auto ext = [&](Value c) -> Value {
+    return arith::ExtUIOp::create(b, loc, b.getI64Type(), c);
+  };
+  Value n0 = add(notOf(f0), m.i64(1));
+  Value n1 = add(notOf(f1), ext(c0));
+  Value n2 = add(notOf(f2), ext(c1));
+  f0 = m.select(negative, n0, f0);
+  f1 = m.select(negative, n1, f1);
+  f2 = m.select(negative, n2, f2);
+  quadrant = add(quadrant, ext(negative));
+  // |f| = sum of six exact 32-bit pieces, smallest first.
+  Value low32 = m.i64(0xffffffffULL), thirtyTwo = m.i64(32);
+  Value words[3] = {f2, f1, f0};
+  SmallVector<Value, 6> pieces;
+  for (int k = 0; k < 3; ++k) {
+    for (int half = 0; half < 2; ++half) {
+      Value v = half == 0 ? shr(words[k], thirtyTwo) : bitAnd(words[k], low32);
+      Value d = arith::UIToFPOp::create(b, loc, m.type, v);
+      pieces.push_back(
+          m.mul(d, m.f(std::ldexp(1.0, -32 * (2 * k + half + 1)))));
+    }
+  }
+  Value sum = pieces.back(), err = m.f(0);
+  for (int i = int(pieces.size()) - 2; i >= 0; --i) {
+    auto [s, e2] = twoSum(m, sum, pieces[i]);
+    sum = s;
+    err = m.add(err, e2);
+  }
+  auto [fHi, fLo] = fastTwoSum(m, sum, err);
+  constexpr double p1Hi = 0x1.921fb54442d18p+0, p1Lo = 0x1.1a62633145c07p-54;
+  auto [yHi, yLo0] = twoProduct(m, fHi, m.f(p1Hi));
+  Value yLo = m.add(yLo0, m.fma(fHi, m.f(p1Lo), m.mul(fLo, m.f(p1Hi))));
+  auto [y, yRest] = fastTwoSum(m, yHi, yLo);
+  Value negY = arith::NegFOp::create(b, loc, y);
+  Value negRest = arith::NegFOp::create(b, loc, yRest);
+  return {quadrant, m.select(negative, negY, y),
+          m.select(negative, negRest, yRest)};
+}
+
+/// f64 sin(x) or cos(x) (isCos). Below 2^50, Cody-Waite reduction of |x|
+/// by pi/2 in three parts (159 bits): k = round(|x| 2/pi), r1 = |x| - k P1
+/// exact by fma (for k < 2^52), k P2 exact as a double-double, k P3
+/// rounded, so that y + yLo = |x| - k pi/2 within 2^-100 |k| + ulp; from
+/// 2^50 on, Payne-Hanek (payneHanek, in an scf.if). The kernels of
+/// |y| <= pi/4 (+ rounding) are Taylor series (sin to y^19, cos to y^20)
+/// with yLo's first-order correction, in the arrangement of fdlibm's
+/// __kernel_sin/__kernel_cos. The quadrant k mod 4 picks +-sin or +-cos.
+/// sin is odd (sin(-0) = -0), cos even; +-inf and NaN give NaN.
+Value sinCosF64(OpBuilder &builder, Location loc, Value x, bool isCos) {
+  ScalarMath m(builder, loc, cast<FloatType>(x.getType()));
+  using P = arith::CmpFPredicate;
+  constexpr double twoOverPi = 0x1.45f306dc9c883p-1;
+  constexpr double p1 = 0x1.921fb54442d18p+0, p2 = 0x1.1a62633145c07p-54,
+                   p3 = -0x1.f1976b7ed8fbcp-110;
+  Value a = math::AbsFOp::create(builder, loc, x);
+  Value finite = m.cmp(P::OLT, a, m.f(INFINITY));
+  // NaN and infinities reduce 0 (their result is chosen at the end).
+  Value ar = m.select(finite, a, m.f(0));
+  Value k = math::RoundEvenOp::create(builder, loc, m.mul(ar, m.f(twoOverPi)));
+  Value negK = arith::NegFOp::create(builder, loc, k);
+  Value r1 = m.fma(negK, m.f(p1), ar);
+  auto [wHi, wLo] = twoProduct(m, k, m.f(p2));
+  auto [t, tErr] = twoSum(m, r1, arith::NegFOp::create(builder, loc, wHi));
+  Value lo = m.fma(negK, m.f(p3), m.sub(tErr, wLo));
+  auto [yCW, yLoCW] = fastTwoSum(m, t, lo);
+  // The quadrant k mod 4 (exact in f64 for k < 2^53).
+  Value quarter = math::FloorOp::create(builder, loc, m.mul(k, m.f(0.25)));
+  Value q = m.sub(k, m.mul(quarter, m.f(4)));
+  Value qCW = arith::FPToSIOp::create(builder, loc, builder.getI64Type(), q);
+
+  // From 2^50 on (r1 above is exact only below 2^52), Payne-Hanek, in a
+  // branch of its own: it costs a few times the rest.
+  Value large = m.cmp(P::OGE, ar, m.f(0x1p50));
+  auto branch = scf::IfOp::create(
+      builder, loc, large,
+      [&](OpBuilder &b, Location l) {
+        ScalarMath inner(b, l, m.type);
+        Reduced reduced = payneHanek(inner, ar);
+        scf::YieldOp::create(
+            b, l, ValueRange{reduced.quadrant, reduced.y, reduced.yLo});
+      },
+      [&](OpBuilder &b, Location l) {
+        scf::YieldOp::create(b, l, ValueRange{qCW, yCW, yLoCW});
+      });
+  Value qi = branch.getResult(0), y = branch.getResult(1),
+        yLo = branch.getResult(2);
+
+  Value z = m.mul(y, y);
+  // sin(y + yLo) = y + y^3 S(z) + yLo (1 - z/2): S = S1 + z r.
+  SmallVector<double, 10> s, c;
+  double term = 1;
+  for (int n = 1; n <= 20; ++n) {
+    term /= n;
+    if (n % 2 == 1 && n >= 5)
+      s.push_back(n % 4 == 1 ? term : -term); // y^n / n!, n = 5, 7, ...
+    if (n % 2 == 0 && n >= 4)
+      c.push_back(n % 4 == 0 ? term : -term); // y^n / n!, n = 4, 6, ...
+  }
+  constexpr double s1 = -1.0 / 6;
+  Value v = m.mul(z, y);
+  Value r = m.polynomial(z, s);
+  // y - ((z (yLo/2 - v r) - yLo) - v S1)
+  Value inner = m.sub(m.mul(z, m.sub(m.mul(m.f(0.5), yLo), m.mul(v, r))), yLo);
+  Value sinY = m.sub(y, m.sub(inner, m.mul(v, m.f(s1))));
+  // cos(y + yLo) = w + (((1 - w) - z/2) + (z^2 C(z) - y yLo)), w = 1 - z/2.
+  Value hz = m.mul(m.f(0.5), z);
+  Value w = m.sub(m.f(1), hz);
+  Value zr = m.mul(m.mul(z, z), m.polynomial(z, c));
+  Value cosY =
+      m.add(w, m.add(m.sub(m.sub(m.f(1), w), hz), m.sub(zr, m.mul(y, yLo))));
+
+  // The quadrant, plus one for cos.
+  if (isCos)
+    qi = arith::AddIOp::create(builder, loc, qi, m.i64(1));
+  Value odd =
+      m.icmp(arith::CmpIPredicate::ne,
+             arith::AndIOp::create(builder, loc, qi, m.i64(1)), m.i64(0));
+  Value negate =
+      m.icmp(arith::CmpIPredicate::ne,
+             arith::AndIOp::create(builder, loc, qi, m.i64(2)), m.i64(0));
+  Value result = m.select(odd, cosY, sinY);
+  result =
+      m.select(negate, arith::NegFOp::create(builder, loc, result), result);
+  if (!isCos)
+    result = xorSign(m, result, x);
+  // inf - inf and NaN - NaN are NaN.
+  return m.select(finite, result, m.sub(x, x));
+}
+
+/// expm1(t) for f64 t in [-44, 0]: t = k ln 2 + r (|r| <= ln(2)/2, ln 2 in
+/// two parts), expm1(r) = r + r^2 (1/2 + r/6 + ... + r^12/14!), then
+/// 2^k expm1(r) + (2^k - 1) with one rounding (2^k - 1 is exact).
+Value expm1NegativeF64(ScalarMath &m, Value t) {
+  constexpr double ln2Hi = 0x1.62e42fefa39efp-1, ln2Lo = 0x1.abc9e3b39803fp-56;
+  Value k =
+      math::RoundEvenOp::create(m.b, m.loc, m.mul(t, m.f(std::numbers::log2e)));
+  Value negK = arith::NegFOp::create(m.b, m.loc, k);
+  Value r = m.fma(negK, m.f(ln2Hi), t);
+  r = m.fma(negK, m.f(ln2Lo), r);
+  SmallVector<double, 14> c;
+  double term = 1;
+  for (int n = 2; n <= 14; ++n)
+    c.push_back(term /= n); // r^n / n!, from n = 2
+  Value p = m.fma(m.mul(r, r), m.polynomial(r, c), r);
+  Value ki = arith::FPToSIOp::create(m.b, m.loc, m.b.getI64Type(), k);
+  Value scale = m.pow2(ki);
+  return m.fma(scale, p, m.sub(scale, m.f(1)));
+}
+
+/// f64 tanh(x) = sign(x) * -u / (u + 2) with u = expm1(-2|x|) (no
+/// cancellation near 0: u ~ -2|x|); +-1 for |x| >= 22 (and +-inf),
+/// tanh(-0) = -0, NaN gives NaN.
+Value tanhF64(OpBuilder &builder, Location loc, Value x) {
+  ScalarMath m(builder, loc, cast<FloatType>(x.getType()));
+  using P = arith::CmpFPredicate;
+  Value a = math::AbsFOp::create(builder, loc, x);
+  // NaN compares false: it computes tanh(22) and is selected below.
+  Value small = m.cmp(P::OLT, a, m.f(22));
+  Value ac = m.select(small, a, m.f(22));
+  Value u = expm1NegativeF64(m, m.mul(ac, m.f(-2)));
+  Value th = m.div(arith::NegFOp::create(builder, loc, u), m.add(u, m.f(2)));
+  th = m.select(small, th, m.f(1));
+  Value result = math::CopySignOp::create(builder, loc, th, x);
+  return m.select(m.cmp(P::UNO, x, x), x, result);
+}
+
+/// f64 erf(x). |x| < 1: the Taylor series x (2/sqrt(pi)) sum (-1)^n x^2n /
+/// (n! (2n + 1)) to n = 19, 2/sqrt(pi) in two parts. 1 <= |x| < 6:
+/// 1 - exp(-x^2) R(|x|) with R(a) = erfc(a) e^(a^2) (smooth, ~1/(a
+/// sqrt(pi))) a Chebyshev fit (tools: mpmath.chebyfit, relative error below
+/// 1e-18) on [1, 2.25] (degree 18) and [2.25, 6] (degree 24) in t = a - the
+/// interval's centre, and x^2 as a double-double in exp. |x| >= 6: +-1
+/// (erfc(6) < 2^-54). Odd (erf(-0) = -0), erf(+-inf) = +-1, NaN gives NaN.
+Value erfF64(OpBuilder &builder, Location loc, Value x) {
+  ScalarMath m(builder, loc, cast<FloatType>(x.getType()));
+  using P = arith::CmpFPredicate;
+  Value a = math::AbsFOp::create(builder, loc, x);
+
+  // |x| < 1.
+  constexpr double twoOverSqrtPiHi = 0x1.20dd750429b6dp+0,
+                   twoOverSqrtPiLo = 0x1.1ae3a914fed80p-56;
+  SmallVector<double, 19> series;
+  double factorial = 1;
+  for (int n = 1; n <= 19; ++n) {
+    factorial *= n;
+    double c = twoOverSqrtPiHi / (factorial * (2 * n + 1));
+    series.push_back(n % 2 ? -c : c);
+  }
+  Value z = m.mul(a, a);
+  Value tail = m.fma(z, m.polynomial(z, series), m.f(twoOverSqrtPiLo));
+  Value small = m.fma(a, m.f(twoOverSqrtPiHi), m.mul(a, tail));
+
+  // 1 <= |x| < 6 (other inputs evaluate at a clamped point).
+  static constexpr double r1[] = {
+      0x1.3583f6644327bp-2,   -0x1.2b11e6959934cp-3,  0x1.0a15ac2adab35p-4,
+      -0x1.ba018e64280adp-6,  0x1.5a142948a9b06p-7,   -0x1.014eae2834108p-8,
+      0x1.6d609f6ab4dffp-10,  -0x1.f1b43d35e6074p-12, 0x1.465ecd13589bep-13,
+      -0x1.9d6229d7785cap-15, 0x1.fafc90daf2cfdp-17,  -0x1.2db360a43902fp-18,
+      0x1.5d230f740f331p-20,  -0x1.89987e5a87eb5p-22, 0x1.b0b4985c0645bp-24,
+      -0x1.cd7b6852730a8p-26, 0x1.e4d57d829e647p-28,  -0x1.1984c1a1d7bc4p-29,
+      0x1.1a5643e392463p-31};
+  static constexpr double r2[] = {
+      0x1.10845e1dcb19ap-3,   -0x1.f53cfd5c11186p-6,  0x1.c21d6f4a4921ap-8,
+      -0x1.8b46c64f91eefp-10, 0x1.53e39641d559fp-12,  -0x1.1e807be4550b1p-14,
+      0x1.d9f64543b652bp-17,  -0x1.810db87cba559p-19, 0x1.33807c15ef2e2p-21,
+      -0x1.e3251f959df99p-24, 0x1.75a22fa9aca64p-26,  -0x1.1c9cc2d881a7cp-28,
+      0x1.ab587b6132ceap-31,  -0x1.3c5cb0fbf3b45p-33, 0x1.ce1fc344d1649p-36,
+      -0x1.4d41b36ee21a1p-38, 0x1.da6ebf6de7d8dp-41,  -0x1.4c1217d4775e6p-43,
+      0x1.cdacd626f192dp-46,  -0x1.4ae8c014c64d2p-48, 0x1.c0648dc713f50p-51,
+      -0x1.bcb9938af1fc5p-54, 0x1.2be941380641dp-56,  -0x1.cacbff878a134p-58,
+      0x1.277502984c469p-60};
+  Value inMid = m.cmp(P::OLT, a, m.f(6));
+  Value am = m.select(m.cmp(P::OGE, a, m.f(1)), a, m.f(1));
+  am = m.select(inMid, am, m.f(6)); // NaN too
+  Value first = m.cmp(P::OLT, am, m.f(2.25));
+  Value t = m.sub(am, m.select(first, m.f(1.625), m.f(4.125)));
+  // One Horner pass, each coefficient chosen by the interval.
+  auto coefficient = [&](size_t i) {
+    return m.select(first, m.f(i < std::size(r1) ? r1[i] : 0), m.f(r2[i]));
+  };
+  Value acc = coefficient(std::size(r2) - 1);
+  for (size_t i = std::size(r2) - 1; i-- > 0;)
+    acc = m.fma(acc, t, coefficient(i));
+  auto [sq, sqLo] = twoProduct(m, am, am);
+  Value e = expF64(builder, loc, arith::NegFOp::create(builder, loc, sq),
+                   /*base2=*/false, arith::NegFOp::create(builder, loc, sqLo));
+  Value mid = m.sub(m.f(1), m.mul(e, acc));
+
+  Value result =
+      m.select(m.cmp(P::OLT, a, m.f(1)), small, m.select(inMid, mid, m.f(1)));
+  result = math::CopySignOp::create(builder, loc, result, x);
+  return m.select(m.cmp(P::UNO, x, x), x, result);
+}
+
+/// log(a) for f64 a > 0 as a double-double hi + lo (relative error about
+/// 2^-65), for pow: a = 2^e m as in logF64, s = (m - 1) / (m + 1) with its
+/// rounding error sLo, log(m) = 2 (s + sLo) + (2/3) s^3 (double-double) +
+/// 2 s^5 (1/5 + s^2/7 + ...) (double), e ln 2 in three parts. a = 0 gives
+/// -inf, a = inf gives inf (lo = 0 for both).
+std::pair<Value, Value> logDoubleF64(OpBuilder &builder, Location loc,
+                                     Value a) {
+  ScalarMath m(builder, loc, cast<FloatType>(a.getType()));
+  using P = arith::CmpFPredicate;
+  Value tiny = m.cmp(P::OLT, a, m.f(0x1p-1022));
+  Value scaled = m.select(tiny, m.mul(a, m.f(0x1p54)), a);
+  Value bits = m.bitsOf(scaled);
+  Value biased = arith::ShRUIOp::create(builder, loc, bits, m.i64(52));
+  Value mantBits = arith::OrIOp::create(
+      builder, loc,
+      arith::AndIOp::create(builder, loc, bits, m.i64((uint64_t(1) << 52) - 1)),
+      m.i64(uint64_t(1023) << 52));
+  Value mant = m.fromBits(mantBits); // [1, 2)
+  Value big = m.cmp(P::OGT, mant, m.f(std::numbers::sqrt2));
+  mant = m.select(big, m.mul(mant, m.f(0.5)), mant);
+  Value e = arith::SubIOp::create(builder, loc, biased, m.i64(1023));
+  e = m.select(tiny, arith::SubIOp::create(builder, loc, e, m.i64(54)), e);
+  e = m.select(big, arith::AddIOp::create(builder, loc, e, m.i64(1)), e);
+  Value ef = arith::SIToFPOp::create(builder, loc, m.type, e);
+
+  Value f = m.sub(mant, m.f(1)); // exact
+  auto [d, dLo] = twoSum(m, mant, m.f(1));
+  Value s = m.div(f, d);
+  // f - s (d + dLo), exactly up to the last product's rounding.
+  Value rem =
+      m.sub(m.fma(arith::NegFOp::create(builder, loc, s), d, f), m.mul(s, dLo));
+  Value sLo = m.div(rem, d);
+  // s^2 and s^3 as double-doubles.
+  auto [zHi, zLo0] = twoProduct(m, s, s);
+  Value zLo = m.fma(m.add(s, s), sLo, zLo0);
+  auto [cHi, cLo0] = twoProduct(m, s, zHi);
+  Value cLo = m.add(cLo0, m.fma(s, zLo, m.mul(sLo, zHi)));
+  constexpr double twoThirdsHi = 0x1.5555555555555p-1,
+                   twoThirdsLo = 0x1.5555555555555p-55;
+  auto [t1Hi, t1Lo0] = twoProduct(m, cHi, m.f(twoThirdsHi));
+  Value t1Lo =
+      m.add(t1Lo0, m.fma(cHi, m.f(twoThirdsLo), m.mul(cLo, m.f(twoThirdsHi))));
+  SmallVector<double, 10> c;
+  for (int n = 2; n <= 11; ++n)
+    c.push_back(2.0 / (2 * n + 1));
+  Value rest = m.mul(m.mul(cHi, zHi), m.polynomial(zHi, c));
+  auto [mHi, mLo0] = fastTwoSum(m, m.add(s, s), t1Hi);
+  Value mLo = m.add(mLo0, m.add(m.add(sLo, sLo), m.add(t1Lo, rest)));
+
+  constexpr double ln2Hi = 0x1.62e42fefa39efp-1, ln2Mid = 0x1.abc9e3b39803fp-56;
+  auto [pHi, pLo0] = twoProduct(m, ef, m.f(ln2Hi));
+  Value pLo = m.fma(ef, m.f(ln2Mid), pLo0);
+  auto [sumHi, sumLo0] = twoSum(m, pHi, mHi);
+  Value sumLo = m.add(sumLo0, m.add(pLo, mLo));
+  auto [hi, lo] = fastTwoSum(m, sumHi, sumLo);
+  Value isZero = m.cmp(P::OEQ, a, m.f(0));
+  Value isInf = m.cmp(P::OEQ, a, m.f(INFINITY));
+  hi = m.select(isZero, m.f(-INFINITY), m.select(isInf, a, hi));
+  lo = m.select(arith::OrIOp::create(builder, loc, isZero, isInf), m.f(0), lo);
+  return {hi, lo};
+}
+
+/// |x|^y for f64 (the signs and C's special cases are PowLowering's):
+/// exp(y log|x|) with log|x| and the product as double-doubles, the low
+/// part taken into exp's reduced argument.
+Value powMagnitudeF64(OpBuilder &builder, Location loc, Value ax, Value y) {
+  ScalarMath m(builder, loc, cast<FloatType>(ax.getType()));
+  auto [lHi, lLo] = logDoubleF64(builder, loc, ax);
+  auto [yHi, yLo0] = twoProduct(m, y, lHi);
+  Value yLo = m.fma(y, lLo, yLo0);
+  // Infinite (or NaN) products have no low part.
+  Value finite = m.cmp(arith::CmpFPredicate::OLT,
+                       math::AbsFOp::create(builder, loc, yHi), m.f(INFINITY));
+  yLo = m.select(finite, yLo, m.f(0));
+  return expF64(builder, loc, yHi, /*base2=*/false, yLo);
+}
+
+/// math.exp/exp2/log/log2/sin/cos/tanh/erf of f64 on the GPU (ex2.approx
+/// and MLIR's approximations are f32 only).
 template <typename Op> struct F64Math : OpRewritePattern<Op> {
   using OpRewritePattern<Op>::OpRewritePattern;
   LogicalResult matchAndRewrite(Op op,
@@ -550,8 +1009,16 @@ template <typename Op> struct F64Math : OpRewritePattern<Op> {
       result = expF64(rewriter, loc, x, /*base2=*/true);
     else if constexpr (std::is_same_v<Op, math::LogOp>)
       result = logF64(rewriter, loc, x, /*base2=*/false);
-    else
+    else if constexpr (std::is_same_v<Op, math::Log2Op>)
       result = logF64(rewriter, loc, x, /*base2=*/true);
+    else if constexpr (std::is_same_v<Op, math::SinOp>)
+      result = sinCosF64(rewriter, loc, x, /*isCos=*/false);
+    else if constexpr (std::is_same_v<Op, math::CosOp>)
+      result = sinCosF64(rewriter, loc, x, /*isCos=*/true);
+    else if constexpr (std::is_same_v<Op, math::TanhOp>)
+      result = tanhF64(rewriter, loc, x);
+    else
+      result = erfF64(rewriter, loc, x);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -566,17 +1033,23 @@ LogicalResult lowerMathForTarget(ModuleOp module, MathTarget target) {
   RewritePatternSet patterns(context);
   SmallVector<StringRef> expanded(std::begin(kExpanded), std::end(kExpanded));
   math::populateExpansionPatterns(patterns, expanded);
-  patterns.add<PowLowering>(context, /*benefit=*/2);
+  patterns.add<PowLowering>(context, target, /*benefit=*/2);
   if (target == MathTarget::NVPTX) {
     patterns.add<ThroughBase2<math::ExpOp>, ThroughBase2<math::LogOp>>(
         context, /*benefit=*/2);
-    patterns.add<ExactRemF, F64Math<math::ExpOp>, F64Math<math::Exp2Op>,
-                 F64Math<math::LogOp>, F64Math<math::Log2Op>>(context,
-                                                              /*benefit=*/3);
+    patterns
+        .add<ExactRemF, F64Math<math::ExpOp>, F64Math<math::Exp2Op>,
+             F64Math<math::LogOp>, F64Math<math::Log2Op>, F64Math<math::SinOp>,
+             F64Math<math::CosOp>, F64Math<math::TanhOp>, F64Math<math::ErfOp>>(
+            context,
+            /*benefit=*/3);
     auto approximate = [](StringRef name) { return !isNativeOnNVPTX(name); };
     populateMathF32ExpansionPatterns(patterns, approximate);
     populateMathPolynomialApproximationPatterns(patterns, approximate);
   } else {
+    // LLVM has no erf intrinsic (f64 erf failed to legalize on the host):
+    // the host computes it as the GPU does.
+    patterns.add<F64Math<math::ErfOp>>(context, /*benefit=*/3);
     // Polynomial approximations vectorize; libm calls would not.
     auto all = [](StringRef) { return true; };
     populateMathF32ExpansionPatterns(patterns, all);

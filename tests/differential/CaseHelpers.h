@@ -109,6 +109,8 @@ void addShapesCases(std::vector<Case> &cases);
 void addArgMathCases(std::vector<Case> &cases);
 void addAtomicsCases(std::vector<Case> &cases);
 void addScanCases(std::vector<Case> &cases);
+/// f64 sin, cos, tanh, erf, pow, sigmoid (CasesF64Math.cpp).
+void addF64MathCases(std::vector<Case> &cases);
 
 } // namespace blockjit::difftest
 

@@ -1115,6 +1115,7 @@ const std::vector<Case> &allCases() {
     addArgMathCases(all);
     addAtomicsCases(all);
     addScanCases(all);
+    addF64MathCases(all);
     // Names must be unique: the cast loop makes one per (from, to) pair.
     std::map<std::string, int> seen;
     for (Case &c : all)
