@@ -103,6 +103,8 @@ void addMemoryCases(std::vector<Case> &cases);
 void addStructureCases(std::vector<Case> &cases);
 void addReductionCases(std::vector<Case> &cases);
 void addExampleCases(std::vector<Case> &cases);
+/// The kernels of issue 12's user trial (CasesTrialKernels.cpp).
+void addTrialKernelCases(std::vector<Case> &cases);
 /// reshape, trans/permute, join/split; saturating casts (CasesShapes.cpp).
 void addShapesCases(std::vector<Case> &cases);
 /// argmax/argmin, exact float %, f64 exp/log (CasesArgMath.cpp).

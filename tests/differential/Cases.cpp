@@ -1111,6 +1111,7 @@ const std::vector<Case> &allCases() {
     addStructureCases(all);
     addReductionCases(all);
     addExampleCases(all);
+    addTrialKernelCases(all);
     addShapesCases(all);
     addArgMathCases(all);
     addAtomicsCases(all);
