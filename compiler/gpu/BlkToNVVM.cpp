@@ -94,6 +94,7 @@ struct ConvertBlkToNVVM
       auto builder = OpBuilder::atBlockBegin(&func.getBody().front());
       kernel.threadId = NVVM::ThreadIdXOp::create(builder, func.getLoc(),
                                                   builder.getI32Type());
+      guardScalarStores(func, kernel.threadId);
       if (failed(applyPartialConversion(func, target, frozen, config)))
         return signalPassFailure();
       if (kernel.scratch.bytes() > kMaxSharedBytes) {

@@ -176,6 +176,11 @@ void populateScanPatterns(const BlockTypeConverter &converter,
 llvm::DenseMap<mlir::Operation *, int64_t>
 accessWidths(mlir::func::FuncOp func);
 
+/// Puts each store to a scalar pointer of `func` under `threadId == 0` (and
+/// its mask): every thread computes the value, one stores it (Memory.cpp).
+/// Run before the conversion, whose per-element stores are the block's.
+void guardScalarStores(mlir::func::FuncOp func, mlir::Value threadId);
+
 /// Whether every block op of `func` has a GPU lowering, checked before
 /// anything is rewritten so that an error names the op and why
 /// (Checks.cpp): kernel parameters are scalars or pointers, only scf.for

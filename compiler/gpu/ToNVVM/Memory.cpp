@@ -2,7 +2,11 @@
 //
 // A thread's contiguous elements are loaded and stored as vectors as wide as
 // AxisAnalysis allows, under one branch per vector when masked: masked lanes
-// never touch memory.
+// never touch memory. Every element is stored once, by its owner: replicas
+// of a block smaller than the program's threads, and every thread but thread
+// 0 for a scalar store, skip it. Otherwise a slower warp could store a value
+// it loaded after a faster one had already stored there (an in-place
+// `store(p, load(p) + 1)` would add twice).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/gpu/AxisInfo.h"
@@ -142,8 +146,19 @@ struct StoreLowering : KernelOpLowering<blk::StoreOp> {
     auto vectorType = VectorType::get({width}, element);
     for (int64_t k = 0; k < layout.perThread(); k += width) {
       OpBuilder::InsertionGuard guard(rewriter);
-      if (store.getMask()) {
-        auto ifOp = scf::IfOp::create(rewriter, loc, adaptor.getMask()[k]);
+      // A vector never straddles a chunk, whose threads own all or none of it.
+      Value condition = store.getMask() ? adaptor.getMask()[k] : Value();
+      if (layout.replicated()) {
+        Value owner = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::slt,
+            rawElementIndex(rewriter, loc, kernel.threadId, layout, k),
+            i32Constant(rewriter, loc, layout.size));
+        condition = condition
+                        ? arith::AndIOp::create(rewriter, loc, condition, owner)
+                        : owner;
+      }
+      if (condition) {
+        auto ifOp = scf::IfOp::create(rewriter, loc, condition);
         rewriter.setInsertionPointToStart(ifOp.thenBlock());
       }
       if (width == 1) {
@@ -188,6 +203,28 @@ void populateMemoryPatterns(const BlockTypeConverter &converter,
   MLIRContext *context = patterns.getContext();
   patterns.add<AddPtrLowering>(converter, context);
   patterns.add<LoadLowering, StoreLowering>(converter, context, kernel);
+}
+
+void guardScalarStores(func::FuncOp func, Value threadId) {
+  SmallVector<blk::StoreOp> stores;
+  func.walk([&](blk::StoreOp store) {
+    if (!blk::isBlock(store.getPtr().getType()))
+      stores.push_back(store);
+  });
+  for (blk::StoreOp store : stores) {
+    OpBuilder builder(store);
+    Location loc = store.getLoc();
+    Value condition =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, threadId,
+                              i32Constant(builder, loc, 0));
+    if (Value mask = store.getMask())
+      condition = arith::AndIOp::create(builder, loc, mask, condition);
+    auto ifOp = scf::IfOp::create(builder, loc, condition);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    blk::StoreOp::create(builder, loc, store.getPtr(), store.getValue(),
+                         Value());
+    store.erase();
+  }
 }
 
 } // namespace blockjit::nvvm

@@ -20,7 +20,10 @@
 // CHECK-NEXT:    %[[C:.*]] = arith.addi %[[B]], %[[N0]] : i32
 // CHECK-NEXT:    %[[D:.*]] = arith.addi %[[C]], %[[N1]] : i32
 // CHECK-NEXT:    %[[E:.*]] = arith.addi %[[D]], %[[N2]] : i32
-// CHECK-NEXT:    blk.store %[[OUT]], %[[E]] : !blk.ptr<i32>
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %[[ZERO]] : i32
+// CHECK-NEXT:    scf.if %[[FIRST]] {
+// CHECK-NEXT:      blk.store %[[OUT]], %[[E]] : !blk.ptr<i32>
 func.func @grid(%out: !blk.ptr<i32>) {
   %p0 = blk.program_id 0 : i32
   %p1 = blk.program_id 1 : i32

@@ -17,7 +17,10 @@
 // CHECK-NEXT:    %[[ACC:.*]] = arith.addf %{{.*}} : f32
 // CHECK-NEXT:    nvvm.barrier0
 // CHECK-NEXT:    %[[H:.*]] = arith.truncf %[[ACC]] : f32 to f16
-// CHECK-NEXT:    blk.store %{{.*}}, %[[H]] : !blk.ptr<f16>
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %[[ZERO]] : i32
+// CHECK-NEXT:    scf.if %[[FIRST]] {
+// CHECK-NEXT:      blk.store %{{.*}}, %[[H]] : !blk.ptr<f16>
 func.func @f16_sum(%in: !blk.ptr<f16> {blk.divisibility = 16 : i32}, %out: !blk.ptr<f16>) {
   %r = blk.make_range 0 to 1024 : tensor<1024xi32>
   %b = blk.splat %in : !blk.ptr<f16> -> tensor<1024x!blk.ptr<f16>>

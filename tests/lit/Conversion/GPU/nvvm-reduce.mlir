@@ -89,7 +89,10 @@
 // CHECK-NEXT:    %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT:    nvvm.barrier0
 // CHECK-NEXT:    %[[T:.*]] = arith.addf %[[MAX]], %[[SUM]] : f32
-// CHECK-NEXT:    blk.store %{{.*}}, %[[T]] : !blk.ptr<f32>
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %[[ZERO]] : i32
+// CHECK-NEXT:    scf.if %[[FIRST]] {
+// CHECK-NEXT:      blk.store %{{.*}}, %[[T]] : !blk.ptr<f32>
 
 // 8 warps: 8-slot arrays, all 8 slots read back.
 // W8-DAG:      llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
@@ -108,7 +111,10 @@
 // W1-COUNT-5:    nvvm.shfl.sync  bfly %{{.*}} : f32 -> f32
 // W1-NEXT:       %[[SUM:.*]] = arith.addf %{{.*}} : f32
 // W1-NEXT:       %[[T:.*]] = arith.addf %[[MAX]], %[[SUM]] : f32
-// W1-NEXT:       blk.store %{{.*}}, %[[T]] : !blk.ptr<f32>
+// W1-NEXT:       %[[ZERO:.*]] = arith.constant 0 : i32
+// W1-NEXT:       %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %[[ZERO]] : i32
+// W1-NEXT:       scf.if %[[FIRST]] {
+// W1-NEXT:         blk.store %{{.*}}, %[[T]] : !blk.ptr<f32>
 func.func @max_and_sum(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %out: !blk.ptr<f32>) {
   %r = blk.make_range 0 to 1024 : tensor<1024xi32>
   %b = blk.splat %in : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
