@@ -12,6 +12,12 @@
 // +inf anywhere in a row, or a row of only -inf, makes the whole row NaN; a
 // -inf element of any other row gives 0.
 //
+// In place (output_ptr == input_ptr) needs, on the GPU, a chunk of at least
+// 32 * num_warps elements: a smaller block is held by several threads, each
+// of which stores it, and pass 2 has no barrier between a thread's load and
+// another thread's store of the same element (softmax reads the whole row
+// before its reductions' barriers, so it has no such window).
+//
 //===----------------------------------------------------------------------===//
 #include "compiler/gpu/Layout.h"
 #include "examples/kernels/Kernels.h"
