@@ -1,9 +1,11 @@
 //===- softmax.cpp - the main job: JIT softmax, run it, check it ---------===//
 //
 //   softmax [--target auto|cpu|cuda] [--rows R] [--cols C] [--dtype f32]
-//           [--iters N]
+//           [--iters N] [--kernel auto|softmax|softmax_online]
 //
-// Compiles the DSL softmax for the shape, runs it (GPU if present, else the
+// Compiles the DSL softmax for the shape (softmax_online, which reads a row
+// in chunks, where one block of the row would exceed what one program holds:
+// examples::softmaxNeedsOnline), runs it (GPU if present, else the
 // CPU backend), compares with a double-precision C++ reference and prints the
 // maximum error and the throughput (2 * rows * cols * sizeof(T) bytes).
 //
@@ -20,6 +22,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -28,9 +32,16 @@ namespace cl = llvm::cl;
 
 static cl::opt<std::string> targetName("target", cl::init("auto"),
                                        cl::desc("auto, cpu or cuda"));
-static cl::opt<int64_t> rows("rows", cl::init(1823), cl::desc("rows"));
+static cl::opt<int64_t>
+    rows("rows", cl::init(0),
+         cl::desc("rows (0: 1823, fewer for long rows: at most 2^24 "
+                  "elements in all, at least one row)"));
 static cl::opt<int64_t> cols("cols", cl::init(781), cl::desc("columns"));
 static cl::opt<int> iters("iters", cl::init(20), cl::desc("timed runs"));
+static cl::opt<std::string>
+    kernelName("kernel", cl::init("auto"),
+               cl::desc("auto (softmax_online for rows longer than one "
+                        "program's block), softmax or softmax_online"));
 static cl::opt<int> numStages("num-stages", cl::init(0),
                               cl::desc("num_stages (0: chosen from the row "
                                        "length; 2 prefetches the next row)"));
@@ -44,8 +55,19 @@ int main(int argc, char **argv) {
     llvm::errs() << "softmax: " << message << "\n";
     return 1;
   };
+  if (rows == 0)
+    rows = std::clamp<int64_t>((int64_t(1) << 24) / std::max<int64_t>(cols, 1),
+                               1, 1823);
   if (rows < 1 || cols < 1)
     return fail("--rows and --cols must be positive");
+  // Passed to the kernels as i32.
+  if (std::max<int64_t>(rows, cols) > std::numeric_limits<int32_t>::max())
+    return fail("--rows and --cols must be below 2^31");
+  if (kernelName != "auto" && kernelName != "softmax" &&
+      kernelName != "softmax_online")
+    return fail("--kernel must be auto, softmax or softmax_online");
+  bool online = kernelName == "softmax_online" ||
+                (kernelName == "auto" && examples::softmaxNeedsOnline(cols));
   LaunchOptions options;
   if (targetName == "cpu")
     options.target = TargetKind::CPU;
@@ -61,10 +83,15 @@ int main(int argc, char **argv) {
   std::normal_distribution<float> normal(0.0f, 3.0f);
   for (float &x : input)
     x = normal(rng);
-  int64_t blockSize = next_power_of_2(cols);
-  options.numWarps = numWarps ? numWarps : examples::softmaxNumWarps(blockSize);
-  options.numStages =
-      numStages ? numStages : examples::softmaxNumStages(blockSize);
+  // softmax holds the whole row in one block; softmax_online reads it in
+  // chunks of kSoftmaxOnlineBlock.
+  int64_t blockSize =
+      online ? examples::kSoftmaxOnlineBlock : next_power_of_2(cols);
+  int defaultWarps = online ? examples::kSoftmaxOnlineNumWarps
+                            : examples::softmaxNumWarps(blockSize);
+  options.numWarps = numWarps ? numWarps : defaultWarps;
+  int defaultStages = online ? 1 : examples::softmaxNumStages(blockSize);
+  options.numStages = numStages ? numStages : defaultStages;
   size_t bytes = input.size() * sizeof(float);
 
   // Where the kernel reads and writes: buffers on the target's device (host
@@ -83,7 +110,8 @@ int main(int argc, char **argv) {
   std::vector<Arg> args = {out->arg<float>(),   in->arg<float>(), int32_t(cols),
                            int32_t(cols),       int32_t(rows),    int32_t(cols),
                            Constexpr(blockSize)};
-  const KernelDef &kernel = *examples::softmax();
+  const KernelDef &kernel =
+      online ? *examples::softmaxOnline() : *examples::softmax();
 
   // Compile and size the persistent grid from the kernel's occupancy.
   auto start = std::chrono::steady_clock::now();
@@ -132,9 +160,11 @@ int main(int argc, char **argv) {
   double gbps = 2.0 * rows * cols * sizeof(float) / seconds / 1e9;
 
   llvm::outs() << llvm::format(
-      "softmax %lldx%lld f32 on %s: BLOCK_SIZE=%lld, num_warps %d, grid %d",
+      "softmax %lldx%lld f32 on %s: kernel %s, BLOCK_SIZE=%lld, num_warps %d, "
+      "grid %d",
       (long long)rows.getValue(), (long long)cols.getValue(), where->c_str(),
-      (long long)blockSize, options.numWarps, options.grid.x);
+      online ? "softmax_online" : "softmax", (long long)blockSize,
+      options.numWarps, options.grid.x);
   if (target == TargetKind::CUDA)
     llvm::outs() << llvm::format(" (%d regs, %d B smem, %d programs/SM)",
                                  info->registers, info->sharedMemoryBytes,

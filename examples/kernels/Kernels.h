@@ -29,6 +29,25 @@ inline int softmaxNumStages(int64_t blockSize) {
   return blockSize == 512 ? 1 : 2;
 }
 
+/// softmax_online(output_ptr, input_ptr, input_row_stride,
+///                output_row_stride, n_rows, n_cols; BLOCK_SIZE): the same
+/// softmax for rows longer than one block: each row is read twice in chunks
+/// of BLOCK_SIZE (any power of two; n_cols is not bounded by it), with a
+/// running max and sum in f32, and written once (SoftmaxOnline.cpp).
+const std::shared_ptr<KernelDef> &softmaxOnline();
+/// The largest block softmax holds in one program: on the GPU 32 warps of
+/// 32 threads with kMaxElementsPerThread (compiler/gpu/Layout.h, 1024)
+/// elements each; the CPU backend takes the same bound (beyond it the
+/// row's f32 temporaries outgrow the caches while a chunk stays in L1/L2).
+inline constexpr int64_t kSoftmaxMaxBlock = int64_t(1) << 20;
+/// Whether a row of `cols` elements needs softmax_online (its block,
+/// next_power_of_2(cols), would exceed kSoftmaxMaxBlock).
+inline bool softmaxNeedsOnline(int64_t cols) { return cols > kSoftmaxMaxBlock; }
+/// softmax_online's chunk and num_warps: 4096 elements over 8 warps, 16 per
+/// thread (four 16-byte vector loads of f32).
+inline constexpr int64_t kSoftmaxOnlineBlock = 4096;
+inline constexpr int kSoftmaxOnlineNumWarps = 8;
+
 /// vector_add(x_ptr, y_ptr, output_ptr, n_elements; BLOCK_SIZE)
 const std::shared_ptr<KernelDef> &vectorAdd();
 

@@ -113,6 +113,8 @@ void addAtomicsCases(std::vector<Case> &cases);
 void addScanCases(std::vector<Case> &cases);
 /// f64 sin, cos, tanh, erf, pow, sigmoid (CasesF64Math.cpp).
 void addF64MathCases(std::vector<Case> &cases);
+/// The softmax_online example kernel (CasesOnlineSoftmax.cpp).
+void addOnlineSoftmaxCases(std::vector<Case> &cases);
 
 } // namespace blockjit::difftest
 
