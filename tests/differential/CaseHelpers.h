@@ -113,6 +113,9 @@ void addAtomicsCases(std::vector<Case> &cases);
 void addScanCases(std::vector<Case> &cases);
 /// f64 sin, cos, tanh, erf, pow, sigmoid (CasesF64Math.cpp).
 void addF64MathCases(std::vector<Case> &cases);
+/// Blocks of rank 3 and 4: loads, stores, broadcasts, reductions, scans,
+/// join/split, permute/reshape, atomics (CasesRank3.cpp).
+void addRank3Cases(std::vector<Case> &cases);
 
 } // namespace blockjit::difftest
 

@@ -1117,6 +1117,7 @@ const std::vector<Case> &allCases() {
     addAtomicsCases(all);
     addScanCases(all);
     addF64MathCases(all);
+    addRank3Cases(all);
     // Names must be unique: the cast loop makes one per (from, to) pair.
     std::map<std::string, int> seen;
     for (Case &c : all)
