@@ -28,6 +28,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 
 namespace blockjit::difftest {
@@ -229,8 +230,15 @@ double minRef(double a, double b) {
 /// A masked box of f32 (loaded as -inf for max/argmax, +inf for min/argmin)
 /// and of i32 (loaded as 0): sum, max, min, argmax and argmin along each
 /// axis and over the whole block; cumsum of the i32 box along each axis
-/// (three [A, B, C] sections of `scans`).
+/// (three [A, B, C] sections of `scans`). Besides the common boxes: rows
+/// of whole tiles along the last axis (2x2x256 with 1 warp: 4-element
+/// chunks, 128-element tiles), whose scan goes through registers and
+/// shuffles, and blocks that are one line (1x1x64, 32x1x1) with 4 warps.
 void addReduceCases(std::vector<Case> &cases) {
+  std::vector<Box> boxes(std::begin(kBoxes), std::end(kBoxes));
+  boxes.push_back({2, 2, 256, 2, 2, 250, 1});
+  boxes.push_back({1, 1, 64, 1, 1, 60, 4});
+  boxes.push_back({32, 1, 1, 30, 1, 1, 4});
   auto kernel = jit("rank3_reduce", [](Ptr<float> xf, Ptr<int32_t> xi,
                                        Ptr<float> maxes, Ptr<float> mins,
                                        Ptr<int32_t> sums, Ptr<int32_t> argmaxes,
@@ -268,7 +276,7 @@ void addReduceCases(std::vector<Case> &cases) {
     store(argmaxes + s.all, argmax(lo));
     store(argmins + s.all, argmin(hi));
   });
-  for (const Box &s : kBoxes) {
+  for (const Box &s : boxes) {
     int64_t n = s.na * s.nb * s.nc, size = s.a * s.b * s.c;
     ReduceSections sec = sectionsOf(s.a, s.b, s.c);
     Case c{"rank3_reduce_" + boxName(s),
