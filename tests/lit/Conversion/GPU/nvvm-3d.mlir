@@ -106,3 +106,56 @@ func.func @permute_join(%in: !blk.ptr<i32>, %out: !blk.ptr<i32>, %f: !blk.ptr<f3
   blk.store %fa, %sum : tensor<4x8x!blk.ptr<f32>>
   return
 }
+
+// -----
+
+// 2x4x8 i32 with 4 warps (one element per thread, replicas): a scan along
+// the middle axis goes through shared memory, its owner writing each
+// element (replicas do not), thread t walking line t (i = t >> 3, k = t & 7)
+// at stride 8; an arg_reduce along the last axis loops over the 8 elements
+// of each (i, j); an atomic through the 3-D pointer block is executed by the
+// element's owner only.
+
+// LAYOUT-LABEL: func.func @scan_argmax_atomic
+// LAYOUT: blk.scan %{{.*}} axis = 1 : tensor<2x4x8xi32, #blkgpu.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 4, 8], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>>
+// LAYOUT: blk.arg_reduce max %{{.*}} axis = 2 : tensor<2x4x8xi32, #blkgpu.blocked<{{.*}}>> -> tensor<2x4xi32, #blkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>>
+
+// CHECK-LABEL: func.func @scan_argmax_atomic
+// The scan: owners publish, a barrier, the line loop, a barrier, the reads,
+// a barrier.
+// CHECK:         scf.if
+// CHECK:           llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK:         nvvm.barrier0
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %c16_i32 step %c128_i32
+// CHECK:           scf.for %{{.*}} = %c1_i32{{.*}} to %c4_i32 step
+// CHECK:             arith.addi
+// CHECK:         nvvm.barrier0
+// CHECK:         llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK:         nvvm.barrier0
+// The arg_reduce: published, a loop over the last axis, a barrier.
+// CHECK:         nvvm.barrier0
+// CHECK:         scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK:         nvvm.barrier0
+// The atomic: by the owner of the element only.
+// CHECK:         scf.if
+// CHECK:           llvm.atomicrmw add
+func.func @scan_argmax_atomic(%in: !blk.ptr<i32>, %out: !blk.ptr<i32>) {
+  %r = blk.make_range 0 to 64 : tensor<64xi32>
+  %r3 = blk.reshape %r : tensor<64xi32> -> tensor<2x4x8xi32>
+  %p = blk.splat %in : !blk.ptr<i32> -> tensor<2x4x8x!blk.ptr<i32>>
+  %a = blk.addptr %p, %r3 : tensor<2x4x8x!blk.ptr<i32>>, tensor<2x4x8xi32>
+  %x = blk.load %a : tensor<2x4x8x!blk.ptr<i32>>
+  %s = blk.scan %x axis = 1 : tensor<2x4x8xi32> {
+  ^bb0(%l: i32, %rr: i32):
+    %c = arith.addi %l, %rr : i32
+    blk.scan_return %c : i32
+  }
+  %i = blk.arg_reduce max %s axis = 2 : tensor<2x4x8xi32> -> tensor<2x4xi32>
+  %r8 = blk.make_range 0 to 8 : tensor<8xi32>
+  %o = blk.reshape %r8 : tensor<8xi32> -> tensor<2x4xi32>
+  %q = blk.splat %out : !blk.ptr<i32> -> tensor<2x4x!blk.ptr<i32>>
+  %b = blk.addptr %q, %o : tensor<2x4x!blk.ptr<i32>>, tensor<2x4xi32>
+  blk.store %b, %i : tensor<2x4x!blk.ptr<i32>>
+  %old = blk.atomic_rmw add %a, %s : tensor<2x4x8x!blk.ptr<i32>>, tensor<2x4x8xi32> -> tensor<2x4x8xi32>
+  return
+}
