@@ -97,11 +97,11 @@ def BlkAssignLayouts : Pass<"blk-assign-layouts", "mlir::ModuleOp"> {
     element count, when the block is large enough), 32 threads per warp,
     `num-warps` warps. Blocks of one element count share the vector, so
     expand_dims moves no data and no layout conversions are needed. The
-    module records the warp count as `blkgpu.num_warps`. Ranks above 2 and
-    non-power-of-two shapes are reported as errors, and so is a block that
-    would give a thread more than 1024 elements (kMaxElementsPerThread: code
-    generation time grows too fast beyond), or one that came with a layout
-    the lowering does not implement.
+    module records the warp count as `blkgpu.num_warps`. Blocks of any rank
+    are laid out; non-power-of-two shapes are reported as errors, and so is
+    a block that would give a thread more than 1024 elements
+    (kMaxElementsPerThread: code generation time grows too fast beyond), or
+    one that came with a layout the lowering does not implement.
   }];
   let options = [Option<"numWarps", "num-warps", "int", "4",
                         "warps per program (a power of two, 1..32)">];
@@ -128,10 +128,10 @@ def ConvertBlkToNVVM : Pass<"convert-blk-to-nvvm", "mlir::ModuleOp"> {
     (from blk.divisibility) and mask constancy allow, under one branch per
     vector; masked lanes never touch memory. Reductions combine in-thread,
     then with warp butterfly shuffles, then across warps through shared
-    memory; the result reaches every thread. 2-D broadcasts and reductions
-    exchange elements through one shared scratch array per kernel, fenced by
-    barriers. exp(x) is exp2(x * log2 e), and dividing by one scalar
-    multiplies by its reciprocal.
+    memory; the result reaches every thread. Broadcasts, and reductions of
+    blocks of rank 2 and more, exchange elements through one shared scratch
+    array per kernel, fenced by barriers. exp(x) is exp2(x * log2 e), and
+    dividing by one scalar multiplies by its reciprocal.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
                            "mlir::scf::SCFDialect", "mlir::arith::ArithDialect",

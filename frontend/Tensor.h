@@ -492,8 +492,8 @@ Tensor reshape(const Tensor &x, std::vector<int64_t> shape,
 Tensor trans(const Tensor &x, SourceLoc loc = SourceLoc::current());
 /// Reorders the dimensions of a block: dimension i of the result is dimension
 /// dims[i] of `x` (Triton's tl.permute); `dims` is a permutation of
-/// 0..rank-1. trans(x) is permute(x, {1, 0}). The GPU target lays out blocks
-/// of rank 1 and 2 only (higher ranks run on the CPU).
+/// 0..rank-1. trans(x) is permute(x, {1, 0}). Both targets run blocks of any
+/// rank; on the GPU the elements move through shared memory.
 Tensor permute(const Tensor &x, std::vector<int> dims,
                SourceLoc loc = SourceLoc::current());
 /// Stacks two blocks along a new last dimension of size 2 (Triton's tl.join):

@@ -48,14 +48,6 @@ struct BlkAssignLayouts
         auto tensor = dyn_cast<RankedTensorType>(type);
         if (!tensor)
           continue;
-        if (tensor.getRank() > 2) {
-          op->emitOpError()
-              << "uses the rank-" << tensor.getRank() << " block " << tensor
-              << "; the GPU backend supports 1-D and 2-D blocks (the CPU "
-                 "backend runs any rank)";
-          failedShape = true;
-          return;
-        }
         if (!llvm::all_of(tensor.getShape(), [](int64_t size) {
               return size > 0 && llvm::isPowerOf2_64(size);
             })) {

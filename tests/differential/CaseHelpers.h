@@ -115,6 +115,9 @@ void addScanCases(std::vector<Case> &cases);
 void addF64MathCases(std::vector<Case> &cases);
 /// The softmax_online example kernel (CasesOnlineSoftmax.cpp).
 void addOnlineSoftmaxCases(std::vector<Case> &cases);
+/// Blocks of rank 3 and 4: loads, stores, broadcasts, reductions, scans,
+/// join/split, permute/reshape, atomics (CasesRank3.cpp).
+void addRank3Cases(std::vector<Case> &cases);
 
 } // namespace blockjit::difftest
 

@@ -1118,6 +1118,7 @@ const std::vector<Case> &allCases() {
     addScanCases(all);
     addF64MathCases(all);
     addOnlineSoftmaxCases(all);
+    addRank3Cases(all);
     // Names must be unique: the cast loop makes one per (from, to) pair.
     std::map<std::string, int> seen;
     for (Case &c : all)

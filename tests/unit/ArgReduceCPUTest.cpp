@@ -1,10 +1,10 @@
 //===- ArgReduceCPUTest.cpp - argmax/argmin of rank-3 blocks on the CPU ---===//
 //
-// The differential suite (tests/differential/CasesArgMath.cpp) runs argmax
-// and argmin of 1-D and 2-D blocks on both targets. Blocks of rank 3 exist
-// only on the CPU (the GPU backend supports 1-D and 2-D blocks), where
-// argmax/argmin without an axis take their own path (the extreme by
-// max/min, then the smallest row-major index holding it): tested here.
+// The differential suite runs argmax and argmin of 1-D and 2-D blocks
+// (CasesArgMath.cpp) and of 3-D blocks (CasesRank3.cpp) on both targets.
+// Of rank 3 and more, argmax/argmin without an axis take their own path
+// (the extreme by max/min, then the smallest row-major index holding it):
+// tested here on the CPU as well.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/blockjit.h"

@@ -87,15 +87,19 @@ void expectOneOwnerPerElement(const DistributedMap &map,
     ASSERT_EQ(count, 1) << "element " << element;
 }
 
-/// Power-of-two shapes of rank 1..3, up to `largest` elements.
+/// Power-of-two shapes of rank 1..4, up to `largest` elements.
 std::vector<SmallVector<int64_t>> shapes(int64_t largest) {
   std::vector<SmallVector<int64_t>> result;
   for (int64_t a = 1; a <= largest; a *= 2) {
     result.push_back({a});
     for (int64_t b = 1; a * b <= largest; b *= 2) {
       result.push_back({a, b});
-      for (int64_t c = 1; a * b * c <= largest && a <= 16; c *= 4)
+      for (int64_t c = 1; a * b * c <= largest && a <= 16; c *= 4) {
         result.push_back({a, b, c});
+        for (int64_t d = 2; a * b * c * d <= largest && a <= 2 && b <= 8;
+             d *= 8)
+          result.push_back({a, b, c, d});
+      }
     }
   }
   return result;
@@ -156,6 +160,13 @@ TEST_F(LayoutTest, LinearLayoutExamples) {
   // A chunk longer than a row spans rows.
   EXPECT_EQ(linearBlockedLayout(&context, {64, 2}, 4, 1),
             blocked({2, 2}, {32, 1}, {1, 1}, {1, 0}));
+  // Rank 3 and 4: innermost first, dimension 0 takes (and wraps) the rest.
+  EXPECT_EQ(linearBlockedLayout(&context, {4, 8, 32}, 4, 4),
+            blocked({1, 1, 4}, {1, 4, 8}, {2, 2, 1}, {2, 1, 0}));
+  EXPECT_EQ(linearBlockedLayout(&context, {2, 2, 4}, 1, 4),
+            blocked({1, 1, 1}, {4, 2, 4}, {4, 1, 1}, {2, 1, 0}));
+  EXPECT_EQ(linearBlockedLayout(&context, {2, 4, 8, 16}, 8, 4),
+            blocked({1, 1, 1, 8}, {1, 2, 8, 2}, {2, 2, 1, 1}, {3, 2, 1, 0}));
 }
 
 // Only the linear layout of a type's own vector and warps has a 1-D view.

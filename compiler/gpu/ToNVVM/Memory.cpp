@@ -30,12 +30,13 @@ unsigned elementBytes(Type element) {
 
 /// Elements per vector access for `ptr` (and `mask`): contiguous, aligned
 /// and uniformly masked runs within one thread chunk, at most 16 bytes.
+/// Blocks of any rank: a chunk is `vector` consecutive linear indices
+/// starting at a multiple of `vector`, which blk-assign-layouts keeps within
+/// one row of the last dimension, and AxisAnalysis's facts are runs aligned
+/// along that dimension, so a width dividing both stays within one run.
 int64_t accessWidth(const AxisAnalysis &axis, Value ptr, Value mask,
                     Type element) {
   auto type = cast<RankedTensorType>(ptr.getType());
-  // AxisAnalysis describes 1-D blocks; 2-D accesses are scalar for now.
-  if (type.getRank() > 1)
-    return 1;
   unsigned bytes = elementBytes(element);
   AxisInfo info = axis.get(ptr);
   int64_t width = std::min<int64_t>(layoutOf(type).vector, 16 / bytes);

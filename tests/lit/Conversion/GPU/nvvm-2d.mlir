@@ -23,7 +23,8 @@
 // CHECK:         nvvm.barrier0
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 // CHECK:         nvvm.barrier0
-// The 2-D loads are scalar for now.
+// The 2-D loads are scalar: the row stride is not known to be aligned
+// (nvvm-vector-3d.mlir has vector accesses of blocks of rank 2 and 3).
 // CHECK-NOT:     vector<
 // CHECK:         blk.load %{{.*}} : !blk.ptr<f32>
 // The row sums: every element published, then a loop over the 64 columns.
