@@ -105,6 +105,8 @@ void addReductionCases(std::vector<Case> &cases);
 void addExampleCases(std::vector<Case> &cases);
 /// The kernels of issue 12's user trial (CasesTrialKernels.cpp).
 void addTrialKernelCases(std::vector<Case> &cases);
+/// In-place increments that count each store (CasesStoreOnce.cpp).
+void addStoreOnceCases(std::vector<Case> &cases);
 /// reshape, trans/permute, join/split; saturating casts (CasesShapes.cpp).
 void addShapesCases(std::vector<Case> &cases);
 /// argmax/argmin, exact float %, f64 exp/log (CasesArgMath.cpp).

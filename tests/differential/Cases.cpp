@@ -1112,6 +1112,7 @@ const std::vector<Case> &allCases() {
     addReductionCases(all);
     addExampleCases(all);
     addTrialKernelCases(all);
+    addStoreOnceCases(all);
     addShapesCases(all);
     addArgMathCases(all);
     addAtomicsCases(all);
