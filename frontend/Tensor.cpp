@@ -847,10 +847,10 @@ static Tensor reduce(blk::ReduceKind kind, const Tensor &x, int axis,
                                       int32_t(index)));
 }
 
-/// `reduce`, then the reduced axis put back with size 1.
-static Tensor reduceKeepDims(blk::ReduceKind kind, const Tensor &x, int axis,
-                             const SourceLoc &where, const char *name) {
-  Tensor reduced = reduce(kind, x, axis, where, name);
+/// `reduced` (x reduced along `axis`) with that axis put back with size 1,
+/// for the keep_dims forms of the reductions.
+static Tensor keepReducedAxis(const Tensor &reduced, const Tensor &x, int axis,
+                              const SourceLoc &where) {
   if (!reduced.valid())
     return reduced;
   TraceContext *t = trace(where);
@@ -863,6 +863,12 @@ static Tensor reduceKeepDims(blk::ReduceKind kind, const Tensor &x, int axis,
         b, loc, RankedTensorType::get({1}, reduced.type()), reduced.value()));
   return Tensor(
       blk::ExpandDimsOp::create(b, loc, reduced.value(), int32_t(index)));
+}
+
+/// `reduce`, then the reduced axis put back with size 1.
+static Tensor reduceKeepDims(blk::ReduceKind kind, const Tensor &x, int axis,
+                             const SourceLoc &where, const char *name) {
+  return keepReducedAxis(reduce(kind, x, axis, where, name), x, axis, where);
 }
 
 /// Every axis, last first, down to a scalar.
@@ -1227,19 +1233,8 @@ static Tensor argReduce(blk::ReduceKind kind, const Tensor &x, int axis,
 
 static Tensor argReduceKeepDims(blk::ReduceKind kind, const Tensor &x, int axis,
                                 const SourceLoc &where, const char *name) {
-  Tensor reduced = argReduce(kind, x, axis, where, name);
-  if (!reduced.valid())
-    return reduced;
-  TraceContext *t = trace(where);
-  OpBuilder &b = t->builder();
-  Location loc = t->location(where);
-  int64_t rank = x.shape().size();
-  int64_t index = axis < 0 ? axis + rank : axis;
-  if (!reduced.isBlock())
-    return Tensor(blk::SplatOp::create(
-        b, loc, RankedTensorType::get({1}, reduced.type()), reduced.value()));
-  return Tensor(
-      blk::ExpandDimsOp::create(b, loc, reduced.value(), int32_t(index)));
+  return keepReducedAxis(argReduce(kind, x, axis, where, name), x, axis,
+                         where);
 }
 
 /// Without an axis: the row-major index into the whole block. A 1-D block
