@@ -509,14 +509,11 @@ Value expF64(OpBuilder &builder, Location loc, Value x, bool base2,
   return m.select(m.cmp(P::UNO, x, x), x, result);
 }
 
-/// f64 log(x) (base2 = false) or log2(x) (base2 = true): x = 2^e m with m in
-/// [sqrt(1/2), sqrt(2)] (subnormals scaled by 2^54 first), log(m) =
-/// 2 atanh(s) with s = (m - 1) / (m + 1), |s| <= 0.1716, a series in s^2
-/// to degree 11 (truncation below 1e-18); then e ln 2 + log(m), or e +
-/// log(m) log2(e), with the constants in two parts. log(0) = -inf, log of
-/// a negative or NaN = NaN, log(inf) = inf.
-Value logF64(OpBuilder &builder, Location loc, Value x, bool base2) {
-  ScalarMath m(builder, loc, cast<FloatType>(x.getType()));
+/// x = 2^e m for f64 x with m in [sqrt(1/2), sqrt(2)] (subnormals scaled by
+/// 2^54 first): {m, e as an f64}, the argument reduction of logF64 and
+/// logDoubleF64.
+std::pair<Value, Value> splitLogArgumentF64(OpBuilder &builder, Location loc,
+                                            ScalarMath &m, Value x) {
   using P = arith::CmpFPredicate;
   Value tiny = m.cmp(P::OLT, x, m.f(0x1p-1022));
   Value scaled = m.select(tiny, m.mul(x, m.f(0x1p54)), x);
@@ -533,6 +530,19 @@ Value logF64(OpBuilder &builder, Location loc, Value x, bool base2) {
   e = m.select(tiny, arith::SubIOp::create(builder, loc, e, m.i64(54)), e);
   e = m.select(big, arith::AddIOp::create(builder, loc, e, m.i64(1)), e);
   Value ef = arith::SIToFPOp::create(builder, loc, m.type, e);
+  return {mant, ef};
+}
+
+/// f64 log(x) (base2 = false) or log2(x) (base2 = true): x = 2^e m with m in
+/// [sqrt(1/2), sqrt(2)] (subnormals scaled by 2^54 first), log(m) =
+/// 2 atanh(s) with s = (m - 1) / (m + 1), |s| <= 0.1716, a series in s^2
+/// to degree 11 (truncation below 1e-18); then e ln 2 + log(m), or e +
+/// log(m) log2(e), with the constants in two parts. log(0) = -inf, log of
+/// a negative or NaN = NaN, log(inf) = inf.
+Value logF64(OpBuilder &builder, Location loc, Value x, bool base2) {
+  ScalarMath m(builder, loc, cast<FloatType>(x.getType()));
+  using P = arith::CmpFPredicate;
+  auto [mant, ef] = splitLogArgumentF64(builder, loc, m, x);
   Value f = m.sub(mant, m.f(1)); // exact
   Value s = m.div(f, m.add(mant, m.f(1)));
   Value z = m.mul(s, s);
@@ -924,21 +934,7 @@ std::pair<Value, Value> logDoubleF64(OpBuilder &builder, Location loc,
                                      Value a) {
   ScalarMath m(builder, loc, cast<FloatType>(a.getType()));
   using P = arith::CmpFPredicate;
-  Value tiny = m.cmp(P::OLT, a, m.f(0x1p-1022));
-  Value scaled = m.select(tiny, m.mul(a, m.f(0x1p54)), a);
-  Value bits = m.bitsOf(scaled);
-  Value biased = arith::ShRUIOp::create(builder, loc, bits, m.i64(52));
-  Value mantBits = arith::OrIOp::create(
-      builder, loc,
-      arith::AndIOp::create(builder, loc, bits, m.i64((uint64_t(1) << 52) - 1)),
-      m.i64(uint64_t(1023) << 52));
-  Value mant = m.fromBits(mantBits); // [1, 2)
-  Value big = m.cmp(P::OGT, mant, m.f(std::numbers::sqrt2));
-  mant = m.select(big, m.mul(mant, m.f(0.5)), mant);
-  Value e = arith::SubIOp::create(builder, loc, biased, m.i64(1023));
-  e = m.select(tiny, arith::SubIOp::create(builder, loc, e, m.i64(54)), e);
-  e = m.select(big, arith::AddIOp::create(builder, loc, e, m.i64(1)), e);
-  Value ef = arith::SIToFPOp::create(builder, loc, m.type, e);
+  auto [mant, ef] = splitLogArgumentF64(builder, loc, m, a);
 
   Value f = m.sub(mant, m.f(1)); // exact
   auto [d, dLo] = twoSum(m, mant, m.f(1));
