@@ -26,35 +26,6 @@ using namespace mlir;
 namespace blockjit::nvvm {
 namespace {
 
-/// A butterfly shuffle of a 32- or 64-bit value (64 bits as two halves).
-Value shuffleXor(OpBuilder &builder, Location loc, Value value, int offset) {
-  Value all = i32Constant(builder, loc, -1);
-  Value clamp = i32Constant(builder, loc, kWarpSize - 1);
-  Value lane = i32Constant(builder, loc, offset);
-  Type type = value.getType();
-  auto shfl = [&](Value v) -> Value {
-    return NVVM::ShflOp::create(builder, loc, v.getType(), all, v, lane, clamp,
-                                NVVM::ShflKind::bfly, UnitAttr());
-  };
-  if (type.getIntOrFloatBitWidth() == 32)
-    return shfl(value);
-  Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
-  Value bits = isa<FloatType>(type)
-                   ? Value(arith::BitcastOp::create(builder, loc, i64, value))
-                   : value;
-  Value c32 = arith::ConstantIntOp::create(builder, loc, 32, 64);
-  Value lo = shfl(arith::TruncIOp::create(builder, loc, i32, bits));
-  Value hi = shfl(arith::TruncIOp::create(
-      builder, loc, i32, arith::ShRUIOp::create(builder, loc, bits, c32)));
-  Value joined = arith::OrIOp::create(
-      builder, loc, arith::ExtUIOp::create(builder, loc, i64, lo),
-      arith::ShLIOp::create(
-          builder, loc, arith::ExtUIOp::create(builder, loc, i64, hi), c32));
-  return isa<FloatType>(type)
-             ? Value(arith::BitcastOp::create(builder, loc, type, joined))
-             : joined;
-}
-
 /// The index of a 1-D block's extreme, which every thread gets.
 Value argReduce1D(OpBuilder &builder, Location loc, KernelState &kernel,
                   blk::ArgReduceOp reduce, ValueRange xs) {
@@ -85,58 +56,28 @@ Value argReduce1D(OpBuilder &builder, Location loc, KernelState &kernel,
   }
   // 2. Across the warp: butterfly shuffles of both halves of the pair.
   for (int offset = kWarpSize / 2; offset >= 1; offset /= 2) {
-    Value otherValue = shuffleXor(builder, loc, accValue, offset);
-    Value otherIndex = shuffleXor(builder, loc, accIndex, offset);
+    Value otherValue =
+        warpShuffle(builder, loc, accValue, offset, NVVM::ShflKind::bfly);
+    Value otherIndex =
+        warpShuffle(builder, loc, accIndex, offset, NVVM::ShflKind::bfly);
     std::tie(accValue, accIndex) = combineArgReduction(
         builder, loc, kind, accValue, accIndex, otherValue, otherIndex);
   }
-  // 3. Across warps: lane 0 of each warp publishes its pair (values, then
-  // indices, in one scratch array), everyone combines them.
+  // 3. Across warps, as value and index arrays.
   if (kernel.numWarps > 1) {
-    int64_t valueBytes = valueType.getIntOrFloatBitWidth() / 8;
-    Type i8 = builder.getI8Type(), indexType = builder.getI32Type();
-    Value smem = kernel.scratch.get(builder, loc, i8,
-                                    kernel.numWarps * (valueBytes + 4));
-    auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
-    Value indices = LLVM::GEPOp::create(
-        builder, loc, ptrType, i8, smem,
-        ArrayRef<LLVM::GEPArg>{int32_t(kernel.numWarps * valueBytes)});
-    Value lane =
-        arith::AndIOp::create(builder, loc, threadId, i32(kWarpSize - 1));
-    Value warp = arith::ShRUIOp::create(builder, loc, threadId,
-                                        i32(llvm::Log2_32(kWarpSize)));
-    Value isLeader = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq, lane, i32(0));
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      auto ifOp = scf::IfOp::create(builder, loc, isLeader);
-      builder.setInsertionPointToStart(ifOp.thenBlock());
-      LLVM::StoreOp::create(builder, loc, accValue,
-                            LLVM::GEPOp::create(builder, loc, ptrType,
-                                                valueType, smem,
-                                                ValueRange{warp}));
-      LLVM::StoreOp::create(builder, loc, accIndex,
-                            LLVM::GEPOp::create(builder, loc, ptrType,
-                                                indexType, indices,
-                                                ValueRange{warp}));
-    }
-    NVVM::Barrier0Op::create(builder, loc);
-    std::tie(accValue, accIndex) =
-        argReductionIdentity(builder, loc, kind, valueType);
-    for (int w = 0; w < kernel.numWarps; ++w) {
-      Value v = LLVM::LoadOp::create(
-          builder, loc, valueType,
-          LLVM::GEPOp::create(builder, loc, ptrType, valueType, smem,
-                              ArrayRef<LLVM::GEPArg>{w}));
-      Value i = LLVM::LoadOp::create(
-          builder, loc, indexType,
-          LLVM::GEPOp::create(builder, loc, ptrType, indexType, indices,
-                              ArrayRef<LLVM::GEPArg>{w}));
-      std::tie(accValue, accIndex) =
-          combineArgReduction(builder, loc, kind, accValue, accIndex, v, i);
-    }
-    // The next use of this array (next loop iteration) waits for readers.
-    NVVM::Barrier0Op::create(builder, loc);
+    SmallVector<Value> total = combineAcrossWarps(
+        builder, loc, kernel, {accValue, accIndex},
+        [&] {
+          auto [value, index] =
+              argReductionIdentity(builder, loc, kind, valueType);
+          return SmallVector<Value>{value, index};
+        },
+        [&](ValueRange acc, ValueRange next) {
+          auto [value, index] = combineArgReduction(builder, loc, kind, acc[0],
+                                                    acc[1], next[0], next[1]);
+          return SmallVector<Value>{value, index};
+        });
+    accIndex = total[1];
   }
   return accIndex;
 }

@@ -14,6 +14,7 @@
 #include "compiler/gpu/Layout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
@@ -80,7 +81,7 @@ protected:
 };
 
 //===----------------------------------------------------------------------===//
-// Per-thread element indices (ThreadIndex.cpp)
+// Per-thread element indices and warp shuffles (ThreadIndex.cpp)
 //===----------------------------------------------------------------------===//
 
 mlir::Value i32Constant(mlir::OpBuilder &builder, mlir::Location loc,
@@ -96,6 +97,13 @@ mlir::Value rawElementIndex(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::Value elementIndex(mlir::OpBuilder &builder, mlir::Location loc,
                          mlir::Value threadId, const Layout1D &layout,
                          int64_t k);
+
+/// `value` (an integer or float scalar of up to 64 bits, moved in 32-bit
+/// pieces) from the lane `offset` away in the direction of `kind`
+/// (ThreadIndex.cpp).
+mlir::Value warpShuffle(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Value value, int64_t offset,
+                        mlir::NVVM::ShflKind kind);
 
 /// The multi-index of row-major linear index `linear` in `shape` (all sizes
 /// are powers of two: masks and shifts).
@@ -136,6 +144,19 @@ mlir::Value readShared(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::Value smem, mlir::Type storage,
                        mlir::Value linear);
 
+/// The program-wide combination of per-warp partial results (`values`, a
+/// tuple that is the same in every lane of a warp), which every thread gets:
+/// through the scratch array, in warp order from `identity()` with
+/// `combine(total, next)`, fenced by barriers (Reduce.cpp). Needs more than
+/// one warp.
+llvm::SmallVector<mlir::Value> combineAcrossWarps(
+    mlir::OpBuilder &builder, mlir::Location loc, KernelState &kernel,
+    mlir::ValueRange values,
+    llvm::function_ref<llvm::SmallVector<mlir::Value>()> identity,
+    llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::ValueRange,
+                                                      mlir::ValueRange)>
+        combine);
+
 //===----------------------------------------------------------------------===//
 // Patterns, by op family
 //===----------------------------------------------------------------------===//
@@ -145,10 +166,6 @@ void populateGridPatterns(const BlockTypeConverter &converter,
 void populateShapePatterns(const BlockTypeConverter &converter,
                            mlir::RewritePatternSet &patterns,
                            KernelState &kernel);
-/// reshape, permute, join and split (Shape.cpp).
-void populateShapeMovePatterns(const BlockTypeConverter &converter,
-                               mlir::RewritePatternSet &patterns,
-                               KernelState &kernel);
 void populateElementwisePatterns(const BlockTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 void populateMemoryPatterns(const BlockTypeConverter &converter,

@@ -13,6 +13,67 @@
 using namespace mlir;
 
 namespace blockjit::nvvm {
+
+/// Lane 0 of each warp writes its tuple to the scratch array (one section
+/// per component, indexed by warp), a barrier, then every thread combines
+/// the warps' tuples in warp order from `identity()`; a second barrier makes
+/// the array's next use (a loop's next iteration) wait for the readers.
+SmallVector<Value> combineAcrossWarps(
+    OpBuilder &builder, Location loc, KernelState &kernel, ValueRange values,
+    function_ref<SmallVector<Value>()> identity,
+    function_ref<SmallVector<Value>(ValueRange, ValueRange)> combine) {
+  auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
+  auto bytesOf = [](Type t) {
+    return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
+  };
+  int64_t tupleBytes = 0;
+  for (Value v : values)
+    tupleBytes += bytesOf(v.getType());
+  Type i8 = builder.getI8Type();
+  auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+  Value smem =
+      kernel.scratch.get(builder, loc, i8, kernel.numWarps * tupleBytes);
+  // Section i starts after the sections of components 0..i-1.
+  SmallVector<Value> sections{smem};
+  int64_t offset = 0;
+  for (Value v : values.drop_back()) {
+    offset += kernel.numWarps * bytesOf(v.getType());
+    sections.push_back(
+        LLVM::GEPOp::create(builder, loc, ptrType, i8, smem,
+                            ArrayRef<LLVM::GEPArg>{int32_t(offset)}));
+  }
+  Value threadId = kernel.threadId;
+  Value lane =
+      arith::AndIOp::create(builder, loc, threadId, i32(kWarpSize - 1));
+  Value warp = arith::ShRUIOp::create(builder, loc, threadId,
+                                      i32(llvm::Log2_32(kWarpSize)));
+  Value isLeader = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         lane, i32(0));
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    auto ifOp = scf::IfOp::create(builder, loc, isLeader);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    for (auto [v, section] : llvm::zip(values, sections)) {
+      Value slot = LLVM::GEPOp::create(builder, loc, ptrType, v.getType(),
+                                       section, ValueRange{warp});
+      LLVM::StoreOp::create(builder, loc, v, slot);
+    }
+  }
+  NVVM::Barrier0Op::create(builder, loc);
+  SmallVector<Value> total = identity();
+  for (int w = 0; w < kernel.numWarps; ++w) {
+    SmallVector<Value> next;
+    for (auto [v, section] : llvm::zip(values, sections)) {
+      Value slot = LLVM::GEPOp::create(builder, loc, ptrType, v.getType(),
+                                       section, ArrayRef<LLVM::GEPArg>{w});
+      next.push_back(LLVM::LoadOp::create(builder, loc, v.getType(), slot));
+    }
+    total = combine(total, next);
+  }
+  NVVM::Barrier0Op::create(builder, loc);
+  return total;
+}
+
 namespace {
 
 /// reduce of a 1-D block to a scalar that every thread gets: combined
@@ -53,35 +114,18 @@ Value reduce1D(OpBuilder &builder, Location loc, KernelState &kernel,
                              clamp, NVVM::ShflKind::bfly, UnitAttr());
     acc = combineReduction(builder, loc, kind, acc, other);
   }
-  // 3. Across warps: lane 0 of each warp publishes, everyone combines.
-  if (kernel.numWarps > 1) {
-    Value smem = kernel.scratch.get(builder, loc, accType, kernel.numWarps);
-    Value lane =
-        arith::AndIOp::create(builder, loc, threadId, i32(kWarpSize - 1));
-    Value warp = arith::ShRUIOp::create(builder, loc, threadId,
-                                        i32(llvm::Log2_32(kWarpSize)));
-    Value isLeader = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq, lane, i32(0));
-    auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      auto ifOp = scf::IfOp::create(builder, loc, isLeader);
-      builder.setInsertionPointToStart(ifOp.thenBlock());
-      Value slot = LLVM::GEPOp::create(builder, loc, ptrType, accType, smem,
-                                       ValueRange{warp});
-      LLVM::StoreOp::create(builder, loc, acc, slot);
-    }
-    NVVM::Barrier0Op::create(builder, loc);
-    acc = reductionIdentity(builder, loc, kind, accType);
-    for (int w = 0; w < kernel.numWarps; ++w) {
-      Value slot = LLVM::GEPOp::create(builder, loc, ptrType, accType, smem,
-                                       ArrayRef<LLVM::GEPArg>{w});
-      acc = combineReduction(builder, loc, kind, acc,
-                             LLVM::LoadOp::create(builder, loc, accType, slot));
-    }
-    // The next use of this array (next loop iteration) waits for readers.
-    NVVM::Barrier0Op::create(builder, loc);
-  }
+  // 3. Across warps.
+  if (kernel.numWarps > 1)
+    acc = combineAcrossWarps(
+        builder, loc, kernel, acc,
+        [&] {
+          return SmallVector<Value>{
+              reductionIdentity(builder, loc, kind, accType)};
+        },
+        [&](ValueRange total, ValueRange next) {
+          return SmallVector<Value>{
+              combineReduction(builder, loc, kind, total[0], next[0])};
+        })[0];
   if (widen)
     acc = arith::TruncFOp::create(builder, loc, element, acc);
   return acc;

@@ -37,48 +37,6 @@ using namespace mlir;
 namespace blockjit::nvvm {
 namespace {
 
-/// A shuffle of any integer or float scalar up to 64 bits: 32-bit pieces.
-Value shuffle(OpBuilder &b, Location loc, Value value, int64_t offset,
-              NVVM::ShflKind kind) {
-  Type type = value.getType();
-  Type i32 = b.getI32Type();
-  unsigned width = type.getIntOrFloatBitWidth();
-  Value all = i32Constant(b, loc, -1);
-  // shfl.up clamps at lane 0 (lanes below `offset` read their own value);
-  // down and idx at lane 31.
-  Value clamp = i32Constant(b, loc, kind == NVVM::ShflKind::up ? 0 : 31);
-  Value delta = i32Constant(b, loc, offset);
-  auto shfl32 = [&](Value x) -> Value {
-    return NVVM::ShflOp::create(b, loc, x.getType(), all, x, delta, clamp, kind,
-                                UnitAttr());
-  };
-  if (type.isF32() || type.isInteger(32))
-    return shfl32(value);
-  Type bitsType = b.getIntegerType(width);
-  Value bits = isa<FloatType>(type)
-                   ? Value(arith::BitcastOp::create(b, loc, bitsType, value))
-                   : value;
-  Value result;
-  if (width == 64) {
-    Value lo = arith::TruncIOp::create(b, loc, i32, bits);
-    Value hi = arith::TruncIOp::create(
-        b, loc, i32,
-        arith::ShRUIOp::create(b, loc, bits,
-                               arith::ConstantIntOp::create(b, loc, 32, 64)));
-    Value newLo = arith::ExtUIOp::create(b, loc, bitsType, shfl32(lo));
-    Value newHi = arith::ShLIOp::create(
-        b, loc, arith::ExtUIOp::create(b, loc, bitsType, shfl32(hi)),
-        arith::ConstantIntOp::create(b, loc, 32, 64));
-    result = arith::OrIOp::create(b, loc, newLo, newHi);
-  } else {
-    Value wide = arith::ExtUIOp::create(b, loc, i32, bits);
-    result = arith::TruncIOp::create(b, loc, bitsType, shfl32(wide));
-  }
-  if (isa<FloatType>(type))
-    result = arith::BitcastOp::create(b, loc, type, result);
-  return result;
-}
-
 /// How an element is kept in shared memory: i1 as i8, the rest as itself.
 Type slotType(Type element) {
   return element.isInteger(1) ? IntegerType::get(element.getContext(), 8)
@@ -119,8 +77,7 @@ Value combineIf(OpBuilder &b, Location loc, blk::ScanOp scan, Value has,
 /// line is a whole number of tiles: each tile then lies in one line, and
 /// the carry between tiles restarts with each line).
 SmallVector<Value> scan1D(OpBuilder &b, Location loc, KernelState &kernel,
-                          blk::ScanOp scan, ValueRange xs,
-                          int64_t lineLength) {
+                          blk::ScanOp scan, ValueRange xs, int64_t lineLength) {
   auto type = cast<RankedTensorType>(scan.getType());
   Layout1D layout = layoutOf(type);
   Type element = type.getElementType();
@@ -164,7 +121,7 @@ SmallVector<Value> scan1D(OpBuilder &b, Location loc, KernelState &kernel,
     }
     Value inclusive = partial[reverse ? j * vector : j * vector + vector - 1];
     for (int64_t offset = 1; offset < segment; offset *= 2) {
-      Value earlier = shuffle(b, loc, inclusive, offset, toLater);
+      Value earlier = warpShuffle(b, loc, inclusive, offset, toLater);
       inclusive =
           combineIf(b, loc, scan, hasEarlierLane(offset), earlier, inclusive);
     }
@@ -172,7 +129,7 @@ SmallVector<Value> scan1D(OpBuilder &b, Location loc, KernelState &kernel,
       // The chunk is this element: the lanes' inclusive value is its own.
       partial[j] = inclusive;
     } else if (segment > 1) {
-      exclusive[j] = shuffle(b, loc, inclusive, 1, toLater);
+      exclusive[j] = warpShuffle(b, loc, inclusive, 1, toLater);
       hasExclusive[j] = hasEarlierLane(1);
     }
     warpTotal[j] = inclusive;
@@ -236,8 +193,9 @@ SmallVector<Value> scan1D(OpBuilder &b, Location loc, KernelState &kernel,
     // A block with repeats fills the threads: the segment is the whole
     // warp, its total in its last lane in scan order.
     for (int64_t j = 0; j < repeats; ++j)
-      tileTotal[j] = shuffle(b, loc, warpTotal[j], reverse ? 0 : kWarpSize - 1,
-                             NVVM::ShflKind::idx);
+      tileTotal[j] =
+          warpShuffle(b, loc, warpTotal[j], reverse ? 0 : kWarpSize - 1,
+                      NVVM::ShflKind::idx);
   }
 
   // 3. Each element: the earlier tiles (+) the earlier warps (+) the earlier
@@ -308,8 +266,8 @@ SmallVector<Value> scanLines(OpBuilder &b, Location loc, KernelState &kernel,
   auto slotOf = [&](Value linear) -> Value {
     if (!pad)
       return linear;
-    return arith::AddIOp::create(b, loc, linear,
-                                 arith::ShRUIOp::create(b, loc, linear, i32(5)));
+    return arith::AddIOp::create(
+        b, loc, linear, arith::ShRUIOp::create(b, loc, linear, i32(5)));
   };
 
   // 1. Every element to shared memory, by its owner only.
@@ -369,8 +327,8 @@ SmallVector<Value> scanLines(OpBuilder &b, Location loc, KernelState &kernel,
   SmallVector<Value> result;
   for (int64_t k = 0; k < layout.perThread(); ++k)
     result.push_back(loadSlot(
-        b, loc, smem,
-        slotOf(elementIndex(b, loc, kernel.threadId, layout, k)), element));
+        b, loc, smem, slotOf(elementIndex(b, loc, kernel.threadId, layout, k)),
+        element));
   // The next use of this array waits for the readers.
   NVVM::Barrier0Op::create(b, loc);
   return result;
@@ -395,9 +353,8 @@ struct ScanLowering : KernelOpLowering<blk::ScanOp> {
     bool wholeTiles = axis == type.getRank() - 1 && !layout.replicated() &&
                       length % layout.tile() == 0;
     SmallVector<Value> result =
-        oneLine || wholeTiles
-            ? scan1D(rewriter, loc, kernel, scan, xs, length)
-            : scanLines(rewriter, loc, kernel, scan, xs);
+        oneLine || wholeTiles ? scan1D(rewriter, loc, kernel, scan, xs, length)
+                              : scanLines(rewriter, loc, kernel, scan, xs);
     rewriter.replaceOpWithMultiple(scan, {result});
     return success();
   }

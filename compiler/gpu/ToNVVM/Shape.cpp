@@ -83,67 +83,8 @@ struct ExpandDimsLowering : OpConversionPattern<blk::ExpandDimsOp> {
   }
 };
 
-/// broadcast: element (i, j) of the result is element (i or 0, j or 0) of
-/// the source, which another thread may own: exchanged through shared
-/// memory.
-struct BroadcastLowering : KernelOpLowering<blk::BroadcastOp> {
-  using KernelOpLowering::KernelOpLowering;
-
-  LogicalResult
-  matchAndRewrite(blk::BroadcastOp bcast, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = bcast.getLoc();
-    RankedTensorType srcType = bcast.getSrc().getType();
-    RankedTensorType resultType = bcast.getType();
-    Type element = srcType.getElementType();
-    Type storage = sharedStorageType(element);
-    Value smem = publish(rewriter, loc, kernel, srcType, adaptor.getSrc(),
-                         storage, [&](Value v) {
-                           return storage == element
-                                      ? v
-                                      : toLLVMPointer(rewriter, loc, v);
-                         });
-    Layout1D layout = layoutOf(resultType);
-    SmallVector<Value> elements;
-    for (int64_t k = 0; k < layout.perThread(); ++k) {
-      SmallVector<Value> indices =
-          delinearize(rewriter, loc, resultType.getShape(),
-                      elementIndex(rewriter, loc, kernel.threadId, layout, k));
-      for (auto [d, size] : llvm::enumerate(srcType.getShape()))
-        if (size == 1)
-          indices[d] = i32Constant(rewriter, loc, 0);
-      Value v =
-          readShared(rewriter, loc, smem, storage,
-                     linearize(rewriter, loc, srcType.getShape(), indices));
-      if (storage != element)
-        v = UnrealizedConversionCastOp::create(rewriter, loc, element, v)
-                .getResult(0);
-      elements.push_back(v);
-    }
-    // The array is not reused, but its next publication (a loop's next
-    // iteration) must wait for these reads.
-    NVVM::Barrier0Op::create(rewriter, loc);
-    rewriter.replaceOpWithMultiple(bcast, {elements});
-    return success();
-  }
-};
-
-} // namespace
-
-void populateShapePatterns(const BlockTypeConverter &converter,
-                           RewritePatternSet &patterns, KernelState &kernel) {
-  MLIRContext *context = patterns.getContext();
-  patterns.add<MakeRangeLowering, BroadcastLowering>(converter, context,
-                                                     kernel);
-  patterns.add<SplatLowering, SplatConstantLowering, ExpandDimsLowering>(
-      converter, context);
-  populateShapeMovePatterns(converter, patterns, kernel);
-}
-
-namespace {
-
 //===----------------------------------------------------------------------===//
-// reshape, permute, join, split
+// Shape changes that move elements between threads, through shared memory
 //===----------------------------------------------------------------------===//
 
 /// An element as kept in shared memory (pointers as LLVM pointers), and back.
@@ -185,6 +126,36 @@ Value publishBlock(OpBuilder &builder, Location loc, KernelState &kernel,
   return publish(builder, loc, kernel, type, elements, storage,
                  [&](Value v) { return toStorage(builder, loc, v, storage); });
 }
+
+/// broadcast: element (i, j) of the result is element (i or 0, j or 0) of
+/// the source, which another thread may own: exchanged through shared
+/// memory.
+struct BroadcastLowering : KernelOpLowering<blk::BroadcastOp> {
+  using KernelOpLowering::KernelOpLowering;
+
+  LogicalResult
+  matchAndRewrite(blk::BroadcastOp bcast, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = bcast.getLoc();
+    RankedTensorType srcType = bcast.getSrc().getType();
+    RankedTensorType resultType = bcast.getType();
+    Type storage = sharedStorageType(srcType.getElementType());
+    Value smem =
+        publishBlock(rewriter, loc, kernel, srcType, adaptor.getSrc(), storage);
+    auto slotOf = [&](Value linear) {
+      SmallVector<Value> indices =
+          delinearize(rewriter, loc, resultType.getShape(), linear);
+      for (auto [d, size] : llvm::enumerate(srcType.getShape()))
+        if (size == 1)
+          indices[d] = i32Constant(rewriter, loc, 0);
+      return linearize(rewriter, loc, srcType.getShape(), indices);
+    };
+    rewriter.replaceOpWithMultiple(bcast,
+                                   {gatherShared(rewriter, loc, kernel, smem,
+                                                 storage, resultType, slotOf)});
+    return success();
+  }
+};
 
 /// reshape keeps the row-major linear index of every element. Blocks are
 /// distributed by that index (Layout1D), so when the source and the result
@@ -325,11 +296,14 @@ struct SplitLowering : KernelOpLowering<blk::SplitOp> {
 
 } // namespace
 
-void populateShapeMovePatterns(const BlockTypeConverter &converter,
-                               RewritePatternSet &patterns,
-                               KernelState &kernel) {
-  patterns.add<ReshapeLowering, PermuteLowering, JoinLowering, SplitLowering>(
-      converter, patterns.getContext(), kernel);
+void populateShapePatterns(const BlockTypeConverter &converter,
+                           RewritePatternSet &patterns, KernelState &kernel) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<MakeRangeLowering, BroadcastLowering, ReshapeLowering,
+               PermuteLowering, JoinLowering, SplitLowering>(converter, context,
+                                                             kernel);
+  patterns.add<SplatLowering, SplatConstantLowering, ExpandDimsLowering>(
+      converter, context);
 }
 
 } // namespace blockjit::nvvm

@@ -1,4 +1,4 @@
-//===- ThreadIndex.cpp - which block elements this thread owns -----------===//
+//===- ThreadIndex.cpp - which block elements a thread owns; shuffles ----===//
 #include "compiler/gpu/ToNVVM/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -52,6 +52,47 @@ Value linearize(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
     linear = arith::OrIOp::create(builder, loc, linear, index);
   }
   return linear;
+}
+
+Value warpShuffle(OpBuilder &b, Location loc, Value value, int64_t offset,
+                  NVVM::ShflKind kind) {
+  Type type = value.getType();
+  Type i32 = b.getI32Type();
+  unsigned width = type.getIntOrFloatBitWidth();
+  Value all = i32Constant(b, loc, -1);
+  // shfl.up clamps at lane 0 (lanes below `offset` read their own value);
+  // down and idx at lane 31.
+  Value clamp = i32Constant(b, loc, kind == NVVM::ShflKind::up ? 0 : 31);
+  Value delta = i32Constant(b, loc, offset);
+  auto shfl32 = [&](Value x) -> Value {
+    return NVVM::ShflOp::create(b, loc, x.getType(), all, x, delta, clamp, kind,
+                                UnitAttr());
+  };
+  if (type.isF32() || type.isInteger(32))
+    return shfl32(value);
+  Type bitsType = b.getIntegerType(width);
+  Value bits = isa<FloatType>(type)
+                   ? Value(arith::BitcastOp::create(b, loc, bitsType, value))
+                   : value;
+  Value result;
+  if (width == 64) {
+    Value lo = arith::TruncIOp::create(b, loc, i32, bits);
+    Value hi = arith::TruncIOp::create(
+        b, loc, i32,
+        arith::ShRUIOp::create(b, loc, bits,
+                               arith::ConstantIntOp::create(b, loc, 32, 64)));
+    Value newLo = arith::ExtUIOp::create(b, loc, bitsType, shfl32(lo));
+    Value newHi = arith::ShLIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, bitsType, shfl32(hi)),
+        arith::ConstantIntOp::create(b, loc, 32, 64));
+    result = arith::OrIOp::create(b, loc, newLo, newHi);
+  } else {
+    Value wide = arith::ExtUIOp::create(b, loc, i32, bits);
+    result = arith::TruncIOp::create(b, loc, bitsType, shfl32(wide));
+  }
+  if (isa<FloatType>(type))
+    result = arith::BitcastOp::create(b, loc, type, result);
+  return result;
 }
 
 } // namespace blockjit::nvvm
