@@ -31,7 +31,7 @@ class _Arg(ctypes.Structure):
 class _Options(ctypes.Structure):
     _fields_ = [("grid", ctypes.c_int32 * 3), ("num_warps", ctypes.c_int32),
                 ("num_stages", ctypes.c_int32), ("target", ctypes.c_int32),
-                ("stream", ctypes.c_void_p)]
+                ("stream", ctypes.c_void_p), ("num_ctas", ctypes.c_int32)]
 
 
 class KernelInfo(ctypes.Structure):
@@ -39,7 +39,9 @@ class KernelInfo(ctypes.Structure):
                 ("shared_memory_bytes", ctypes.c_int32),
                 ("threads_per_program", ctypes.c_int32),
                 ("max_programs_per_processor", ctypes.c_int32),
-                ("processors", ctypes.c_int32)]
+                ("processors", ctypes.c_int32),
+                ("ctas_per_program", ctypes.c_int32),
+                ("max_resident_programs", ctypes.c_int32)]
 
 
 class constexpr(int):
@@ -82,24 +84,26 @@ class Blockjit:
             raise TypeError(f"unsupported argument {value!r}")
         return arg
 
-    def _prepare(self, args, grid, num_warps, num_stages, target, stream):
+    def _prepare(self, args, grid, num_warps, num_stages, target, stream,
+                 num_ctas=1):
         c_args = (_Arg * len(args))(*[self._arg(a) for a in args])
         grid = tuple(grid) + (1,) * (3 - len(grid))
         options = _Options((ctypes.c_int32 * 3)(*grid), num_warps, num_stages,
-                           self.TARGETS[target], stream or None)
+                           self.TARGETS[target], stream or None, num_ctas)
         return c_args, options
 
     def launch(self, kernel, args, grid=(1,), num_warps=4, num_stages=1,
-               target="auto", stream=None):
+               target="auto", stream=None, num_ctas=1):
         c_args, options = self._prepare(args, grid, num_warps, num_stages,
-                                        target, stream)
+                                        target, stream, num_ctas)
         if self._lib.blockjit_launch(kernel.encode(), c_args, len(args),
                                      ctypes.byref(options)):
             raise BlockjitError(self._lib.blockjit_last_error().decode())
 
-    def warmup(self, kernel, args, num_warps=4, num_stages=1, target="auto"):
+    def warmup(self, kernel, args, num_warps=4, num_stages=1, target="auto",
+               num_ctas=1):
         c_args, options = self._prepare(args, (1,), num_warps, num_stages,
-                                        target, None)
+                                        target, None, num_ctas)
         info = KernelInfo()
         if self._lib.blockjit_warmup(kernel.encode(), c_args, len(args),
                                      ctypes.byref(options), ctypes.byref(info)):

@@ -26,6 +26,8 @@ struct CompiledArtifact {
   std::string entryName; // symbol of the kernel entry point
   std::string binary;    // in `format`
   int threadsPerProgram = 1;
+  /// CTAs of the thread-block cluster that runs one program (1: no cluster).
+  int ctasPerProgram = 1;
   int sharedMemoryBytes = 0;   // static shared memory of the GPU kernel
   int64_t cpuScratchBytes = 0; // CPU: per-thread arena (cpu/EntryABI.h)
 };

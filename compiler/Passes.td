@@ -102,9 +102,22 @@ def BlkAssignLayouts : Pass<"blk-assign-layouts", "mlir::ModuleOp"> {
     a block that would give a thread more than 1024 elements
     (kMaxElementsPerThread: code generation time grows too fast beyond), or
     one that came with a layout the lowering does not implement.
+
+    With `num-ctas` > 1 a program runs on a thread-block cluster of that
+    many CTAs (sm_90): each block large enough to give every CTA a whole
+    tile is cut into contiguous pieces, one per CTA; smaller blocks are held
+    whole by every CTA. The ops that touch split blocks must be ones the
+    cluster lowering implements (elementwise math, make_range, splat,
+    expand_dims, reshape, addptr, load, store, 1-D reduce); otherwise, or if
+    no block is large enough, the program runs in one CTA and the module's
+    `blkgpu.cluster_fallback` says why. The module records the CTAs per
+    program as `blkgpu.num_ctas`.
   }];
   let options = [Option<"numWarps", "num-warps", "int", "4",
-                        "warps per program (a power of two, 1..32)">];
+                        "warps per program (a power of two, 1..32)">,
+                 Option<"numCTAs", "num-ctas", "int", "1",
+                        "CTAs per program, a thread-block cluster (a power "
+                        "of two, 1..16)">];
   let dependentDialects = ["blockjit::blkgpu::BlkGPUDialect"];
 }
 

@@ -28,8 +28,8 @@ std::string Target::str() const {
 
 std::string CompileOptions::str() const {
   std::string text = llvm::formatv("warps={0},stages={1}", numWarps, numStages);
-  if (clusterSize > 1)
-    text += ",cluster=" + std::to_string(clusterSize);
+  if (numCTAs > 1)
+    text += ",ctas=" + std::to_string(numCTAs);
   return text + "|" + target.str();
 }
 
@@ -48,11 +48,11 @@ llvm::Error checkNumStages(int numStages) {
   return llvm::Error::success();
 }
 
-llvm::Error checkClusterSize(int clusterSize) {
-  if (!isPowerOfTwoIn(clusterSize, kMaxClusterSize))
+llvm::Error checkNumCTAs(int numCTAs) {
+  if (!isPowerOfTwoIn(numCTAs, kMaxNumCTAs))
     return optionError(
-        llvm::formatv("cluster size must be a power of two in 1..{0}, got {1}",
-                      kMaxClusterSize, clusterSize));
+        llvm::formatv("num_ctas must be a power of two in 1..{0}, got {1}",
+                      kMaxNumCTAs, numCTAs));
   return llvm::Error::success();
 }
 
@@ -61,7 +61,7 @@ llvm::Error validate(const CompileOptions &options) {
     return error;
   if (llvm::Error error = checkNumStages(options.numStages))
     return error;
-  if (llvm::Error error = checkClusterSize(options.clusterSize))
+  if (llvm::Error error = checkNumCTAs(options.numCTAs))
     return error;
   return backendFor(options.target.kind).checkOptions(options);
 }
@@ -70,7 +70,7 @@ size_t SpecializationKey::hash() const {
   return llvm::hash_combine(
       llvm::hash_combine_range(argTypes.begin(), argTypes.end()),
       llvm::hash_combine_range(constexprs.begin(), constexprs.end()),
-      divisibleBy16, options.numWarps, options.numStages, options.clusterSize,
+      divisibleBy16, options.numWarps, options.numStages, options.numCTAs,
       options.target.kind, options.target.smArch);
 }
 
@@ -89,8 +89,8 @@ SpecializationKey::str(llvm::StringRef kernelName,
                                      : "c" + std::to_string(i))
        << "=" << constexprs[i];
   os << "|warps=" << options.numWarps << ",stages=" << options.numStages;
-  if (options.clusterSize > 1)
-    os << ",cluster=" << options.clusterSize;
+  if (options.numCTAs > 1)
+    os << ",ctas=" << options.numCTAs;
   os << "|div16=";
   bool first = true;
   for (size_t i = 0; i < argTypes.size(); ++i)

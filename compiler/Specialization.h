@@ -41,7 +41,7 @@ struct Target {
 /// The limits of the compile options, checked by validate().
 inline constexpr int kMaxNumWarps = 32;
 inline constexpr int kMaxNumStages = 8;
-inline constexpr int kMaxClusterSize = 16;
+inline constexpr int kMaxNumCTAs = 16;
 
 /// How the compiler turns traced IR into an artifact: everything besides the
 /// IR that the compiled code depends on.
@@ -51,19 +51,20 @@ struct CompileOptions {
   int numWarps = 4;
   /// GPU: software pipelining depth of loads (1 = off), 1..kMaxNumStages.
   int numStages = 1;
-  /// GPU: programs (CTAs) of one thread-block cluster that share a block, a
-  /// power of two in 1..kMaxClusterSize; 1 = no cluster.
-  int clusterSize = 1;
+  /// GPU: CTAs that run one program as a thread-block cluster (sm_90),
+  /// sharing its blocks; a power of two in 1..kMaxNumCTAs, 1 = no cluster
+  /// (Triton's num_ctas). The CPU runs each program whole and ignores it.
+  int numCTAs = 1;
 
   bool operator==(const CompileOptions &) const = default;
-  /// "warps=8,stages=1|cuda:sm_90" (",cluster=N" when N > 1).
+  /// "warps=8,stages=1|cuda:sm_90" (",ctas=N" when N > 1).
   std::string str() const;
 };
 
 /// Each rule on its own, for the passes that take one of these as an option.
 llvm::Error checkNumWarps(int numWarps);
 llvm::Error checkNumStages(int numStages);
-llvm::Error checkClusterSize(int clusterSize);
+llvm::Error checkNumCTAs(int numCTAs);
 
 /// Success if every option is in range and the target's backend can compile
 /// for it (e.g. a known sm arch), else an error naming the option.

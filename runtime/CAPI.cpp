@@ -77,6 +77,8 @@ const KernelDef *prepare(const char *name, const blockjit_arg *args,
       launchOptions.numWarps = options->num_warps;
     if (options->num_stages)
       launchOptions.numStages = options->num_stages;
+    if (options->num_ctas)
+      launchOptions.numCTAs = options->num_ctas;
     if (options->target == BLOCKJIT_TARGET_CPU)
       launchOptions.target = TargetKind::CPU;
     else if (options->target == BLOCKJIT_TARGET_CUDA)
@@ -118,7 +120,8 @@ int blockjit_warmup(const char *kernel, const blockjit_arg *args,
   if (info)
     *info = {result->registers, result->sharedMemoryBytes,
              result->threadsPerProgram, result->maxProgramsPerProcessor,
-             result->processors};
+             result->processors,   result->ctasPerProgram,
+             result->maxResidentPrograms};
   return 0;
 }
 

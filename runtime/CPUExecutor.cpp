@@ -319,6 +319,7 @@ llvm::Expected<KernelResources> CPUExecutor::resources(
     int /*dynamicSharedMemoryBytes: no CPU kernel reads it*/) {
   KernelResources resources;
   resources.processors = cpuThreadCount();
+  resources.maxResidentPrograms = resources.processors;
   return resources;
 }
 

@@ -76,6 +76,8 @@ LoadedDriver loadDriver() {
     };
     bindOptional(api.cuLaunchKernelEx, "cuLaunchKernelEx");
     bindOptional(api.cuFuncSetAttribute, "cuFuncSetAttribute");
+    bindOptional(api.cuOccupancyMaxActiveClusters,
+                 "cuOccupancyMaxActiveClusters");
     if (error.empty() && api.cuInit(0) != 0)
       error = "cuInit failed: no usable CUDA device";
   }

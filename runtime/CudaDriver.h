@@ -97,6 +97,10 @@ struct DriverAPI {
   // Optional: raising a function's dynamic shared memory or cluster size
   // limits (CUDA 9.0 and 11.8).
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  // Optional: how many clusters of a launch can be resident at once
+  // (CUDA 11.8).
+  CUresult (*cuOccupancyMaxActiveClusters)(int *, CUfunction,
+                                           const CUlaunchConfig *);
 };
 
 /// An error for a DriverAPI entry point that this driver lacks; `neededFor`

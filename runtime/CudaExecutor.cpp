@@ -156,6 +156,7 @@ llvm::Error CudaExecutor::load(const CompiledArtifact &artifact,
   kernel.handle = function;
   kernel.device = device;
   kernel.threadsPerProgram = artifact.threadsPerProgram;
+  kernel.ctasPerProgram = artifact.ctasPerProgram;
   kernel.staticSharedMemoryBytes = staticShared;
   kernel.dynamicSharedMemoryLimit.store(dynamicLimit,
                                         std::memory_order_relaxed);
@@ -190,9 +191,74 @@ CudaExecutor::resources(const LoadedKernel &kernel,
     return std::move(e);
   resources.sharedMemoryBytes = kernel.staticSharedMemoryBytes;
   resources.threadsPerProgram = kernel.threadsPerProgram;
+  resources.ctasPerProgram = kernel.ctasPerProgram;
   resources.maxProgramsPerProcessor = std::max(1, perSM);
   resources.processors = props->smCount;
+  resources.maxResidentPrograms =
+      resources.processors * resources.maxProgramsPerProcessor;
+  if (kernel.ctasPerProgram > 1) {
+    // Clusters must fit within a GPC: the driver counts them for the whole
+    // device, which is not SMs x CTAs per SM / cluster size.
+    auto clusters = residentClusters(*api, kernel, dynamicSharedMemoryBytes);
+    if (!clusters)
+      return clusters.takeError();
+    resources.maxResidentPrograms = std::max(1, *clusters);
+  }
   return resources;
+}
+
+llvm::Expected<int>
+CudaExecutor::residentClusters(const cuda::DriverAPI &api,
+                               const LoadedKernel &kernel,
+                               int dynamicSharedMemoryBytes) {
+  if (!api.cuOccupancyMaxActiveClusters)
+    return cuda::missingEntryPoint("cuOccupancyMaxActiveClusters",
+                                   "the occupancy of a cluster kernel");
+  if (llvm::Error e = allowClusterSize(api, kernel, kernel.ctasPerProgram))
+    return std::move(e);
+  if (dynamicSharedMemoryBytes >
+      kernel.dynamicSharedMemoryLimit.load(std::memory_order_acquire))
+    if (llvm::Error e =
+            allowDynamicSharedMemory(api, kernel, dynamicSharedMemoryBytes))
+      return std::move(e);
+  cuda::CUlaunchAttribute cluster = {};
+  cluster.id = cuda::kLaunchAttributeClusterDimension;
+  cluster.value.clusterDim = {unsigned(kernel.ctasPerProgram), 1, 1};
+  cuda::CUlaunchConfig config = {unsigned(kernel.ctasPerProgram),
+                                 1,
+                                 1,
+                                 unsigned(kernel.threadsPerProgram),
+                                 1,
+                                 1,
+                                 unsigned(dynamicSharedMemoryBytes),
+                                 nullptr,
+                                 &cluster,
+                                 1};
+  int clusters = 0;
+  if (llvm::Error e = cuda::check(api.cuOccupancyMaxActiveClusters(
+                                      &clusters, functionOf(kernel), &config),
+                                  "cuOccupancyMaxActiveClusters"))
+    return std::move(e);
+  if (clusters < 1)
+    return cudaError(llvm::formatv(
+        "no cluster of {0} CTAs of {1} threads fits on device {2} at once",
+        kernel.ctasPerProgram, kernel.threadsPerProgram, kernel.device));
+  return clusters;
+}
+
+llvm::Error CudaExecutor::allowClusterSize(const cuda::DriverAPI &api,
+                                           const LoadedKernel &kernel,
+                                           int64_t ctas) {
+  if (ctas <= kPortableClusterSize)
+    return llvm::Error::success();
+  // Idempotent; the driver still rejects sizes the device cannot run.
+  if (!api.cuFuncSetAttribute)
+    return cuda::missingEntryPoint("cuFuncSetAttribute",
+                                   "a cluster above 8 CTAs");
+  return cuda::check(api.cuFuncSetAttribute(functionOf(kernel),
+                                            kFuncNonPortableClusterSizeAllowed,
+                                            1),
+                     "cuFuncSetAttribute (non-portable cluster sizes)");
 }
 
 llvm::Error CudaExecutor::launch(const LoadedKernel &kernel,
@@ -200,7 +266,8 @@ llvm::Error CudaExecutor::launch(const LoadedKernel &kernel,
   auto api = cuda::driverOn(config.device);
   if (!api)
     return api.takeError();
-  if (LLVM_UNLIKELY(!config.isPlain() || config.device != kernel.device))
+  if (LLVM_UNLIKELY(!config.isPlain() || config.device != kernel.device ||
+                    kernel.ctasPerProgram > 1))
     return launchUnusual(*api, kernel, config, args);
   const Grid &grid = config.grid;
   return cuda::check(
@@ -225,9 +292,28 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
     return cudaError(llvm::formatv("{0} launch attributes (at most {1})",
                                    config.attributes.size(),
                                    LaunchConfig::kMaxLaunchAttributes));
-  bool clustered = !config.cluster.isOne();
+  // A program on a cluster: its CTAs along x (the kernel's .reqnctapercluster).
+  Grid grid = config.grid, clusterDims = config.cluster;
+  if (kernel.ctasPerProgram > 1) {
+    if (!clusterDims.isOne())
+      return cudaError(llvm::formatv(
+          "the kernel runs each program on a cluster of {0} CTAs (num_ctas); "
+          "a launch cluster of {1} cannot be given as well",
+          kernel.ctasPerProgram, str(clusterDims)));
+    int64_t ctas = int64_t(grid.x) * kernel.ctasPerProgram;
+    if (ctas > INT32_MAX)
+      return cudaError(llvm::formatv(
+          "{0} programs of {1} CTAs exceed the {2} CTAs a grid holds along x",
+          grid.x, kernel.ctasPerProgram, INT32_MAX));
+    grid.x = int(ctas);
+    clusterDims = {kernel.ctasPerProgram, 1, 1};
+  }
+  bool clustered = !clusterDims.isOne();
   if (clustered) {
-    if (llvm::Error e = checkCluster(config))
+    LaunchConfig clusterConfig = config;
+    clusterConfig.grid = grid;
+    clusterConfig.cluster = clusterDims;
+    if (llvm::Error e = checkCluster(clusterConfig))
       return e;
     if (!launchesClusters(api, config.device))
       return cudaError("device " + llvm::Twine(config.device) +
@@ -238,7 +324,6 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
     if (llvm::Error e = allowDynamicSharedMemory(api, kernel, dynamicShared))
       return e;
 
-  const Grid &grid = config.grid;
   auto stream = static_cast<cuda::CUstream>(config.stream);
   if (!clustered && config.attributes.empty())
     return cuda::check(api.cuLaunchKernel(functionOf(kernel), grid.x, grid.y,
@@ -254,22 +339,13 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
       {};
   unsigned count = 0;
   if (clustered) {
-    if (config.cluster.size() > kPortableClusterSize) {
-      // Idempotent; the driver still rejects sizes the device cannot run.
-      if (!api.cuFuncSetAttribute)
-        return cuda::missingEntryPoint("cuFuncSetAttribute",
-                                       "a cluster above 8 programs");
-      if (llvm::Error e = cuda::check(
-              api.cuFuncSetAttribute(functionOf(kernel),
-                                     kFuncNonPortableClusterSizeAllowed, 1),
-              "cuFuncSetAttribute (non-portable cluster sizes)"))
-        return e;
-    }
+    if (llvm::Error e = allowClusterSize(api, kernel, clusterDims.size()))
+      return e;
     cuda::CUlaunchAttribute &cluster = attributes[count++];
     cluster.id = cuda::kLaunchAttributeClusterDimension;
-    cluster.value.clusterDim = {unsigned(config.cluster.x),
-                                unsigned(config.cluster.y),
-                                unsigned(config.cluster.z)};
+    cluster.value.clusterDim = {unsigned(clusterDims.x),
+                                unsigned(clusterDims.y),
+                                unsigned(clusterDims.z)};
   }
   unsigned seen = 0; // bit per LaunchAttribute::Kind
   for (const LaunchAttribute &attribute : config.attributes) {

@@ -66,6 +66,15 @@ public:
 
 private:
   /// Launches that are not plain: checks, limits, cuLaunchKernelEx.
+  /// Clusters of `kernel` (ctasPerProgram > 1) resident on its device at
+  /// once with that much dynamic shared memory per CTA.
+  llvm::Expected<int> residentClusters(const cuda::DriverAPI &api,
+                                       const LoadedKernel &kernel,
+                                       int dynamicSharedMemoryBytes);
+  /// Lets `kernel` run on clusters of `ctas` CTAs, raising its limit when
+  /// that is above the portable 8.
+  llvm::Error allowClusterSize(const cuda::DriverAPI &api,
+                               const LoadedKernel &kernel, int64_t ctas);
   llvm::Error launchUnusual(const cuda::DriverAPI &api,
                             const LoadedKernel &kernel,
                             const LaunchConfig &config, void **args);

@@ -16,7 +16,7 @@ namespace blockjit {
 
 namespace {
 
-constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '4'};
+constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '5'};
 
 void appendU64(std::string &out, uint64_t v) {
   for (int i = 0; i < 8; ++i)

@@ -95,10 +95,16 @@ struct LaunchConfig {
 /// processor (an SM; on the CPU, one program per thread).
 struct KernelResources {
   int registers = 0;         // per thread (GPU)
-  int sharedMemoryBytes = 0; // static, per program (GPU)
-  int threadsPerProgram = 1;
+  int sharedMemoryBytes = 0; // static, per CTA (GPU)
+  int threadsPerProgram = 1; // per CTA
+  /// CTAs of the thread-block cluster that runs one program (1: none).
+  int ctasPerProgram = 1;
+  /// CTAs of the kernel that fit on one processor at once.
   int maxProgramsPerProcessor = 1;
   int processors = 1; // SMs, or CPU threads
+  /// Programs (CTAs, or clusters) the whole device holds at once: what a
+  /// persistent grid launches.
+  int maxResidentPrograms = 1;
 };
 
 /// One artifact loaded on one device by an executor. Owned by the compiled
@@ -113,6 +119,8 @@ struct LoadedKernel {
   void *handle = nullptr;
   int device = 0;
   int threadsPerProgram = 1;
+  /// CTAs per program: a launch of N programs runs N clusters of this many.
+  int ctasPerProgram = 1;
   /// CUDA: static shared memory per program, as the driver reports it.
   int staticSharedMemoryBytes = 0;
   /// CPU: the per-thread scratch arena (compiler/cpu/EntryABI.h).

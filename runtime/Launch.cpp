@@ -67,6 +67,7 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
   SpecializationKey key;
   key.options.numWarps = options.numWarps;
   key.options.numStages = options.numStages;
+  key.options.numCTAs = options.numCTAs;
   auto target = executorFor(options.target.value_or(defaultTarget()))
                     .target(options.device);
   if (!target)

@@ -90,9 +90,15 @@ struct Arg {
 };
 
 struct LaunchOptions {
+  /// Programs per axis.
   Grid grid;
   int numWarps = 4;
   int numStages = 1;
+  /// CTAs that run each program together as a thread-block cluster (sm_90),
+  /// its blocks split over them; program_id stays the program's (Triton's
+  /// num_ctas). The compiler may run a program in one CTA instead
+  /// (KernelResources::ctasPerProgram says); the CPU always does.
+  int numCTAs = 1;
   /// Where to run; unset: $BLOCKJIT_TARGET (cpu|cuda), else the GPU when a
   /// CUDA driver and device are present, else the CPU.
   std::optional<TargetKind> target;
@@ -102,8 +108,9 @@ struct LaunchOptions {
   int device = 0;
   /// Shared memory per program beyond the kernel's static shared memory.
   int dynamicSharedMemoryBytes = 0;
-  /// Programs per thread-block cluster; (1, 1, 1) is none. Each grid
-  /// dimension must be a multiple of the cluster's.
+  /// CTAs per thread-block cluster for a kernel whose programs are single
+  /// CTAs (numCTAs = 1); (1, 1, 1) is none. Each grid dimension must be a
+  /// multiple of the cluster's.
   Grid cluster;
   /// Extra launch attributes (see LaunchAttribute for what each target
   /// honours).
@@ -136,8 +143,8 @@ llvm::Expected<KernelResources> warmup(const KernelDef &kernel,
 /// The persistent grid of the Triton tutorial: as many programs as can be
 /// resident at once, but no more than there is work.
 inline int persistentGrid(const KernelResources &info, int64_t work) {
-  int64_t resident = int64_t(info.processors) * info.maxProgramsPerProcessor;
-  return int(std::max<int64_t>(1, std::min(resident, work)));
+  return int(std::max<int64_t>(
+      1, std::min<int64_t>(info.maxResidentPrograms, work)));
 }
 
 } // namespace blockjit

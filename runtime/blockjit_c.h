@@ -60,14 +60,17 @@ typedef struct blockjit_launch_options {
   int32_t num_stages; /* 0: 1 */
   int32_t target;     /* blockjit_target */
   void *stream;       /* CUstream, or NULL for the default stream */
+  int32_t num_ctas;   /* 0: 1; CTAs per program (a thread-block cluster) */
 } blockjit_launch_options;
 
 typedef struct blockjit_kernel_info {
   int32_t registers;
   int32_t shared_memory_bytes;
   int32_t threads_per_program;
-  int32_t max_programs_per_processor;
+  int32_t max_programs_per_processor; /* CTAs per SM */
   int32_t processors;
+  int32_t ctas_per_program;      /* the cluster a program runs on (1: none) */
+  int32_t max_resident_programs; /* device-wide: a persistent grid */
 } blockjit_kernel_info;
 
 /* Compiles if needed, then launches (asynchronously on the GPU). */

@@ -12,6 +12,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
+#include <set>
 
 namespace blockjit {
 #define GEN_PASS_DEF_BLKASSIGNLAYOUTS
@@ -23,6 +24,63 @@ using namespace blockjit;
 
 namespace {
 
+/// Whether the cluster lowering implements `op` on blocks split over CTAs:
+/// ops that keep every element where it is, and 1-D reductions (combined
+/// across the cluster through distributed shared memory).
+bool implementedOnSplitBlocks(Operation *op) {
+  if (isa<blk::MakeRangeOp, blk::SplatOp, blk::ExpandDimsOp, blk::ReshapeOp,
+          blk::AddPtrOp, blk::LoadOp, blk::StoreOp>(op))
+    return true;
+  if (auto reduce = dyn_cast<blk::ReduceOp>(op))
+    return reduce.getSrc().getType().getRank() == 1;
+  StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+  return dialect == "arith" || dialect == "math" || dialect == "scf";
+}
+
+/// The CTAs per program and which block sizes are split over them, for a
+/// requested cluster of `numCTAs`; the reason when it falls back to one CTA.
+struct ClusterPlan {
+  int64_t numCTAs = 1;
+  std::set<int64_t> splitSizes;
+  std::string fallback;
+};
+
+ClusterPlan planCluster(ModuleOp module, int64_t numCTAs, int64_t threads,
+                        const std::map<int64_t, int64_t> &vectors) {
+  ClusterPlan plan;
+  if (numCTAs == 1)
+    return plan;
+  // A block is split when every CTA gets at least one whole tile of it.
+  for (auto [size, vector] : vectors)
+    if (size / numCTAs >= vector * threads)
+      plan.splitSizes.insert(size);
+  if (plan.splitSizes.empty()) {
+    plan.fallback = "no block is large enough to give each of the " +
+                    std::to_string(numCTAs) + " CTAs a tile";
+    return plan;
+  }
+  auto isSplit = [&](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && plan.splitSizes.count(tensor.getNumElements());
+  };
+  WalkResult walk = module.walk([&](Operation *op) {
+    if (implementedOnSplitBlocks(op) ||
+        !llvm::any_of(llvm::concat<Type>(op->getOperandTypes(),
+                                         op->getResultTypes()),
+                      isSplit))
+      return WalkResult::advance();
+    plan.fallback = "'" + op->getName().getStringRef().str() +
+                    "' is not implemented on blocks split over a cluster";
+    return WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted()) {
+    plan.splitSizes.clear();
+    return plan;
+  }
+  plan.numCTAs = numCTAs;
+  return plan;
+}
+
 struct BlkAssignLayouts
     : blockjit::impl::BlkAssignLayoutsBase<BlkAssignLayouts> {
   using BlkAssignLayoutsBase::BlkAssignLayoutsBase;
@@ -31,6 +89,10 @@ struct BlkAssignLayouts
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     if (llvm::Error error = checkNumWarps(numWarps)) {
+      module.emitError() << llvm::toString(std::move(error));
+      return signalPassFailure();
+    }
+    if (llvm::Error error = checkNumCTAs(numCTAs)) {
       module.emitError() << llvm::toString(std::move(error));
       return signalPassFailure();
     }
@@ -99,28 +161,32 @@ struct BlkAssignLayouts
 
     std::map<int64_t, int64_t> vectors;
     int64_t threads = int64_t(numWarps) * kWarpSize;
+    for (auto [size, accessed] : narrowestBytes) {
+      unsigned bytes = accessed ? accessed : 4;
+      int64_t vector =
+          std::min<int64_t>(16 / bytes, std::max<int64_t>(1, size / threads));
+      vectors[size] = std::min(vector, shortestRow[size]);
+    }
+    ClusterPlan cluster = planCluster(module, numCTAs, threads, vectors);
     // Every element of a block is a value of its own in the thread's code,
     // and LLVM's register liveness over that code grows faster than
     // linearly: bound it with a clear error rather than a compile that
     // takes minutes.
     if (!narrowestBytes.empty()) {
       int64_t largest = narrowestBytes.rbegin()->first;
-      if (largest / threads > kMaxElementsPerThread) {
+      int64_t pieces = cluster.splitSizes.count(largest) ? cluster.numCTAs : 1;
+      int64_t perThread = largest / (threads * pieces);
+      if (perThread > kMaxElementsPerThread) {
         module.emitError() << "a block of " << largest << " elements needs "
-                           << largest / threads
-                           << " elements per thread with num_warps "
-                           << int(numWarps)
-                           << "; the GPU backend allows at most "
+                           << perThread << " elements per thread with num_warps "
+                           << int(numWarps) << " and " << pieces
+                           << " CTA(s) per program; the GPU backend allows at "
+                              "most "
                            << kMaxElementsPerThread
-                           << " per thread (use more warps or a smaller block)";
+                           << " per thread (use more warps, a cluster or a "
+                              "smaller block)";
         return signalPassFailure();
       }
-    }
-    for (auto [size, accessed] : narrowestBytes) {
-      unsigned bytes = accessed ? accessed : 4;
-      int64_t vector =
-          std::min<int64_t>(16 / bytes, std::max<int64_t>(1, size / threads));
-      vectors[size] = std::min(vector, shortestRow[size]);
     }
     // Each shape gets the per-dimension layout of that linear distribution.
     DenseMap<Type, Type> laidOutTypes;
@@ -132,8 +198,12 @@ struct BlkAssignLayouts
       if (!result)
         result = RankedTensorType::get(
             tensor.getShape(), tensor.getElementType(),
-            linearBlockedLayout(context, tensor.getShape(),
-                                vectors.at(tensor.getNumElements()), numWarps));
+            linearBlockedLayout(
+                context, tensor.getShape(), vectors.at(tensor.getNumElements()),
+                numWarps, cluster.numCTAs,
+                cluster.splitSizes.count(tensor.getNumElements())
+                    ? cluster.numCTAs
+                    : 1));
       return result;
     };
     module.walk([&](Operation *op) {
@@ -149,10 +219,15 @@ struct BlkAssignLayouts
               splat.resizeSplat(cast<ShapedType>(constant.getType())));
     });
     // Blocks that came with a layout keep it if the lowering implements it.
-    if (failed(verifyLinearLayouts(module, numWarps)))
+    if (failed(verifyLinearLayouts(module, numWarps, int(cluster.numCTAs))))
       return signalPassFailure();
-    module->setAttr(kNumWarpsAttr,
-                    IntegerAttr::get(IntegerType::get(context, 32), numWarps));
+    Type i32 = IntegerType::get(context, 32);
+    module->setAttr(kNumWarpsAttr, IntegerAttr::get(i32, numWarps));
+    if (cluster.numCTAs > 1)
+      module->setAttr(kNumCTAsAttr, IntegerAttr::get(i32, cluster.numCTAs));
+    if (!cluster.fallback.empty())
+      module->setAttr(blkgpu::BlkGPUDialect::kClusterFallbackAttrName,
+                      StringAttr::get(context, cluster.fallback));
   }
 };
 

@@ -51,7 +51,9 @@ struct ConvertBlkToNVVM
     }
     // Run alone on hand-written IR, a block may carry a layout this lowering
     // does not implement (slice, shared, non-linear): an error, not an assert.
-    if (failed(verifyLinearLayouts(module, warps.getInt())))
+    auto ctas = module->getAttrOfType<IntegerAttr>(kNumCTAsAttr);
+    int numCTAs = ctas ? int(ctas.getInt()) : 1;
+    if (failed(verifyLinearLayouts(module, warps.getInt(), numCTAs)))
       return signalPassFailure();
 
     // Every op that takes or produces a block is rewritten; the rest stays.
@@ -64,8 +66,9 @@ struct ConvertBlkToNVVM
     target.addIllegalOp<blk::AtomicRMWOp, blk::AtomicCASOp>();
     KernelState kernel;
     kernel.numWarps = warps.getInt();
+    kernel.numCTAs = numCTAs;
     RewritePatternSet patterns(context);
-    populateGridPatterns(converter, patterns);
+    populateGridPatterns(converter, patterns, kernel);
     populateShapePatterns(converter, patterns, kernel);
     populateElementwisePatterns(converter, patterns);
     populateMemoryPatterns(converter, patterns, kernel);
@@ -91,12 +94,23 @@ struct ConvertBlkToNVVM
         return signalPassFailure();
       kernel.accessWidths = accessWidths(func);
       kernel.scratch = ScratchArray(func);
+      kernel.clusterBuffer = ScratchArray(func, "__blk_cluster_");
+      kernel.clusterPhase = Value();
       auto builder = OpBuilder::atBlockBegin(&func.getBody().front());
-      kernel.threadId = NVVM::ThreadIdXOp::create(builder, func.getLoc(),
-                                                  builder.getI32Type());
-      guardScalarStores(func, kernel.threadId);
+      Location loc = func.getLoc();
+      Type i32 = builder.getI32Type();
+      kernel.threadId = NVVM::ThreadIdXOp::create(builder, loc, i32);
+      if (numCTAs > 1) {
+        // NVVM's ClusterId is %cluster_ctarank, the CTA's rank in its cluster.
+        kernel.ctaRank = NVVM::ClusterId::create(builder, loc, i32);
+        kernel.isFirstCTA = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::eq, kernel.ctaRank,
+            i32Constant(builder, loc, 0));
+      }
+      guardScalarStores(func, kernel);
       if (failed(applyPartialConversion(func, target, frozen, config)))
         return signalPassFailure();
+      fenceClusterExchanges(func, kernel);
       if (kernel.scratch.bytes() > kMaxSharedBytes) {
         func.emitOpError() << "needs " << kernel.scratch.bytes()
                            << " bytes of shared memory to exchange block "
@@ -106,6 +120,7 @@ struct ConvertBlkToNVVM
         return signalPassFailure();
       }
       kernel.scratch.declare(module, func.getLoc());
+      kernel.clusterBuffer.declare(module, func.getLoc());
     }
   }
 };

@@ -2,6 +2,9 @@
 #include "compiler/gpu/CUDABackend.h"
 #include "compiler/Passes.h"
 #include "compiler/gpu/NVPTXTarget.h"
+#include "dialect/gpu/BlkGPUDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
@@ -26,7 +29,8 @@ void addPipelineStagePasses(OpPassManager &pm, const CompileOptions &options) {
 }
 
 void addLayoutStagePasses(OpPassManager &pm, const CompileOptions &options) {
-  pm.addPass(createBlkAssignLayouts(BlkAssignLayoutsOptions{options.numWarps}));
+  pm.addPass(createBlkAssignLayouts(
+      BlkAssignLayoutsOptions{options.numWarps, options.numCTAs}));
 }
 
 void addNVVMStagePasses(OpPassManager &pm, const CompileOptions &) {
@@ -45,6 +49,11 @@ llvm::Error emitPTXStage(Compilation &compilation) {
   CompiledArtifact &artifact = compilation.artifact;
   llvm::Module &module = *compilation.llvmModule;
   artifact.threadsPerProgram = compilation.options.numWarps * 32;
+  // The layout stage may have run the program in one CTA (see
+  // blk-assign-layouts): the cluster the kernel was compiled for.
+  auto ctas = compilation.module->getAttrOfType<mlir::IntegerAttr>(
+      blkgpu::BlkGPUDialect::kNumCTAsAttrName);
+  artifact.ctasPerProgram = ctas ? int(ctas.getInt()) : 1;
   artifact.sharedMemoryBytes = 0;
   const llvm::DataLayout &layout = module.getDataLayout();
   for (const llvm::GlobalVariable &global : module.globals())
@@ -134,7 +143,16 @@ public:
   llvm::ArrayRef<Stage> stages() const override { return kStages; }
   llvm::Error checkOptions(const CompileOptions &options) const override {
     // Before any work: an arch the NVPTX backend cannot target would abort it.
-    return checkCudaArch(options.target.smArch);
+    if (llvm::Error error = checkCudaArch(options.target.smArch))
+      return error;
+    if (options.numCTAs > 1 && options.target.smArch < 90)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "num_ctas = " + std::to_string(options.numCTAs) +
+              " needs thread-block clusters, which sm_" +
+              std::to_string(options.target.smArch) +
+              " lacks (sm_90 or newer; use num_ctas = 1)");
+    return llvm::Error::success();
   }
   llvm::Expected<llvm::TargetMachine &>
   targetMachine(const CompileOptions &options) const override {

@@ -175,15 +175,24 @@ int64_t blockjit::sharedOffset(blkgpu::SharedLayoutAttr layout,
 // Linear layouts
 //===----------------------------------------------------------------------===//
 
-blkgpu::BlockedLayoutAttr blockjit::linearBlockedLayout(MLIRContext *context,
-                                                        ArrayRef<int64_t> shape,
-                                                        int64_t vector,
-                                                        int numWarps) {
+blkgpu::BlockedLayoutAttr
+blockjit::linearBlockedLayout(MLIRContext *context, ArrayRef<int64_t> shape,
+                              int64_t vector, int numWarps, int64_t clusterCTAs,
+                              int64_t splitCTAs) {
   unsigned rank = shape.size();
+  // The pieces take the outermost dimensions first: contiguous ranges of
+  // the linear index.
+  SmallVector<unsigned> split(rank, 1);
   SmallVector<int64_t> room(shape);
+  for (unsigned d = 0, left = unsigned(splitCTAs); d < rank && left > 1; ++d) {
+    unsigned take = unsigned(std::min<int64_t>(left, room[d]));
+    split[d] = take;
+    room[d] /= take;
+    left /= take;
+  }
   // Each factor of the linear index, lowest first, takes the room left in
-  // the innermost dimensions; dimension 0 takes whatever remains (and wraps
-  // when the block is smaller than the tile).
+  // the innermost dimensions of a piece; dimension 0 takes whatever remains
+  // (and wraps when the piece is smaller than the tile).
   auto spread = [&](int64_t factor) {
     SmallVector<unsigned> perDim(rank, 1);
     for (unsigned d = rank; d-- > 0 && factor > 1;) {
@@ -200,8 +209,16 @@ blkgpu::BlockedLayoutAttr blockjit::linearBlockedLayout(MLIRContext *context,
   SmallVector<unsigned> order;
   for (unsigned d = rank; d-- > 0;)
     order.push_back(d);
-  return blkgpu::BlockedLayoutAttr::get(context, sizePerThread, threadsPerWarp,
-                                        warpsPerCTA, order);
+  blkgpu::CTALayout cta = blkgpu::CTALayout::single(rank);
+  if (clusterCTAs > 1) {
+    // CTAs along the split dimensions as the pieces; the rest along 0.
+    cta.CTAsPerCluster = split;
+    cta.CTAsPerCluster[0] *= unsigned(clusterCTAs / splitCTAs);
+    cta.CTASplitNum = split;
+  }
+  return blkgpu::BlockedLayoutAttr::get(
+      context, sizePerThread, threadsPerWarp, warpsPerCTA, order,
+      cta.CTAsPerCluster, cta.CTASplitNum, cta.CTAOrder);
 }
 
 std::optional<Layout1D> blockjit::linearLayoutOf(RankedTensorType type) {
@@ -221,8 +238,14 @@ std::optional<Layout1D> blockjit::linearLayoutOf(RankedTensorType type) {
   result.vector = int64_t(1) << log2Vector;
   int64_t warps = blkgpu::warpsOf(layout);
   result.threads = warps * kWarpSize;
+  blkgpu::CTALayout cta = layout.getCTALayout();
+  int64_t clusterCTAs = cta.numCTAs();
+  result.ctas = 1;
+  for (unsigned pieces : cta.CTASplitNum)
+    result.ctas *= pieces;
   if (layout != linearBlockedLayout(type.getContext(), type.getShape(),
-                                    result.vector, int(warps)))
+                                    result.vector, int(warps), clusterCTAs,
+                                    result.ctas))
     return std::nullopt;
   return result;
 }
@@ -233,7 +256,8 @@ Layout1D blockjit::layoutOf(RankedTensorType type) {
   return *layout;
 }
 
-LogicalResult blockjit::verifyLinearLayouts(Operation *root, int numWarps) {
+LogicalResult blockjit::verifyLinearLayouts(Operation *root, int numWarps,
+                                            int numCTAs) {
   std::map<int64_t, std::pair<RankedTensorType, Layout1D>> bySize;
   auto check = [&](Operation *op, Type type) -> LogicalResult {
     auto tensor = dyn_cast<RankedTensorType>(type);
@@ -255,8 +279,14 @@ LogicalResult blockjit::verifyLinearLayouts(Operation *root, int numWarps) {
              << "has the block " << tensor << ", laid out for "
              << layout->threads / kWarpSize << " warps in a program of "
              << numWarps;
+    int64_t clusterCTAs = blkgpu::clusterCTAsOf(tensor.getEncoding());
+    if (clusterCTAs != numCTAs)
+      return op->emitOpError()
+             << "has the block " << tensor << ", laid out for a cluster of "
+             << clusterCTAs << " CTAs in a program of " << numCTAs;
     auto [first, inserted] = bySize.try_emplace(layout->size, tensor, *layout);
-    if (!inserted && first->second.second.vector != layout->vector)
+    if (!inserted && (first->second.second.vector != layout->vector ||
+                      first->second.second.ctas != layout->ctas))
       return op->emitOpError()
              << "has the block " << tensor << ", laid out unlike "
              << first->second.first

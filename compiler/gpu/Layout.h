@@ -23,6 +23,8 @@ namespace blockjit {
 inline constexpr int kWarpSize = int(blkgpu::kWarpSize);
 inline constexpr llvm::StringLiteral kNumWarpsAttr =
     blkgpu::BlkGPUDialect::kNumWarpsAttrName;
+inline constexpr llvm::StringLiteral kNumCTAsAttr =
+    blkgpu::BlkGPUDialect::kNumCTAsAttrName;
 /// The most block elements one GPU thread may own. Its registers hold them
 /// all, spilling beyond ~200; code generation time grows faster than the
 /// block past this (ptxas on sm_90: 512 per thread ~1 s, 1024 ~4 s, 2048
@@ -93,34 +95,43 @@ int64_t sharedOffset(blkgpu::SharedLayoutAttr layout,
 
 /// The element-to-thread map of a linear layout, in numbers. A block of any
 /// rank is distributed through its row-major linear index, like a 1-D block
-/// of all its elements.
+/// of all its elements. A block split over the CTAs of a cluster is cut
+/// into `ctas` contiguous pieces of that index, CTA c holding piece c with
+/// the map below; a block that is not split is held whole by every CTA.
 struct Layout1D {
   int64_t size = 1;     // elements in the block
   int64_t vector = 1;   // contiguous elements per chunk (sizePerThread)
-  int64_t threads = 32; // threads per program
+  int64_t threads = 32; // threads per CTA
+  int64_t ctas = 1;     // pieces, one per CTA of the cluster (1: not split)
+  int64_t piece() const { return size / ctas; }
   int64_t tile() const { return vector * threads; }
-  /// Elements each thread owns: whole chunks, repeated over the block.
+  /// Elements each thread owns: whole chunks, repeated over its piece.
   int64_t perThread() const {
-    return vector * std::max<int64_t>(1, size / tile());
+    return vector * std::max<int64_t>(1, piece() / tile());
   }
-  /// Element k of thread t sits at (rawIndex % size); raw indices >= size
-  /// are replicas (blocks smaller than one tile).
+  /// Element k of thread t sits at (rawIndex % piece) of its CTA's piece;
+  /// raw indices >= piece are replicas (blocks smaller than one tile).
   int64_t rawIndex(int64_t thread, int64_t k) const {
     return (k / vector) * tile() + thread * vector + k % vector;
   }
-  bool replicated() const { return size < tile(); }
+  bool replicated() const { return piece() < tile(); }
+  bool split() const { return ctas > 1; }
 };
 
 /// The #blkgpu.blocked layout that spreads a block of `shape` (power-of-two
-/// sizes) through its row-major linear index: `vector` consecutive elements
-/// per thread, then 32 lanes, then `numWarps` warps, each filling the
-/// dimensions innermost first (what is left goes to dimension 0, which then
-/// wraps), then repeats. E.g. a [R, C] block with C >= vector * threads gets
-/// sizePerThread = [1, vector], threadsPerWarp = [1, 32], warpsPerCTA = [1,
-/// numWarps], order = [1, 0].
+/// sizes) through its row-major linear index: cut into `splitCTAs`
+/// contiguous pieces (outermost dimensions first), one per CTA of a cluster
+/// of `clusterCTAs` (1 = every CTA holds the whole block); within a piece,
+/// `vector` consecutive elements per thread, then 32 lanes, then `numWarps`
+/// warps, each filling the dimensions innermost first (what is left goes to
+/// dimension 0, which then wraps), then repeats. E.g. a [R, C] block with C
+/// >= vector * threads gets sizePerThread = [1, vector], threadsPerWarp =
+/// [1, 32], warpsPerCTA = [1, numWarps], order = [1, 0].
 blkgpu::BlockedLayoutAttr linearBlockedLayout(mlir::MLIRContext *context,
                                               llvm::ArrayRef<int64_t> shape,
-                                              int64_t vector, int numWarps);
+                                              int64_t vector, int numWarps,
+                                              int64_t clusterCTAs = 1,
+                                              int64_t splitCTAs = 1);
 
 /// The 1-D view of `type`'s layout, if it is the linear #blkgpu.blocked
 /// layout of its own vector (sizePerThread's product) and warps.
@@ -132,9 +143,11 @@ Layout1D layoutOf(mlir::RankedTensorType type);
 
 /// Reports (as errors on the ops) every block under `root` whose layout the
 /// GPU lowering does not implement: no layout, not the linear layout of
-/// `numWarps` warps, or not the one layout every block of its element count
-/// shares (the lowering has no layout conversions).
-mlir::LogicalResult verifyLinearLayouts(mlir::Operation *root, int numWarps);
+/// `numWarps` warps in a cluster of `numCTAs`, or not the one layout every
+/// block of its element count shares (the lowering has no layout
+/// conversions).
+mlir::LogicalResult verifyLinearLayouts(mlir::Operation *root, int numWarps,
+                                        int numCTAs = 1);
 
 } // namespace blockjit
 

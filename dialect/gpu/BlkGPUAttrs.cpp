@@ -65,6 +65,11 @@ int64_t warpsOf(Attribute layout) {
   return warps;
 }
 
+int64_t clusterCTAsOf(Attribute layout) {
+  BlockedLayoutAttr root = rootBlockedLayout(layout);
+  return root ? int64_t(root.getCTALayout().numCTAs()) : 0;
+}
+
 } // namespace blockjit::blkgpu
 
 namespace {

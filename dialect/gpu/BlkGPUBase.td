@@ -16,7 +16,10 @@ def BlkGPU_Dialect : Dialect {
     `#blkgpu.slice`), or how a block is stored in shared memory
     (`#blkgpu.shared`). The layouts are tensor encodings, attached by
     `blk-assign-layouts`. The module attribute `blkgpu.num_warps` records
-    the warps of every CTA. docs/LAYOUTS.md describes each map.
+    the warps of every CTA, `blkgpu.num_ctas` the CTAs of the cluster that
+    runs one program (absent: 1), and `blkgpu.cluster_fallback` why a kernel
+    asked for a cluster runs each program in one CTA. docs/LAYOUTS.md
+    describes each map.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -24,6 +27,13 @@ def BlkGPU_Dialect : Dialect {
     /// The module attribute holding the warps per CTA (an i32).
     static constexpr ::llvm::StringLiteral kNumWarpsAttrName =
         "blkgpu.num_warps";
+    /// The module attribute holding the CTAs per program (an i32; absent: 1).
+    static constexpr ::llvm::StringLiteral kNumCTAsAttrName =
+        "blkgpu.num_ctas";
+    /// The module attribute saying why a cluster was asked for but each
+    /// program runs in one CTA (a string).
+    static constexpr ::llvm::StringLiteral kClusterFallbackAttrName =
+        "blkgpu.cluster_fallback";
 
   private:
     void registerAttributes();

@@ -12,37 +12,23 @@ using namespace blockjit::blkgpu;
 
 void BlkGPUDialect::initialize() { registerAttributes(); }
 
-/// `blkgpu.num_warps` is the only attribute this dialect puts on operations:
-/// a module's warps per CTA, which every register layout in it must use.
-LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
-                                                      NamedAttribute attr) {
-  if (attr.getName() != kNumWarpsAttrName)
-    return op->emitError() << "unknown blkgpu attribute '"
-                           << attr.getName().getValue() << "' (only "
-                           << kNumWarpsAttrName << " goes on operations)";
-  if (!isa<ModuleOp>(op))
-    return op->emitError() << kNumWarpsAttrName
-                           << " belongs on the module, not on '"
-                           << op->getName() << "'";
-  auto warps = dyn_cast<IntegerAttr>(attr.getValue());
-  if (!warps || !warps.getType().isSignlessInteger(32))
-    return op->emitError() << kNumWarpsAttrName << " must be an i32, got "
-                           << attr.getValue();
-  int64_t numWarps = warps.getInt();
-  if (numWarps < 1 || numWarps > kMaxWarpsPerCTA ||
-      !llvm::isPowerOf2_64(numWarps))
-    return op->emitError() << kNumWarpsAttrName
-                           << " must be a power of two in 1.."
-                           << kMaxWarpsPerCTA << ", got " << numWarps;
-  WalkResult walk = op->walk([&](Operation *nested) {
+namespace {
+
+/// Every register layout under `module` satisfies `matches` (given its
+/// count, e.g. its warps; 0 for a non-register layout), else an error
+/// naming the op and `what` the layout has.
+LogicalResult checkLayoutsUnder(Operation *module, StringRef attrName,
+                                int64_t expected, StringRef what,
+                                function_ref<int64_t(Attribute)> countOf) {
+  WalkResult walk = module->walk([&](Operation *nested) {
     auto check = [&](Type type) -> LogicalResult {
       auto tensor = dyn_cast<RankedTensorType>(type);
-      int64_t layoutWarps = tensor ? warpsOf(tensor.getEncoding()) : 0;
-      if (layoutWarps == 0 || layoutWarps == numWarps)
+      int64_t count = tensor ? countOf(tensor.getEncoding()) : 0;
+      if (count == 0 || count == expected)
         return success();
-      return nested->emitOpError() << "uses " << tensor << ", a layout with "
-                                   << layoutWarps << " warps, in a module of "
-                                   << kNumWarpsAttrName << " = " << numWarps;
+      return nested->emitOpError()
+             << "uses " << tensor << ", a layout with " << count << " " << what
+             << ", in a module of " << attrName << " = " << expected;
     };
     for (Type type : nested->getResultTypes())
       if (failed(check(type)))
@@ -55,4 +41,54 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
+}
+
+/// The i32 power of two in 1..`max` that module attribute `attr` holds.
+FailureOr<int64_t> powerOfTwoOnModule(Operation *op, NamedAttribute attr,
+                                      int64_t max) {
+  if (!isa<ModuleOp>(op))
+    return op->emitError() << attr.getName() << " belongs on the module, not on '"
+                           << op->getName() << "'";
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!value || !value.getType().isSignlessInteger(32))
+    return op->emitError() << attr.getName() << " must be an i32, got "
+                           << attr.getValue();
+  int64_t count = value.getInt();
+  if (count < 1 || count > max || !llvm::isPowerOf2_64(count))
+    return op->emitError() << attr.getName() << " must be a power of two in 1.."
+                           << max << ", got " << count;
+  return count;
+}
+
+} // namespace
+
+/// The module attributes of this dialect: `blkgpu.num_warps`, the warps per
+/// CTA, and `blkgpu.num_ctas`, the CTAs per program, which every register
+/// layout in the module must use; `blkgpu.cluster_fallback`, a note.
+LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  if (attr.getName() == kNumWarpsAttrName) {
+    FailureOr<int64_t> numWarps = powerOfTwoOnModule(op, attr, kMaxWarpsPerCTA);
+    if (failed(numWarps))
+      return failure();
+    return checkLayoutsUnder(op, kNumWarpsAttrName, *numWarps, "warps",
+                             warpsOf);
+  }
+  if (attr.getName() == kNumCTAsAttrName) {
+    FailureOr<int64_t> numCTAs = powerOfTwoOnModule(op, attr, kMaxCTAsPerCluster);
+    if (failed(numCTAs))
+      return failure();
+    return checkLayoutsUnder(op, kNumCTAsAttrName, *numCTAs, "CTAs per cluster",
+                             clusterCTAsOf);
+  }
+  if (attr.getName() == kClusterFallbackAttrName) {
+    if (!isa<ModuleOp>(op) || !isa<StringAttr>(attr.getValue()))
+      return op->emitError() << kClusterFallbackAttrName
+                             << " is a string on the module";
+    return success();
+  }
+  return op->emitError() << "unknown blkgpu attribute '"
+                         << attr.getName().getValue() << "' (the module takes "
+                         << kNumWarpsAttrName << ", " << kNumCTAsAttrName
+                         << " and " << kClusterFallbackAttrName << ")";
 }

@@ -13,6 +13,8 @@ namespace blockjit::blkgpu {
 inline constexpr unsigned kWarpSize = 32;
 /// The most warps a CTA may have (1024 threads, the CUDA limit).
 inline constexpr unsigned kMaxWarpsPerCTA = 32;
+/// CTAs of one cluster (16 is non-portable on sm_90).
+inline constexpr unsigned kMaxCTAsPerCluster = 16;
 
 /// The CTA part of a layout: `CTAsPerCluster[d]` CTAs along dimension d, the
 /// block cut into `CTASplitNum[d]` pieces along d, CTA indices split over
@@ -47,6 +49,10 @@ BlockedLayoutAttr rootBlockedLayout(mlir::Attribute layout);
 /// Warps per CTA of a distributed layout (the product of its root's
 /// warpsPerCTA); 0 for any other attribute.
 int64_t warpsOf(mlir::Attribute layout);
+
+/// CTAs of the cluster a distributed layout spreads over (the product of its
+/// root's CTAsPerCluster); 0 for any other attribute.
+int64_t clusterCTAsOf(mlir::Attribute layout);
 
 } // namespace blockjit::blkgpu
 

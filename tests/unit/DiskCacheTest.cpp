@@ -140,7 +140,7 @@ TEST_F(DiskCacheTest, KeyDependsOnIRAndOptions) {
   b.numStages = 2;
   EXPECT_NE(key("ir", a).hash, key("ir", b).hash);
   b = a;
-  b.clusterSize = 2;
+  b.numCTAs = 2;
   EXPECT_NE(key("ir", a).hash, key("ir", b).hash);
   b = a;
   b.target = Target::cuda(90);

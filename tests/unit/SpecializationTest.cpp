@@ -172,10 +172,10 @@ TEST(KeyString, FollowsEveryField) {
   EXPECT_EQ(specializationName(*kernel, key),
             "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3|"
             "div16=|cpu]");
-  key.options.clusterSize = 2;
+  key.options.numCTAs = 2;
   EXPECT_EQ(specializationName(*kernel, key),
             "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3,"
-            "cluster=2|div16=|cpu]");
+            "ctas=2|div16=|cpu]");
 }
 
 TEST(KeyString, SeveralOrNoConstexprs) {

@@ -972,19 +972,19 @@ TEST_F(KeyCheckTest, NumStages) {
   }
 }
 
-TEST_F(KeyCheckTest, ClusterSize) {
+TEST_F(KeyCheckTest, NumCTAs) {
   for (int cluster : {0, -2, 3, 32}) {
     SCOPED_TRACE(cluster);
     SpecializationKey key = good();
-    key.options.clusterSize = cluster;
+    key.options.numCTAs = cluster;
     EXPECT_EQ(optionsError(key),
-              "kernel 'keyed': cluster size must be a power of two in 1..16, "
+              "kernel 'keyed': num_ctas must be a power of two in 1..16, "
               "got " +
                   std::to_string(cluster));
   }
   for (int cluster : {1, 2, 16}) {
     SpecializationKey key = good();
-    key.options.clusterSize = cluster;
+    key.options.numCTAs = cluster;
     llvm::Error ok = checkSpecialization(*kernel, key);
     EXPECT_FALSE(bool(ok)) << cluster << ": " << llvm::toString(std::move(ok));
   }

@@ -32,6 +32,9 @@ static cl::opt<int64_t> blockSize("block-size", cl::init(1024),
 static cl::opt<int> numWarps("num-warps", cl::init(4), cl::desc("num_warps"));
 static cl::opt<int> numStages("num-stages", cl::init(1),
                               cl::desc("num_stages"));
+static cl::opt<int> numCTAs("num-ctas", cl::init(1),
+                            cl::desc("num_ctas: CTAs per program, a "
+                                     "thread-block cluster (sm_90)"));
 static cl::opt<std::string> dtype("dtype", cl::init("f32"),
                                   cl::desc("Element type: f32, f16, bf16"));
 static cl::opt<std::string> target("target", cl::init("cuda"),
@@ -76,6 +79,7 @@ int main(int argc, char **argv) {
   config.blockSize = blockSize;
   config.options.numWarps = numWarps;
   config.options.numStages = numStages;
+  config.options.numCTAs = numCTAs;
   config.dtype = *type;
   config.options.target =
       target == "cuda" ? Target::cuda(smArch) : Target::cpu();

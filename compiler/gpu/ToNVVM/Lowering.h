@@ -37,7 +37,8 @@ public:
 class ScratchArray {
 public:
   ScratchArray() = default;
-  explicit ScratchArray(mlir::func::FuncOp func);
+  explicit ScratchArray(mlir::func::FuncOp func,
+                        llvm::StringRef prefix = "__blk_smem_");
 
   /// The array, seen as `count` elements of `element`.
   mlir::Value get(mlir::OpBuilder &builder, mlir::Location loc,
@@ -60,6 +61,16 @@ struct KernelState {
   int numWarps = 1;
   mlir::Value threadId; // %tid.x, read once at the kernel's entry
   ScratchArray scratch;
+  /// CTAs per program (a thread-block cluster when > 1), and in a cluster
+  /// this CTA's rank (%cluster_ctarank) and whether it is rank 0, read at
+  /// the kernel's entry.
+  int numCTAs = 1;
+  mlir::Value ctaRank, isFirstCTA;
+  /// Exchanges across the cluster (Cluster.cpp): their buffer, in every
+  /// CTA's shared memory, and the phase (which half of it the next exchange
+  /// uses), a local variable.
+  ScratchArray clusterBuffer;
+  mlir::Value clusterPhase;
   /// Elements per vector access of each block load and store, from
   /// AxisAnalysis of the kernel before it is rewritten.
   llvm::DenseMap<mlir::Operation *, int64_t> accessWidths;
@@ -104,6 +115,13 @@ mlir::Value elementIndex(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::Value warpShuffle(mlir::OpBuilder &builder, mlir::Location loc,
                         mlir::Value value, int64_t offset,
                         mlir::NVVM::ShflKind kind);
+
+/// The linear index in the whole block of this thread's element k: for a
+/// block split over a cluster, its index in this CTA's piece plus where the
+/// piece starts.
+mlir::Value blockElementIndex(mlir::OpBuilder &builder, mlir::Location loc,
+                              const KernelState &kernel, const Layout1D &layout,
+                              int64_t k);
 
 /// The multi-index of row-major linear index `linear` in `shape` (all sizes
 /// are powers of two: masks and shifts).
@@ -157,12 +175,34 @@ llvm::SmallVector<mlir::Value> combineAcrossWarps(
                                                       mlir::ValueRange)>
         combine);
 
+/// The cluster-wide combination of per-CTA results (`values`, the same in
+/// every thread of a CTA), which every thread of every CTA gets: each CTA
+/// writes its tuple into the cluster buffer of every CTA (distributed shared
+/// memory), a cluster barrier, then each thread combines the CTAs' tuples in
+/// rank order from `identity()`, so all CTAs hold the same result. The
+/// buffer has two halves used in turn, so one barrier per exchange keeps a
+/// fast CTA from overwriting a half that a slow one still reads
+/// (Cluster.cpp). Needs kernel.numCTAs > 1.
+llvm::SmallVector<mlir::Value> combineAcrossCTAs(
+    mlir::OpBuilder &builder, mlir::Location loc, KernelState &kernel,
+    mlir::ValueRange values,
+    llvm::function_ref<llvm::SmallVector<mlir::Value>()> identity,
+    llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::ValueRange,
+                                                      mlir::ValueRange)>
+        combine);
+
+/// In a kernel that exchanged values across its cluster: a cluster barrier
+/// at entry (no CTA writes to another before all have started) and before
+/// each return (none exits while another may still write to it).
+void fenceClusterExchanges(mlir::func::FuncOp func, KernelState &kernel);
+
 //===----------------------------------------------------------------------===//
 // Patterns, by op family
 //===----------------------------------------------------------------------===//
 
 void populateGridPatterns(const BlockTypeConverter &converter,
-                          mlir::RewritePatternSet &patterns);
+                          mlir::RewritePatternSet &patterns,
+                          KernelState &kernel);
 void populateShapePatterns(const BlockTypeConverter &converter,
                            mlir::RewritePatternSet &patterns,
                            KernelState &kernel);
@@ -194,9 +234,10 @@ llvm::DenseMap<mlir::Operation *, int64_t>
 accessWidths(mlir::func::FuncOp func);
 
 /// Puts each store to a scalar pointer of `func` under `threadId == 0` (and
-/// its mask): every thread computes the value, one stores it (Memory.cpp).
-/// Run before the conversion, whose per-element stores are the block's.
-void guardScalarStores(mlir::func::FuncOp func, mlir::Value threadId);
+/// its mask, and in a cluster the first CTA): every thread computes the
+/// value, one stores it (Memory.cpp). Run before the conversion, whose
+/// per-element stores are the block's.
+void guardScalarStores(mlir::func::FuncOp func, const KernelState &kernel);
 
 /// Whether every block op of `func` has a GPU lowering, checked before
 /// anything is rewritten so that an error names the op and why

@@ -158,6 +158,11 @@ struct StoreLowering : KernelOpLowering<blk::StoreOp> {
                         ? arith::AndIOp::create(rewriter, loc, condition, owner)
                         : owner;
       }
+      // A cluster's CTAs all hold a block that is not split: one stores it.
+      if (kernel.numCTAs > 1 && !layout.split())
+        condition = condition ? arith::AndIOp::create(rewriter, loc, condition,
+                                                      kernel.isFirstCTA)
+                              : kernel.isFirstCTA;
       if (condition) {
         auto ifOp = scf::IfOp::create(rewriter, loc, condition);
         rewriter.setInsertionPointToStart(ifOp.thenBlock());
@@ -206,7 +211,7 @@ void populateMemoryPatterns(const BlockTypeConverter &converter,
   patterns.add<LoadLowering, StoreLowering>(converter, context, kernel);
 }
 
-void guardScalarStores(func::FuncOp func, Value threadId) {
+void guardScalarStores(func::FuncOp func, const KernelState &kernel) {
   SmallVector<blk::StoreOp> stores;
   func.walk([&](blk::StoreOp store) {
     if (!blk::isBlock(store.getPtr().getType()))
@@ -216,8 +221,11 @@ void guardScalarStores(func::FuncOp func, Value threadId) {
     OpBuilder builder(store);
     Location loc = store.getLoc();
     Value condition =
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, threadId,
-                              i32Constant(builder, loc, 0));
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                              kernel.threadId, i32Constant(builder, loc, 0));
+    if (kernel.numCTAs > 1)
+      condition =
+          arith::AndIOp::create(builder, loc, condition, kernel.isFirstCTA);
     if (Value mask = store.getMask())
       condition = arith::AndIOp::create(builder, loc, mask, condition);
     auto ifOp = scf::IfOp::create(builder, loc, condition);

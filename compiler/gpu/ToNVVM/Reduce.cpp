@@ -78,7 +78,8 @@ namespace {
 
 /// reduce of a 1-D block to a scalar that every thread gets: combined
 /// in-thread, then across the warp with butterfly shuffles, then across
-/// warps through shared memory.
+/// warps through shared memory, then (a block split over a cluster) across
+/// CTAs through distributed shared memory.
 Value reduce1D(OpBuilder &builder, Location loc, KernelState &kernel,
                blk::ReduceOp reduce, ValueRange xs) {
   RankedTensorType srcType = reduce.getSrc().getType();
@@ -114,18 +115,18 @@ Value reduce1D(OpBuilder &builder, Location loc, KernelState &kernel,
                              clamp, NVVM::ShflKind::bfly, UnitAttr());
     acc = combineReduction(builder, loc, kind, acc, other);
   }
-  // 3. Across warps.
+  // 3. Across warps, then 4. (a block split over a cluster) across CTAs.
+  auto identity = [&] {
+    return SmallVector<Value>{reductionIdentity(builder, loc, kind, accType)};
+  };
+  auto combine = [&](ValueRange total, ValueRange next) {
+    return SmallVector<Value>{
+        combineReduction(builder, loc, kind, total[0], next[0])};
+  };
   if (kernel.numWarps > 1)
-    acc = combineAcrossWarps(
-        builder, loc, kernel, acc,
-        [&] {
-          return SmallVector<Value>{
-              reductionIdentity(builder, loc, kind, accType)};
-        },
-        [&](ValueRange total, ValueRange next) {
-          return SmallVector<Value>{
-              combineReduction(builder, loc, kind, total[0], next[0])};
-        })[0];
+    acc = combineAcrossWarps(builder, loc, kernel, acc, identity, combine)[0];
+  if (layout.split())
+    acc = combineAcrossCTAs(builder, loc, kernel, acc, identity, combine)[0];
   if (widen)
     acc = arith::TruncFOp::create(builder, loc, element, acc);
   return acc;

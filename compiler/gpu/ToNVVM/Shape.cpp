@@ -23,7 +23,7 @@ struct MakeRangeLowering : KernelOpLowering<blk::MakeRangeOp> {
     Layout1D layout = layoutOf(range.getType());
     SmallVector<Value> elements;
     for (int64_t k = 0; k < layout.perThread(); ++k) {
-      Value i = elementIndex(rewriter, loc, kernel.threadId, layout, k);
+      Value i = blockElementIndex(rewriter, loc, kernel, layout, k);
       if (range.getStartAttr().getInt() != 0)
         i = arith::AddIOp::create(
             rewriter, loc, i,

@@ -11,8 +11,8 @@ using namespace mlir;
 
 namespace blockjit::nvvm {
 
-ScratchArray::ScratchArray(func::FuncOp func)
-    : name(("__blk_smem_" + func.getName()).str()) {}
+ScratchArray::ScratchArray(func::FuncOp func, StringRef prefix)
+    : name((prefix + func.getName()).str()) {}
 
 Value ScratchArray::get(OpBuilder &builder, Location loc, Type element,
                         int64_t count) {

@@ -30,6 +30,17 @@ Value elementIndex(OpBuilder &builder, Location loc, Value threadId,
                                i32Constant(builder, loc, layout.size - 1));
 }
 
+Value blockElementIndex(OpBuilder &builder, Location loc,
+                        const KernelState &kernel, const Layout1D &layout,
+                        int64_t k) {
+  Value index = elementIndex(builder, loc, kernel.threadId, layout, k);
+  if (!layout.split())
+    return index;
+  Value start = arith::MulIOp::create(
+      builder, loc, kernel.ctaRank, i32Constant(builder, loc, layout.piece()));
+  return arith::AddIOp::create(builder, loc, start, index);
+}
+
 SmallVector<Value> delinearize(OpBuilder &builder, Location loc,
                                ArrayRef<int64_t> shape, Value linear) {
   SmallVector<Value> indices(shape.size());
