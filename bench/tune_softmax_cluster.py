@@ -31,6 +31,8 @@ def main():
     parser.add_argument("--ctas", default="1,2,4,8,16")
     parser.add_argument("--warps", default="4,8,16,32")
     parser.add_argument("--stages", default="1,2")
+    parser.add_argument("--grids", default="persistent",
+                        help="persistent (resident programs) and/or rows (one program per row)")
     opts = parser.parse_args()
     os.makedirs(opts.out, exist_ok=True)
     lib = Blockjit(opts.lib)
@@ -49,17 +51,18 @@ def main():
                                                return_mode="median"))
             block = triton.next_power_of_2(n)
             results = []
-            for ctas, warps, stages in itertools.product(
+            for ctas, warps, stages, grid_mode in itertools.product(
                     [int(v) for v in opts.ctas.split(",")],
                     [int(v) for v in opts.warps.split(",")],
-                    [int(v) for v in opts.stages.split(",")]):
+                    [int(v) for v in opts.stages.split(",")],
+                    opts.grids.split(",")):
                 if block // (ctas * warps * 32) > 256:
                     continue  # spills: not worth timing
                 args = [y, x, n, n, m, n, constexpr(block)]
                 try:
                     info = lib.warmup("softmax", args, num_warps=warps, num_stages=stages,
                                       target="cuda", num_ctas=ctas)
-                    grid = min(m, info.max_resident_programs)
+                    grid = m if grid_mode == "rows" else min(m, info.max_resident_programs)
                     fn = lambda: lib.launch("softmax", args, grid=(grid,), num_warps=warps,
                                             num_stages=stages, target="cuda", stream=stream,
                                             num_ctas=ctas)

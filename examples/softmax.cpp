@@ -42,6 +42,10 @@ static cl::opt<std::string>
     kernelName("kernel", cl::init("auto"),
                cl::desc("auto (softmax_online for rows longer than one "
                         "program's block), softmax or softmax_online"));
+static cl::opt<int>
+    numCTAs("num-ctas", cl::init(0),
+            cl::desc("CTAs per program, a thread-block cluster (sm_90; 0: "
+                     "the long-row heuristic, examples::softmaxConfig)"));
 static cl::opt<int> numStages("num-stages", cl::init(0),
                               cl::desc("num_stages (0: chosen from the row "
                                        "length; 2 prefetches the next row)"));
@@ -87,11 +91,12 @@ int main(int argc, char **argv) {
   // chunks of kSoftmaxOnlineBlock.
   int64_t blockSize =
       online ? examples::kSoftmaxOnlineBlock : next_power_of_2(cols);
-  int defaultWarps = online ? examples::kSoftmaxOnlineNumWarps
-                            : examples::softmaxNumWarps(blockSize);
-  options.numWarps = numWarps ? numWarps : defaultWarps;
-  int defaultStages = online ? 1 : examples::softmaxNumStages(blockSize);
-  options.numStages = numStages ? numStages : defaultStages;
+  examples::SoftmaxConfig config =
+      online ? examples::SoftmaxConfig{examples::kSoftmaxOnlineNumWarps, 1, 1}
+             : examples::softmaxConfig(blockSize, sizeof(float));
+  options.numWarps = numWarps ? numWarps : config.numWarps;
+  options.numStages = numStages ? numStages : config.numStages;
+  options.numCTAs = numCTAs ? numCTAs : config.numCTAs;
   size_t bytes = input.size() * sizeof(float);
 
   // Where the kernel reads and writes: buffers on the target's device (host
@@ -161,10 +166,10 @@ int main(int argc, char **argv) {
 
   llvm::outs() << llvm::format(
       "softmax %lldx%lld f32 on %s: kernel %s, BLOCK_SIZE=%lld, num_warps %d, "
-      "grid %d",
+      "num_ctas %d, grid %d",
       (long long)rows.getValue(), (long long)cols.getValue(), where->c_str(),
       online ? "softmax_online" : "softmax", (long long)blockSize,
-      options.numWarps, options.grid.x);
+      options.numWarps, info->ctasPerProgram, options.grid.x);
   if (target == TargetKind::CUDA)
     llvm::outs() << llvm::format(" (%d regs, %d B smem, %d programs/SM)",
                                  info->registers, info->sharedMemoryBytes,

@@ -47,15 +47,17 @@ LogicalResult checkLayoutsUnder(Operation *module, StringRef attrName,
 FailureOr<int64_t> powerOfTwoOnModule(Operation *op, NamedAttribute attr,
                                       int64_t max) {
   if (!isa<ModuleOp>(op))
-    return op->emitError() << attr.getName() << " belongs on the module, not on '"
+    return op->emitError() << attr.getName().getValue()
+                           << " belongs on the module, not on '"
                            << op->getName() << "'";
   auto value = dyn_cast<IntegerAttr>(attr.getValue());
   if (!value || !value.getType().isSignlessInteger(32))
-    return op->emitError() << attr.getName() << " must be an i32, got "
+    return op->emitError() << attr.getName().getValue() << " must be an i32, got "
                            << attr.getValue();
   int64_t count = value.getInt();
   if (count < 1 || count > max || !llvm::isPowerOf2_64(count))
-    return op->emitError() << attr.getName() << " must be a power of two in 1.."
+    return op->emitError() << attr.getName().getValue()
+                           << " must be a power of two in 1.."
                            << max << ", got " << count;
   return count;
 }

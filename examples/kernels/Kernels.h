@@ -29,6 +29,36 @@ inline int softmaxNumStages(int64_t blockSize) {
   return blockSize == 512 ? 1 : 2;
 }
 
+/// How softmax runs rows of BLOCK_SIZE elements of `elementBytes` each on
+/// the GPU: num_warps, num_stages and num_ctas.
+struct SoftmaxConfig {
+  int numWarps = 4;
+  int numStages = 1;
+  int numCTAs = 1;
+};
+/// The long-row heuristic, until the autotuner chooses: up to 16384 the
+/// one-CTA rule above; beyond, a thread-block cluster that gives each CTA
+/// 16384 elements (32768 for f32 rows of 2^18 and more), measured on the
+/// H100 with bench/tune_softmax_cluster.py (docs/softmax_long_rows.csv). 2-
+/// byte rows keep the next row in flight (num_stages 2); f32 ones have no
+/// registers left for it. bench/softmax_long_rows.py uses the same table.
+inline SoftmaxConfig softmaxConfig(int64_t blockSize, int elementBytes) {
+  if (blockSize <= 16384)
+    return {softmaxNumWarps(blockSize), softmaxNumStages(blockSize), 1};
+  bool narrow = elementBytes <= 2;
+  if (blockSize == 32768)
+    return narrow ? SoftmaxConfig{16, 2, 1} : SoftmaxConfig{32, 1, 1};
+  if (blockSize == 65536)
+    return narrow ? SoftmaxConfig{4, 2, 4} : SoftmaxConfig{8, 1, 4};
+  if (blockSize == 131072)
+    return narrow ? SoftmaxConfig{8, 2, 8} : SoftmaxConfig{8, 1, 8};
+  if (blockSize == 262144)
+    return narrow ? SoftmaxConfig{4, 2, 16} : SoftmaxConfig{16, 1, 8};
+  // 2^19 and 2^20 (kSoftmaxMaxBlock): 16 CTAs, 32 or 64 elements per thread.
+  int warps = int(std::min<int64_t>(32, blockSize / (16 * 1024)));
+  return {warps, narrow ? 2 : 1, 16};
+}
+
 /// softmax_online(output_ptr, input_ptr, input_row_stride,
 ///                output_row_stride, n_rows, n_cols; BLOCK_SIZE): the same
 /// softmax for rows longer than one block: each row is read twice in chunks

@@ -1,0 +1,78 @@
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4 num-ctas=4" | FileCheck %s
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4 num-ctas=16" | FileCheck %s --check-prefix=C16
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4" | FileCheck %s --check-prefix=ONE
+
+// blk-assign-layouts with num-ctas: a program runs on a cluster of that many
+// CTAs. A block large enough to give every CTA a whole tile (vector x 32 x
+// num_warps elements) is cut into contiguous pieces, one per CTA: its
+// #blkgpu.blocked gets CTAsPerCluster = CTASplitNum = [num-ctas]. Smaller
+// blocks are held whole by every CTA (CTASplitNum = [1]). The module
+// records blkgpu.num_ctas; without num-ctas nothing changes.
+
+// CHECK:       module attributes {blkgpu.num_ctas = 4 : i32, blkgpu.num_warps = 4 : i32}
+// CHECK-LABEL: func.func @row
+// 8192 f32 / 4 CTAs = 2048 per CTA >= the 512-element tile: split.
+// CHECK:         blk.make_range 0 to 8192 : tensor<8192xi32, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CTAsPerCluster = [4], CTASplitNum = [4], CTAOrder = [0]}>>
+// CHECK:         blk.load {{.*}} : tensor<8192x!blk.ptr<f32>, #blkgpu.blocked<{{.*}}CTASplitNum = [4]
+// CHECK:         blk.reduce max {{.*}} CTASplitNum = [4]
+// 16 elements: every CTA holds them all.
+// CHECK:         blk.make_range 0 to 16 : tensor<16xi32, #blkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CTAsPerCluster = [4], CTASplitNum = [1], CTAOrder = [0]}>>
+
+// 16 CTAs: 8192 / 16 = 512, exactly one tile each.
+// C16:         module attributes {blkgpu.num_ctas = 16 : i32, blkgpu.num_warps = 4 : i32}
+// C16:         blk.make_range 0 to 8192 : tensor<8192xi32, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CTAsPerCluster = [16], CTASplitNum = [16], CTAOrder = [0]}>>
+
+// ONE:         module attributes {blkgpu.num_warps = 4 : i32}
+// ONE-NOT:     CTAsPerCluster
+func.func @row(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %small: !blk.ptr<i32>) {
+  %r = blk.make_range 0 to 8192 : tensor<8192xi32>
+  %p = blk.splat %in : !blk.ptr<f32> -> tensor<8192x!blk.ptr<f32>>
+  %ptrs = blk.addptr %p, %r : tensor<8192x!blk.ptr<f32>>, tensor<8192xi32>
+  %x = blk.load %ptrs : tensor<8192x!blk.ptr<f32>>
+  %m = blk.reduce max %x axis = 0 : tensor<8192xf32> -> f32
+  %ms = blk.splat %m : f32 -> tensor<8192xf32>
+  %d = arith.subf %x, %ms : tensor<8192xf32>
+  %q = blk.splat %out : !blk.ptr<f32> -> tensor<8192x!blk.ptr<f32>>
+  %qs = blk.addptr %q, %r : tensor<8192x!blk.ptr<f32>>, tensor<8192xi32>
+  blk.store %qs, %d : tensor<8192x!blk.ptr<f32>>
+  %s = blk.make_range 0 to 16 : tensor<16xi32>
+  %sp = blk.splat %small : !blk.ptr<i32> -> tensor<16x!blk.ptr<i32>>
+  %sps = blk.addptr %sp, %s : tensor<16x!blk.ptr<i32>>, tensor<16xi32>
+  blk.store %sps, %s : tensor<16x!blk.ptr<i32>>
+  return
+}
+
+// -----
+
+// No block gives each CTA a tile (1024 f32 / 4 = 256 < 512): one CTA, and
+// the module says why.
+// CHECK:       module attributes {blkgpu.cluster_fallback = "no block is large enough to give each of the 4 CTAs a tile", blkgpu.num_warps = 4 : i32}
+// CHECK-NOT:   CTAsPerCluster
+func.func @short(%in: !blk.ptr<f32>) {
+  %r = blk.make_range 0 to 1024 : tensor<1024xi32>
+  %p = blk.splat %in : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
+  %ptrs = blk.addptr %p, %r : tensor<1024x!blk.ptr<f32>>, tensor<1024xi32>
+  %x = blk.load %ptrs : tensor<1024x!blk.ptr<f32>>
+  blk.store %ptrs, %x : tensor<1024x!blk.ptr<f32>>
+  return
+}
+
+// -----
+
+// A split block reaching an op the cluster lowering lacks (a scan): the
+// program runs in one CTA.
+// CHECK:       module attributes {blkgpu.cluster_fallback = "'blk.scan' is not implemented on blocks split over a cluster", blkgpu.num_warps = 4 : i32}
+// CHECK-NOT:   CTAsPerCluster
+func.func @scan(%in: !blk.ptr<f32>) {
+  %r = blk.make_range 0 to 8192 : tensor<8192xi32>
+  %p = blk.splat %in : !blk.ptr<f32> -> tensor<8192x!blk.ptr<f32>>
+  %ptrs = blk.addptr %p, %r : tensor<8192x!blk.ptr<f32>>, tensor<8192xi32>
+  %x = blk.load %ptrs : tensor<8192x!blk.ptr<f32>>
+  %c = blk.scan %x axis = 0 : tensor<8192xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    blk.scan_return %s : f32
+  }
+  blk.store %ptrs, %c : tensor<8192x!blk.ptr<f32>>
+  return
+}
