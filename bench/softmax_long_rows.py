@@ -7,12 +7,15 @@ The long-rows issue's benchmark: fp32 and bf16, N = 256, 512, ..., 262144
 plus 5000, 50000 and 200000; M = 32768 rows for N <= 32768, else M * N =
 2^31. Providers, in one process on the same tensors with the same timer
 (triton.testing.do_bench, L2 flushed before every run, median):
-blockjit's `softmax` (one program per row, BLOCK_SIZE = next_power_of_2(N)),
+blockjit's `softmax` (one program per row, BLOCK_SIZE = next_power_of_2(N),
+num_warps / num_stages / num_ctas from the long-row heuristic, a persistent
+grid of the programs (clusters) resident at once),
 blockjit's `softmax_online` (chunks of 4096), torch.softmax, torch.compile of
 it (--compile; slow to build), the Triton tutorial kernel (where it
 compiles) and a device copy of the same bytes. QuACK's published H100
 figures (CuTe DSL, same metric and shapes) are printed beside them.
-GB/s = 2 * M * N * sizeof(T) / time. Writes softmax_long_rows.csv.
+GB/s = 2 * M * N * sizeof(T) / time. Writes softmax_long_rows.csv and
+softmax_long_rows.png.
 """
 import argparse
 import csv
@@ -51,28 +54,41 @@ class BlockjitKernel:
 
     def __call__(self, x, y):
         n_rows, n_cols = x.shape
-        block, warps, stages = self.config(n_cols)
+        block, warps, stages, ctas = self.config(n_cols, x.element_size())
         args = [y, x, x.stride(0), y.stride(0), n_rows, n_cols, constexpr(block)]
         key = (x.dtype, block, n_rows)
         if key not in self.grids:
             info = self.lib.warmup(self.kernel, args, num_warps=warps,
-                                   num_stages=stages, target="cuda")
-            self.grids[key] = min(n_rows, info.processors * info.max_programs_per_processor)
+                                   num_stages=stages, target="cuda", num_ctas=ctas)
+            self.grids[key] = min(n_rows, info.max_resident_programs)
         self.lib.launch(self.kernel, args, grid=(self.grids[key],), num_warps=warps,
-                        num_stages=stages, target="cuda",
+                        num_stages=stages, target="cuda", num_ctas=ctas,
                         stream=torch.cuda.current_stream().cuda_stream)
 
 
-def whole_row_config(n):
+# examples::softmaxConfig (examples/kernels/Kernels.h) beyond 16384 elements:
+# block -> ((num_warps, num_stages, num_ctas) for 4-byte, for 2-byte elements),
+# measured with bench/tune_softmax_cluster.py.
+LONG_ROWS = {
+    32768: ((32, 1, 1), (16, 2, 1)),
+    65536: ((8, 1, 4), (4, 2, 4)),
+    131072: ((8, 1, 8), (8, 2, 8)),
+    262144: ((16, 1, 8), (4, 2, 16)),
+}
+
+
+def whole_row_config(n, element_bytes):
     block = triton.next_power_of_2(n)
-    warps, stages = blockjit_config(block)
-    if block > (1 << 19):
-        warps = 32  # examples::softmaxNumWarps: 1024 elements per thread at most
-    return block, warps, stages
+    if block <= 16384:
+        warps, stages = blockjit_config(block)
+        return block, warps, stages, 1
+    if block in LONG_ROWS:
+        return (block,) + LONG_ROWS[block][0 if element_bytes > 2 else 1]
+    return block, min(32, block // 16384), 2 if element_bytes <= 2 else 1, 16
 
 
-def online_config(n):
-    return 4096, 8, 2
+def online_config(n, element_bytes):
+    return 4096, 8, 2, 1
 
 
 def main():
@@ -179,6 +195,35 @@ def main():
         if short:
             print(f"  {d}: blockjit best/copy for N < 4096: min {min(r['best_over_copy'] for r in short):.2f}")
     print(f"wrote {path}")
+    try:
+        plot(rows, os.path.join(opts.out, "softmax_long_rows.png"), name)
+    except ImportError as e:  # no matplotlib: the CSV is the result
+        print(f"no plot: {e}")
+
+
+def plot(rows, png_path, device):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    dtypes = sorted({r["dtype"] for r in rows}, reverse=True)
+    fig, axes = plt.subplots(1, len(dtypes), figsize=(7 * len(dtypes), 5), squeeze=False)
+    for ax, dtype in zip(axes[0], dtypes):
+        rs = sorted((r for r in rows if r["dtype"] == dtype), key=lambda r: r["N"])
+        for provider, style in (("blockjit", "-o"), ("blockjit_online", ":o"),
+                                ("torch", "-^"), ("torch_compile", "-v"),
+                                ("triton", "-s"), ("quack", "x"), ("copy", "--")):
+            pts = [(r["N"], float(r[provider])) for r in rs if r.get(provider) not in (None, "")]
+            if pts:
+                ax.plot(*zip(*pts), style, markersize=3, label=provider)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel(f"N (columns), {dtype}; M = 32768, or M*N = 2^31 beyond 32768")
+        ax.set_ylabel("GB/s (2*M*N*sizeof(T) / time)")
+        ax.set_title(f"Softmax of long rows on {device}")
+        ax.grid(alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=120)
+    print(f"wrote {png_path}")
 
 
 if __name__ == "__main__":

@@ -177,14 +177,13 @@ struct BlkAssignLayouts
       int64_t pieces = cluster.splitSizes.count(largest) ? cluster.numCTAs : 1;
       int64_t perThread = largest / (threads * pieces);
       if (perThread > kMaxElementsPerThread) {
-        module.emitError() << "a block of " << largest << " elements needs "
-                           << perThread << " elements per thread with num_warps "
-                           << int(numWarps) << " and " << pieces
-                           << " CTA(s) per program; the GPU backend allows at "
-                              "most "
-                           << kMaxElementsPerThread
-                           << " per thread (use more warps, a cluster or a "
-                              "smaller block)";
+        InFlightDiagnostic error = module.emitError();
+        error << "a block of " << largest << " elements needs " << perThread
+              << " elements per thread with num_warps " << int(numWarps);
+        if (pieces > 1)
+          error << " over " << pieces << " CTAs";
+        error << "; the GPU backend allows at most " << kMaxElementsPerThread
+              << " per thread (use more warps, num_ctas or a smaller block)";
         return signalPassFailure();
       }
     }

@@ -199,11 +199,26 @@ struct SoftmaxShape {
   int64_t rows, cols, inStride, outStride;
   int grid;         // 0: the occupancy grid from warmup() + persistentGrid
   int numWarps = 0; // 0: examples::softmaxNumWarps(BLOCK_SIZE)
+  int numCTAs = 1;  // 0: examples::softmaxConfig (with its warps and stages)
 };
 
 int warpsFor(const SoftmaxShape &s) {
   return s.numWarps ? s.numWarps
                     : examples::softmaxNumWarps(next_power_of_2(s.cols));
+}
+
+/// The launch options of `s` for elements of `elementBytes`.
+LaunchOptions softmaxOptions(const SoftmaxShape &s, int elementBytes) {
+  LaunchOptions options = gpuOptions({s.grid}, warpsFor(s));
+  options.numCTAs = s.numCTAs;
+  if (s.numCTAs == 0) {
+    examples::SoftmaxConfig config =
+        examples::softmaxConfig(next_power_of_2(s.cols), elementBytes);
+    options.numWarps = s.numWarps ? s.numWarps : config.numWarps;
+    options.numStages = config.numStages;
+    options.numCTAs = config.numCTAs;
+  }
+  return options;
 }
 
 /// Input with `rows` rows of `cols` random N(0, 3) values, `inStride` apart;
@@ -239,7 +254,7 @@ std::string launchSoftmax(const SoftmaxShape &s, const DeviceBuffer<In> &in,
                           const DeviceBuffer<Out> &out,
                           int *gridUsed = nullptr) {
   std::vector<Arg> args = softmaxArgs(s, in, out);
-  LaunchOptions options = gpuOptions({s.grid}, warpsFor(s));
+  LaunchOptions options = softmaxOptions(s, sizeof(In));
   if (s.grid == 0) {
     auto info = warmup(*examples::softmax(), options, args);
     if (!info)
@@ -294,7 +309,8 @@ void softmaxRoundTrip(const SoftmaxShape &s, unsigned seed = 1) {
                << s.rows << " cols=" << s.cols << " inStride=" << s.inStride
                << " outStride=" << s.outStride << " grid="
                << (s.grid ? std::to_string(s.grid) : std::string("occupancy"))
-               << " num_warps=" << warpsFor(s));
+               << " num_warps=" << softmaxOptions(s, sizeof(In)).numWarps
+               << " num_ctas=" << softmaxOptions(s, sizeof(In)).numCTAs);
   std::vector<In> input = makeSoftmaxInput<In>(s, seed);
   const Out sentinel = fromFloat<Out>(-7.25f);
   const int64_t tail = 32;
@@ -484,13 +500,14 @@ TEST(GPUSoftmax, MixedBF16AndF32) {
 // Special values: -inf, large magnitudes, NaN
 //===----------------------------------------------------------------------===//
 
-template <typename T> void specialValues(int64_t cols, int numWarps, int grid) {
+template <typename T>
+void specialValues(int64_t cols, int numWarps, int grid, int numCTAs = 1) {
   SCOPED_TRACE(testing::Message()
                << typeName<T>() << " cols=" << cols << " num_warps=" << numWarps
-               << " grid=" << grid);
+               << " grid=" << grid << " num_ctas=" << numCTAs);
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  SoftmaxShape s{8, cols, cols, cols, grid, numWarps};
+  SoftmaxShape s{8, cols, cols, cols, grid, numWarps, numCTAs};
   std::mt19937 rng(11);
   std::normal_distribution<float> normal(0.0f, 2.0f);
   std::vector<float> values(s.rows * cols);
@@ -574,6 +591,107 @@ TEST(GPUSoftmaxSpecialValues, BF16) {
     specialValues<bfloat16>(cols, 4, 3);
     specialValues<bfloat16>(cols, 8, 0);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Rows of any length: blocks split over thread-block clusters (num_ctas)
+//===----------------------------------------------------------------------===//
+
+// The long-row heuristic's configurations (examples::softmaxConfig: up to 16
+// CTAs per program) on the row lengths, odd ones with masked tails;
+// strided rows with NaN padding between them; the occupancy grid (clusters
+// resident at once) and an uneven small one.
+TEST(GPUSoftmaxLongRows, HeuristicF32) {
+  REQUIRE_GPU();
+  for (int64_t n : {32769, 65536, 100003, 262144}) {
+    softmaxRoundTrip<float, float>({24, n, n, n, 0, 0, 0});
+    softmaxRoundTrip<float, float>({7, n, n + 37, n + 5, 3, 0, 0});
+  }
+}
+
+TEST(GPUSoftmaxLongRows, HeuristicBF16) {
+  REQUIRE_GPU();
+  for (int64_t n : {32769, 65536, 100003, 262144}) {
+    softmaxRoundTrip<bfloat16, bfloat16>({24, n, n, n, 0, 0, 0});
+    softmaxRoundTrip<bfloat16, bfloat16>({7, n, n + 40, n + 8, 3, 0, 0});
+  }
+}
+
+// A million columns: one block of 2^20 over 16 CTAs (the longest the whole-row
+// kernel takes; softmax_online goes beyond, SoftmaxOnlineGPUTest).
+TEST(GPUSoftmaxLongRows, MillionColumns) {
+  REQUIRE_GPU();
+  softmaxRoundTrip<float, float>({3, 1000003, 1000003, 1000003, 0, 0, 0});
+  softmaxRoundTrip<bfloat16, bfloat16>({3, 1 << 20, 1 << 20, 1 << 20, 2, 0, 0});
+}
+
+// Every cluster size, on a row each CTA holds a tile of or more.
+TEST(GPUSoftmaxLongRows, EveryClusterSize) {
+  REQUIRE_GPU();
+  for (int ctas : {1, 2, 4, 8, 16}) {
+    softmaxRoundTrip<float, float>({37, 65536, 65536, 65536, 5, 8, ctas});
+    softmaxRoundTrip<float, float>({37, 40000, 40003, 40001, 0, 4, ctas});
+    softmaxRoundTrip<bfloat16, float>({9, 65536, 65536, 65536, 0, 8, ctas});
+  }
+}
+
+// Each cluster runs ~1000 rows back to back, two exchanges per row through
+// the same two-half buffer: a CTA that overwrote a half another still reads
+// (a missing barrier) would give that CTA another row's max or sum. The CTAs
+// drift apart freely (no barrier between rows but the exchanges'), so this
+// is the randomized check of the exchange protocol beside racecheck.
+TEST(GPUSoftmaxLongRows, ExchangeBufferReuseStress) {
+  REQUIRE_GPU();
+  for (int ctas : {2, 8, 16})
+    softmaxRoundTrip<float, float>({2000, 8192, 8192, 8192, 2, 4, ctas}, 5);
+}
+
+// -inf, +-1000, NaN rows split over clusters: every CTA's piece sees them.
+TEST(GPUSoftmaxLongRows, SpecialValues) {
+  REQUIRE_GPU();
+  for (int64_t cols : {32769, 100003}) {
+    specialValues<float>(cols, 8, 3, 4);
+    specialValues<bfloat16>(cols, 4, 0, 8);
+  }
+  specialValues<float>(262144, 16, 0, 16);
+}
+
+// What warmup() reports of a cluster kernel, and a row too short to split.
+TEST(GPUSoftmaxLongRows, WarmupReportsTheCluster) {
+  REQUIRE_GPU();
+  DeviceBuffer<float> in(std::vector<float>(65536, 1.0f)),
+      out(std::vector<float>(65536, 0.0f));
+  SoftmaxShape s{1, 65536, 65536, 65536, 1, 8, 4};
+  LaunchOptions options = softmaxOptions(s, sizeof(float));
+  auto info = warmup(*examples::softmax(), options, softmaxArgs(s, in, out));
+  ASSERT_TRUE(bool(info)) << llvm::toString(info.takeError());
+  EXPECT_EQ(info->ctasPerProgram, 4);
+  EXPECT_GE(info->maxResidentPrograms, 1);
+  // Clusters fit within GPCs: never more than the SMs' CTAs allow.
+  EXPECT_LE(int64_t(info->maxResidentPrograms) * 4,
+            int64_t(info->processors) * info->maxProgramsPerProcessor);
+  SoftmaxShape small{1, 1000, 1000, 1000, 1, 4, 4};
+  auto one = warmup(*examples::softmax(), softmaxOptions(small, 4),
+                    softmaxArgs(small, in, out));
+  ASSERT_TRUE(bool(one)) << llvm::toString(one.takeError());
+  EXPECT_EQ(one->ctasPerProgram, 1);
+  EXPECT_EQ(one->maxResidentPrograms,
+            one->processors * one->maxProgramsPerProcessor);
+}
+
+// A cluster kernel with a launch cluster as well is a clear error.
+TEST(GPUSoftmaxLongRows, LaunchClusterWithNumCTAsIsAnError) {
+  REQUIRE_GPU();
+  DeviceBuffer<float> in(std::vector<float>(65536, 1.0f)),
+      out(std::vector<float>(65536, 0.0f));
+  SoftmaxShape s{1, 65536, 65536, 65536, 2, 8, 4};
+  LaunchOptions options = softmaxOptions(s, sizeof(float));
+  options.cluster = {2, 1, 1};
+  std::string error =
+      launchError(*examples::softmax(), options, softmaxArgs(s, in, out));
+  EXPECT_NE(error.find("runs each program on a cluster of 4 CTAs"),
+            std::string::npos)
+      << error;
 }
 
 //===----------------------------------------------------------------------===//

@@ -160,8 +160,11 @@ std::vector<T> makeSoftmaxInput(const SoftmaxShape &s, unsigned seed) {
 /// Runs the softmax kernel over `input` into `output` (both with the shape's
 /// strides); "" or the launch error.
 template <typename In, typename Out>
-std::string runSoftmax(const SoftmaxShape &s, const In *input, Out *output) {
-  return launchError(*examples::softmax(), cpuOptions({s.grid}),
+std::string runSoftmax(const SoftmaxShape &s, const In *input, Out *output,
+                       int numCTAs = 1) {
+  LaunchOptions options = cpuOptions({s.grid});
+  options.numCTAs = numCTAs;
+  return launchError(*examples::softmax(), options,
                      {output, input, int32_t(s.inStride), int32_t(s.outStride),
                       int32_t(s.rows), int32_t(s.cols),
                       Constexpr(next_power_of_2(s.cols))});
@@ -203,16 +206,18 @@ int64_t checkSoftmax(const SoftmaxShape &s, const In *input, const Out *output,
 /// The whole round trip on std::vectors; output padding (and 32 elements
 /// past the end) hold a sentinel that must survive.
 template <typename In, typename Out>
-void softmaxRoundTrip(const SoftmaxShape &s, unsigned seed = 1) {
+void softmaxRoundTrip(const SoftmaxShape &s, unsigned seed = 1,
+                      int numCTAs = 1) {
   SCOPED_TRACE(testing::Message()
                << typeName<In>() << "->" << typeName<Out>() << " rows="
                << s.rows << " cols=" << s.cols << " inStride=" << s.inStride
-               << " outStride=" << s.outStride << " grid=" << s.grid);
+               << " outStride=" << s.outStride << " grid=" << s.grid
+               << " num_ctas=" << numCTAs);
   std::vector<In> input = makeSoftmaxInput<In>(s, seed);
   const Out sentinel = fromFloat<Out>(-7.25f);
   const int64_t tail = 32;
   std::vector<Out> output((s.rows - 1) * s.outStride + s.cols + tail, sentinel);
-  std::string message = runSoftmax(s, input.data(), output.data());
+  std::string message = runSoftmax(s, input.data(), output.data(), numCTAs);
   ASSERT_EQ(message, "");
   std::string report;
   double maxError = 0;
@@ -256,6 +261,13 @@ TEST(CPUSoftmax, Shape1823x781) {
   softmaxRoundTrip<float, float>(
       {1823, 781, 781, 781, int(std::min<unsigned>(cpuThreadCount(), 16))});
   softmaxRoundTrip<float, float>({1823, 781, 781, 781, 7}, 2);
+}
+
+// num_ctas asks the GPU for a cluster per program; the CPU runs each
+// program whole, with the same result.
+TEST(CPUSoftmax, NumCTAsRunsEachProgramWhole) {
+  for (int ctas : {2, 16})
+    softmaxRoundTrip<float, float>({37, 32769, 32771, 32769, 5}, 4, ctas);
 }
 
 TEST(CPUSoftmax, SingleProgram) {

@@ -141,6 +141,66 @@ TEST_F(LayoutTest, LinearLayoutsMatchLayout1D) {
   EXPECT_GT(checked, 1000);
 }
 
+// A block split over a cluster: CTA c holds the contiguous piece c of the
+// linear index, laid out within the piece as a one-CTA block of the piece's
+// size; DistributedMap (the attribute's meaning) and Layout1D agree.
+TEST_F(LayoutTest, ClusterSplitLayoutsMatchLayout1D) {
+  int checked = 0;
+  for (const SmallVector<int64_t> &shape : shapes(4096))
+    for (int64_t ctas : {2, 4, 16})
+      for (int64_t vector : {1, 4})
+        for (int warps : {1, 4}) {
+          int64_t size = elementsOf(shape);
+          Layout1D linear{size, vector, int64_t(warps) * kWarpSize, ctas};
+          if (linear.piece() < linear.tile())
+            continue; // not split: blk-assign-layouts keeps it whole
+          blkgpu::BlockedLayoutAttr layout =
+              linearBlockedLayout(&context, shape, vector, warps, ctas, ctas);
+          std::optional<DistributedMap> map =
+              DistributedMap::get(layout, shape);
+          ASSERT_TRUE(map) << str(layout);
+          ASSERT_EQ(map->numCTAs(), ctas);
+          ASSERT_EQ(map->elementsPerThread(), linear.perThread());
+          for (int64_t c = 0; c < ctas; ++c)
+            for (int64_t t = 0; t < linear.threads; t += 7)
+              for (int64_t k = 0; k < linear.perThread(); ++k) {
+                ASSERT_EQ(rowMajor(shape, map->coordinates(c, t, k)),
+                          c * linear.piece() + linear.rawIndex(t, k))
+                    << "CTA " << c << " thread " << t << " register " << k
+                    << " of " << str(layout);
+                ASSERT_FALSE(map->isReplica(c, t, k));
+              }
+          auto type =
+              RankedTensorType::get(shape, Float32Type::get(&context), layout);
+          std::optional<Layout1D> view = linearLayoutOf(type);
+          ASSERT_TRUE(view) << str(layout);
+          EXPECT_EQ(view->ctas, ctas);
+          EXPECT_EQ(view->perThread(), linear.perThread());
+          ++checked;
+        }
+  EXPECT_GT(checked, 50);
+}
+
+// A block every CTA of a cluster holds whole: CTA c > 0 holds replicas.
+TEST_F(LayoutTest, ClusterReplicatedLayout) {
+  SmallVector<int64_t> shape = {64};
+  blkgpu::BlockedLayoutAttr layout =
+      linearBlockedLayout(&context, shape, 1, 1, 4, 1);
+  std::optional<DistributedMap> map = DistributedMap::get(layout, shape);
+  ASSERT_TRUE(map);
+  EXPECT_EQ(map->numCTAs(), 4);
+  for (int64_t t = 0; t < 32; ++t)
+    for (int64_t k = 0; k < 2; ++k) {
+      EXPECT_EQ(map->coordinates(0, t, k), map->coordinates(3, t, k));
+      EXPECT_FALSE(map->isReplica(0, t, k));
+      EXPECT_TRUE(map->isReplica(3, t, k));
+    }
+  auto type = RankedTensorType::get(shape, Float32Type::get(&context), layout);
+  std::optional<Layout1D> view = linearLayoutOf(type);
+  ASSERT_TRUE(view);
+  EXPECT_EQ(view->ctas, 1);
+}
+
 // The per-dimension form of the linear distribution, as docs/LAYOUTS.md
 // spells it out.
 TEST_F(LayoutTest, LinearLayoutExamples) {
