@@ -292,7 +292,10 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
     return cudaError(llvm::formatv("{0} launch attributes (at most {1})",
                                    config.attributes.size(),
                                    LaunchConfig::kMaxLaunchAttributes));
-  // A program on a cluster: its CTAs along x (the kernel's .reqnctapercluster).
+  // A program on a cluster: its CTAs along x. The kernel requires that
+  // cluster (.reqnctapercluster), so the launch itself names none: a plain
+  // cuLaunchKernel of grid x ctas CTAs, as with __cluster_dims__ in CUDA C++
+  // (also the form compute-sanitizer accepts).
   Grid grid = config.grid, clusterDims = config.cluster;
   if (kernel.ctasPerProgram > 1) {
     if (!clusterDims.isOne())
@@ -306,14 +309,15 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
           "{0} programs of {1} CTAs exceed the {2} CTAs a grid holds along x",
           grid.x, kernel.ctasPerProgram, INT32_MAX));
     grid.x = int(ctas);
-    clusterDims = {kernel.ctasPerProgram, 1, 1};
+    if (!launchesClusters(api, config.device))
+      return cudaError("device " + llvm::Twine(config.device) +
+                       " cannot launch clusters (they need sm_90 or newer)");
+    if (llvm::Error e = allowClusterSize(api, kernel, kernel.ctasPerProgram))
+      return e;
   }
   bool clustered = !clusterDims.isOne();
   if (clustered) {
-    LaunchConfig clusterConfig = config;
-    clusterConfig.grid = grid;
-    clusterConfig.cluster = clusterDims;
-    if (llvm::Error e = checkCluster(clusterConfig))
+    if (llvm::Error e = checkCluster(config))
       return e;
     if (!launchesClusters(api, config.device))
       return cudaError("device " + llvm::Twine(config.device) +
