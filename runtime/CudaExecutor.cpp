@@ -292,10 +292,7 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
     return cudaError(llvm::formatv("{0} launch attributes (at most {1})",
                                    config.attributes.size(),
                                    LaunchConfig::kMaxLaunchAttributes));
-  // A program on a cluster: its CTAs along x. The kernel requires that
-  // cluster (.reqnctapercluster), so the launch itself names none: a plain
-  // cuLaunchKernel of grid x ctas CTAs, as with __cluster_dims__ in CUDA C++
-  // (also the form compute-sanitizer accepts).
+  // A program on a cluster: grid x ctas CTAs in clusters of ctas along x.
   Grid grid = config.grid, clusterDims = config.cluster;
   if (kernel.ctasPerProgram > 1) {
     if (!clusterDims.isOne())
@@ -309,15 +306,14 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
           "{0} programs of {1} CTAs exceed the {2} CTAs a grid holds along x",
           grid.x, kernel.ctasPerProgram, INT32_MAX));
     grid.x = int(ctas);
-    if (!launchesClusters(api, config.device))
-      return cudaError("device " + llvm::Twine(config.device) +
-                       " cannot launch clusters (they need sm_90 or newer)");
-    if (llvm::Error e = allowClusterSize(api, kernel, kernel.ctasPerProgram))
-      return e;
+    clusterDims = {kernel.ctasPerProgram, 1, 1};
   }
   bool clustered = !clusterDims.isOne();
   if (clustered) {
-    if (llvm::Error e = checkCluster(config))
+    LaunchConfig clustersOfGrid = config;
+    clustersOfGrid.grid = grid;
+    clustersOfGrid.cluster = clusterDims;
+    if (llvm::Error e = checkCluster(clustersOfGrid))
       return e;
     if (!launchesClusters(api, config.device))
       return cudaError("device " + llvm::Twine(config.device) +
