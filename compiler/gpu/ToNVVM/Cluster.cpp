@@ -26,9 +26,10 @@ namespace {
 constexpr int64_t kSlotBytes = 8;
 
 void clusterBarrier(OpBuilder &builder, Location loc) {
-  // Release by the arrive, acquire by the wait (the PTX defaults).
-  NVVM::ClusterArriveOp::create(builder, loc, builder.getUnitAttr());
-  NVVM::ClusterWaitOp::create(builder, loc, builder.getUnitAttr());
+  // Release by the arrive, acquire by the wait (the PTX defaults); the
+  // forms without .aligned, as cooperative groups' cluster.sync() emits.
+  NVVM::ClusterArriveOp::create(builder, loc, UnitAttr());
+  NVVM::ClusterWaitOp::create(builder, loc, UnitAttr());
 }
 
 /// The phase variable, made at the kernel's entry on first use.

@@ -22,8 +22,8 @@
 // CHECK-NEXT:    %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
 // CHECK-NEXT:    %[[FIRST:.*]] = arith.cmpi eq, %[[RANK]], %c0_i32 : i32
 // CHECK-NEXT:    %[[PHASE:.*]] = llvm.alloca %{{.*}} x i32 : (i64) -> !llvm.ptr
-// CHECK-NEXT:    nvvm.cluster.arrive {aligned}
-// CHECK-NEXT:    nvvm.cluster.wait {aligned}
+// CHECK-NEXT:    nvvm.cluster.arrive
+// CHECK-NEXT:    nvvm.cluster.wait
 // CHECK-NEXT:    llvm.store %c0_i32, %[[PHASE]] : i32, !llvm.ptr
 // CHECK-NEXT:    %[[PID:.*]] = nvvm.read.ptx.sreg.clusterid.x : i32
 // CHECK-NEXT:    %[[NP:.*]] = nvvm.read.ptx.sreg.nclusterid.x : i32
@@ -40,8 +40,8 @@
 // CHECK-NEXT:      %[[REMOTE:.*]] = nvvm.mapa %[[LOCAL]], %[[TID]] : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK-NEXT:      llvm.store %{{.*}}, %[[REMOTE]] : f32, !llvm.ptr<7>
 // CHECK-NEXT:    }
-// CHECK-NEXT:    nvvm.cluster.arrive {aligned}
-// CHECK-NEXT:    nvvm.cluster.wait {aligned}
+// CHECK-NEXT:    nvvm.cluster.arrive
+// CHECK-NEXT:    nvvm.cluster.wait
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK:         arith.maximumf
@@ -50,8 +50,8 @@
 // CHECK-NEXT:    scf.if %[[LEADER]] {
 // CHECK-NEXT:      blk.store
 // CHECK-NEXT:    }
-// CHECK-NEXT:    nvvm.cluster.arrive {aligned}
-// CHECK-NEXT:    nvvm.cluster.wait {aligned}
+// CHECK-NEXT:    nvvm.cluster.arrive
+// CHECK-NEXT:    nvvm.cluster.wait
 // CHECK-NEXT:    return
 func.func @row(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %flag: !blk.ptr<i32>) {
   %pid = blk.program_id 0 : i32
