@@ -47,8 +47,7 @@ cuda::CUdeviceptr deviceAddress(const void *address) {
 
 /// The cluster checks the driver would otherwise make, with messages that
 /// name the launch (the grid positive is launch()'s check).
-llvm::Error checkCluster(const LaunchConfig &config) {
-  const Grid &cluster = config.cluster, &grid = config.grid;
+llvm::Error checkCluster(const Grid &grid, const Grid &cluster) {
   if (cluster.x < 1 || cluster.y < 1 || cluster.z < 1)
     return cudaError("cluster " + str(cluster) + " must be positive");
   if (grid.x % cluster.x || grid.y % cluster.y || grid.z % cluster.z)
@@ -57,6 +56,15 @@ llvm::Error checkCluster(const LaunchConfig &config) {
                      ": each grid dimension must be a multiple of the "
                      "cluster's");
   return llvm::Error::success();
+}
+
+/// The launch attribute that groups a launch's CTAs into clusters of `dims`.
+cuda::CUlaunchAttribute clusterAttribute(const Grid &dims) {
+  cuda::CUlaunchAttribute attribute = {};
+  attribute.id = cuda::kLaunchAttributeClusterDimension;
+  attribute.value.clusterDim = {unsigned(dims.x), unsigned(dims.y),
+                                unsigned(dims.z)};
+  return attribute;
 }
 
 int launchAttributeId(LaunchAttribute::Kind kind) {
@@ -216,14 +224,11 @@ CudaExecutor::residentClusters(const cuda::DriverAPI &api,
                                    "the occupancy of a cluster kernel");
   if (llvm::Error e = allowClusterSize(api, kernel, kernel.ctasPerProgram))
     return std::move(e);
-  if (dynamicSharedMemoryBytes >
-      kernel.dynamicSharedMemoryLimit.load(std::memory_order_acquire))
-    if (llvm::Error e =
-            allowDynamicSharedMemory(api, kernel, dynamicSharedMemoryBytes))
-      return std::move(e);
-  cuda::CUlaunchAttribute cluster = {};
-  cluster.id = cuda::kLaunchAttributeClusterDimension;
-  cluster.value.clusterDim = {unsigned(kernel.ctasPerProgram), 1, 1};
+  if (llvm::Error e =
+          allowDynamicSharedMemory(api, kernel, dynamicSharedMemoryBytes))
+    return std::move(e);
+  cuda::CUlaunchAttribute cluster =
+      clusterAttribute({kernel.ctasPerProgram, 1, 1});
   cuda::CUlaunchConfig config = {unsigned(kernel.ctasPerProgram),
                                  1,
                                  1,
@@ -310,19 +315,14 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
   }
   bool clustered = !clusterDims.isOne();
   if (clustered) {
-    LaunchConfig clustersOfGrid = config;
-    clustersOfGrid.grid = grid;
-    clustersOfGrid.cluster = clusterDims;
-    if (llvm::Error e = checkCluster(clustersOfGrid))
+    if (llvm::Error e = checkCluster(grid, clusterDims))
       return e;
     if (!launchesClusters(api, config.device))
       return cudaError("device " + llvm::Twine(config.device) +
                        " cannot launch clusters (they need sm_90 or newer)");
   }
-  if (dynamicShared >
-      kernel.dynamicSharedMemoryLimit.load(std::memory_order_acquire))
-    if (llvm::Error e = allowDynamicSharedMemory(api, kernel, dynamicShared))
-      return e;
+  if (llvm::Error e = allowDynamicSharedMemory(api, kernel, dynamicShared))
+    return e;
 
   auto stream = static_cast<cuda::CUstream>(config.stream);
   if (!clustered && config.attributes.empty())
@@ -341,11 +341,7 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
   if (clustered) {
     if (llvm::Error e = allowClusterSize(api, kernel, clusterDims.size()))
       return e;
-    cuda::CUlaunchAttribute &cluster = attributes[count++];
-    cluster.id = cuda::kLaunchAttributeClusterDimension;
-    cluster.value.clusterDim = {unsigned(clusterDims.x),
-                                unsigned(clusterDims.y),
-                                unsigned(clusterDims.z)};
+    attributes[count++] = clusterAttribute(clusterDims);
   }
   unsigned seen = 0; // bit per LaunchAttribute::Kind
   for (const LaunchAttribute &attribute : config.attributes) {
@@ -375,6 +371,8 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
 llvm::Error CudaExecutor::allowDynamicSharedMemory(const cuda::DriverAPI &api,
                                                    const LoadedKernel &kernel,
                                                    int bytes) {
+  if (bytes <= kernel.dynamicSharedMemoryLimit.load(std::memory_order_acquire))
+    return llvm::Error::success();
   if (!api.cuFuncSetAttribute)
     return cuda::missingEntryPoint(
         "cuFuncSetAttribute",

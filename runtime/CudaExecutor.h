@@ -78,7 +78,8 @@ private:
   llvm::Error launchUnusual(const cuda::DriverAPI &api,
                             const LoadedKernel &kernel,
                             const LaunchConfig &config, void **args);
-  /// Raises `kernel`'s dynamic shared memory limit to at least `bytes`.
+  /// Raises `kernel`'s dynamic shared memory limit to at least `bytes`
+  /// (without a lock or a driver call when it is that high already).
   llvm::Error allowDynamicSharedMemory(const cuda::DriverAPI &api,
                                        const LoadedKernel &kernel, int bytes);
   /// Whether `device` launches clusters (asked of the driver once).

@@ -43,6 +43,11 @@ struct ClusterPlan {
   int64_t numCTAs = 1;
   std::set<int64_t> splitSizes;
   std::string fallback;
+
+  /// Pieces a block of `size` elements is cut into (1: not split).
+  int64_t piecesOf(int64_t size) const {
+    return splitSizes.count(size) ? numCTAs : 1;
+  }
 };
 
 ClusterPlan planCluster(ModuleOp module, int64_t numCTAs, int64_t threads,
@@ -174,7 +179,7 @@ struct BlkAssignLayouts
     // takes minutes.
     if (!narrowestBytes.empty()) {
       int64_t largest = narrowestBytes.rbegin()->first;
-      int64_t pieces = cluster.splitSizes.count(largest) ? cluster.numCTAs : 1;
+      int64_t pieces = cluster.piecesOf(largest);
       int64_t perThread = largest / (threads * pieces);
       if (perThread > kMaxElementsPerThread) {
         InFlightDiagnostic error = module.emitError();
@@ -200,9 +205,7 @@ struct BlkAssignLayouts
             linearBlockedLayout(
                 context, tensor.getShape(), vectors.at(tensor.getNumElements()),
                 numWarps, cluster.numCTAs,
-                cluster.splitSizes.count(tensor.getNumElements())
-                    ? cluster.numCTAs
-                    : 1));
+                cluster.piecesOf(tensor.getNumElements())));
       return result;
     };
     module.walk([&](Operation *op) {

@@ -75,9 +75,9 @@ struct ConvertBlkToLLVMGPU
                       UnitAttr::get(context));
       kernel->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                       DenseI32ArrayAttr::get(context, {threads, 1, 1}));
-      // A program on a cluster: the launch names the cluster (the runtime
-      // reads blkgpu.num_ctas into the artifact), not the PTX: kernels with
-      // .reqnctapercluster do not launch under compute-sanitizer.
+      // No nvvm.cluster_dim for a program on a cluster: the launch names
+      // the cluster (the runtime reads blkgpu.num_ctas into the artifact);
+      // kernels with .reqnctapercluster do not launch under compute-sanitizer.
     }
   }
 };

@@ -51,8 +51,7 @@ struct ConvertBlkToNVVM
     }
     // Run alone on hand-written IR, a block may carry a layout this lowering
     // does not implement (slice, shared, non-linear): an error, not an assert.
-    auto ctas = module->getAttrOfType<IntegerAttr>(kNumCTAsAttr);
-    int numCTAs = ctas ? int(ctas.getInt()) : 1;
+    int numCTAs = numCTAsOf(module);
     if (failed(verifyLinearLayouts(module, warps.getInt(), numCTAs)))
       return signalPassFailure();
 

@@ -1,10 +1,8 @@
 //===- CUDABackend.cpp - the NVIDIA GPU backend and its stage list -------===//
 #include "compiler/gpu/CUDABackend.h"
 #include "compiler/Passes.h"
+#include "compiler/gpu/Layout.h"
 #include "compiler/gpu/NVPTXTarget.h"
-#include "dialect/gpu/BlkGPUDialect.h"
-
-#include "mlir/IR/BuiltinOps.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
@@ -51,9 +49,7 @@ llvm::Error emitPTXStage(Compilation &compilation) {
   artifact.threadsPerProgram = compilation.options.numWarps * 32;
   // The layout stage may have run the program in one CTA (see
   // blk-assign-layouts): the cluster the kernel was compiled for.
-  auto ctas = compilation.module->getAttrOfType<mlir::IntegerAttr>(
-      blkgpu::BlkGPUDialect::kNumCTAsAttrName);
-  artifact.ctasPerProgram = ctas ? int(ctas.getInt()) : 1;
+  artifact.ctasPerProgram = numCTAsOf(compilation.module);
   artifact.sharedMemoryBytes = 0;
   const llvm::DataLayout &layout = module.getDataLayout();
   for (const llvm::GlobalVariable &global : module.globals())

@@ -256,6 +256,11 @@ Layout1D blockjit::layoutOf(RankedTensorType type) {
   return *layout;
 }
 
+int blockjit::numCTAsOf(ModuleOp module) {
+  auto ctas = module->getAttrOfType<IntegerAttr>(kNumCTAsAttr);
+  return ctas ? int(ctas.getInt()) : 1;
+}
+
 LogicalResult blockjit::verifyLinearLayouts(Operation *root, int numWarps,
                                             int numCTAs) {
   std::map<int64_t, std::pair<RankedTensorType, Layout1D>> bySize;

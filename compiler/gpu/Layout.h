@@ -11,6 +11,7 @@
 
 #include "dialect/gpu/BlkGPUDialect.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -140,6 +141,9 @@ std::optional<Layout1D> linearLayoutOf(mlir::RankedTensorType type);
 /// The 1-D view of a block type with a linear layout (asserts it has one:
 /// verifyLinearLayouts reports the others as errors).
 Layout1D layoutOf(mlir::RankedTensorType type);
+
+/// The CTAs per program `module` records (blkgpu.num_ctas; 1 without it).
+int numCTAsOf(mlir::ModuleOp module);
 
 /// Reports (as errors on the ops) every block under `root` whose layout the
 /// GPU lowering does not implement: no layout, not the linear layout of

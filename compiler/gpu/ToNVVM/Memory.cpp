@@ -149,20 +149,19 @@ struct StoreLowering : KernelOpLowering<blk::StoreOp> {
       OpBuilder::InsertionGuard guard(rewriter);
       // A vector never straddles a chunk, whose threads own all or none of it.
       Value condition = store.getMask() ? adaptor.getMask()[k] : Value();
-      if (layout.replicated()) {
-        Value owner = arith::CmpIOp::create(
+      auto require = [&](Value also) {
+        condition = condition
+                        ? arith::AndIOp::create(rewriter, loc, condition, also)
+                        : also;
+      };
+      if (layout.replicated())
+        require(arith::CmpIOp::create(
             rewriter, loc, arith::CmpIPredicate::slt,
             rawElementIndex(rewriter, loc, kernel.threadId, layout, k),
-            i32Constant(rewriter, loc, layout.size));
-        condition = condition
-                        ? arith::AndIOp::create(rewriter, loc, condition, owner)
-                        : owner;
-      }
+            i32Constant(rewriter, loc, layout.size)));
       // A cluster's CTAs all hold a block that is not split: one stores it.
       if (kernel.numCTAs > 1 && !layout.split())
-        condition = condition ? arith::AndIOp::create(rewriter, loc, condition,
-                                                      kernel.isFirstCTA)
-                              : kernel.isFirstCTA;
+        require(kernel.isFirstCTA);
       if (condition) {
         auto ifOp = scf::IfOp::create(rewriter, loc, condition);
         rewriter.setInsertionPointToStart(ifOp.thenBlock());
