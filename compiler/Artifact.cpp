@@ -18,6 +18,10 @@ llvm::StringRef formatName(ArtifactFormat format) {
 bool looksLoadable(const CompiledArtifact &artifact) {
   if (artifact.entryName.empty() || artifact.binary.empty())
     return false;
+  // A cluster is 1..16 CTAs (sm_90's non-portable maximum).
+  if (artifact.threadsPerProgram < 1 || artifact.ctasPerProgram < 1 ||
+      artifact.ctasPerProgram > 16)
+    return false;
   llvm::StringRef binary = artifact.binary;
   switch (artifact.format) {
   case ArtifactFormat::HostObject:

@@ -16,7 +16,7 @@ namespace blockjit {
 
 namespace {
 
-constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '5'};
+constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '6'};
 
 void appendU64(std::string &out, uint64_t v) {
   for (int i = 0; i < 8; ++i)
@@ -96,9 +96,10 @@ std::optional<CompiledArtifact> readDiskCache(const DiskCacheKey &key) {
     return reject("checksum mismatch");
   CompiledArtifact artifact;
   std::string material;
-  uint64_t format, threads, shared, scratch;
+  uint64_t format, threads, ctas, shared, scratch;
   if (!readString(payload, material) || !readU64(payload, format) ||
-      !readU64(payload, threads) || !readU64(payload, shared) ||
+      !readU64(payload, threads) || !readU64(payload, ctas) ||
+      !readU64(payload, shared) ||
       !readU64(payload, scratch) || !readString(payload, artifact.entryName) ||
       !readString(payload, artifact.binary) || !payload.empty())
     return reject("malformed payload");
@@ -108,6 +109,7 @@ std::optional<CompiledArtifact> readDiskCache(const DiskCacheKey &key) {
     return reject("unknown artifact format");
   artifact.format = ArtifactFormat(format);
   artifact.threadsPerProgram = int(threads);
+  artifact.ctasPerProgram = int(ctas);
   artifact.sharedMemoryBytes = int(shared);
   artifact.cpuScratchBytes = int64_t(scratch);
   if (!looksLoadable(artifact))
@@ -130,6 +132,7 @@ void writeDiskCache(const DiskCacheKey &key, const CompiledArtifact &artifact) {
   appendString(payload, key.material);
   appendU64(payload, uint64_t(artifact.format));
   appendU64(payload, artifact.threadsPerProgram);
+  appendU64(payload, artifact.ctasPerProgram);
   appendU64(payload, artifact.sharedMemoryBytes);
   appendU64(payload, artifact.cpuScratchBytes);
   appendString(payload, artifact.entryName);

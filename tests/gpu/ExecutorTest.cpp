@@ -16,6 +16,7 @@
 #include "runtime/DiskCache.h"
 #include "runtime/Event.h"
 #include "runtime/KernelCache.h"
+#include "tests/common/ScopedCacheDirectory.h"
 #include "runtime/Launch.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -320,31 +321,6 @@ TEST(CudaExecutor, LaunchOnAnotherDeviceIsAnError) {
 //===----------------------------------------------------------------------===//
 // Loading: once per device, recompiling what the driver rejects
 //===----------------------------------------------------------------------===//
-
-/// A fresh BLOCKJIT_CACHE_DIR and an empty in-memory cache for one test.
-struct ScopedCacheDirectory {
-  std::string directory;
-  std::optional<std::string> previous;
-  ScopedCacheDirectory() {
-    char pattern[] = "/tmp/blockjit-gpu-cache-XXXXXX";
-    if (!mkdtemp(pattern))
-      return;
-    directory = pattern;
-    if (const char *old = std::getenv("BLOCKJIT_CACHE_DIR"))
-      previous = old;
-    setenv("BLOCKJIT_CACHE_DIR", directory.c_str(), 1);
-    KernelCache::instance().clear();
-  }
-  ~ScopedCacheDirectory() {
-    if (previous)
-      setenv("BLOCKJIT_CACHE_DIR", previous->c_str(), 1);
-    else
-      unsetenv("BLOCKJIT_CACHE_DIR");
-    if (!directory.empty())
-      llvm::sys::fs::remove_directories(directory);
-    KernelCache::instance().clear();
-  }
-};
 
 // A disk cache entry that passes every check of DiskCache.cpp but that the
 // driver rejects is discarded, recompiled and replaced when it loads.

@@ -15,6 +15,7 @@
 #include "runtime/Executor.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
+#include "tests/common/ScopedCacheDirectory.h"
 #include "tests/common/TileKernel.h"
 
 #include "llvm/Support/Error.h"
@@ -677,6 +678,32 @@ TEST(GPUSoftmaxLongRows, WarmupReportsTheCluster) {
   EXPECT_EQ(one->ctasPerProgram, 1);
   EXPECT_EQ(one->maxResidentPrograms,
             one->processors * one->maxProgramsPerProcessor);
+}
+
+// A cluster kernel loaded from the disk cache by a later process (here: an
+// emptied in-memory cache) runs on its cluster as the freshly compiled one
+// did. The entry once lost ctasPerProgram, and the warm launch ran each
+// program on one CTA: half of every row was never written.
+TEST(GPUSoftmaxLongRows, ClusterKernelFromTheDiskCache) {
+  REQUIRE_GPU();
+  ScopedCacheDirectory cache;
+  ASSERT_FALSE(cache.directory.empty());
+  for (int ctas : {2, 8}) {
+    SoftmaxShape s{37, 65536, 65536, 65536, 5, 8, ctas};
+    softmaxRoundTrip<float, float>(s); // compiles, stores the entry
+    KernelCache::instance().clear();
+    softmaxRoundTrip<float, float>(s); // loads the entry
+    DeviceBuffer<float> in(std::vector<float>(65536, 1.0f)),
+        out(std::vector<float>(65536, 0.0f));
+    auto key = specializationFor(*examples::softmax(),
+                                 softmaxOptions(s, sizeof(float)),
+                                 softmaxArgs(s, in, out));
+    ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
+    auto compiled = KernelCache::instance().get(*examples::softmax(), *key);
+    ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+    EXPECT_TRUE(compiled->fromDiskCache);
+    EXPECT_EQ(compiled->artifact.ctasPerProgram, ctas);
+  }
 }
 
 // A cluster kernel with a launch cluster as well is a clear error.

@@ -5,6 +5,7 @@
 #include "examples/kernels/Kernels.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
+#include "tests/common/ScopedCacheDirectory.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -26,26 +27,10 @@ using namespace blockjit;
 
 namespace {
 
-/// Points BLOCKJIT_CACHE_DIR at a fresh temporary directory for one test.
+/// Runs each test on a fresh BLOCKJIT_CACHE_DIR.
 class DiskCacheTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/blockjit-diskcache-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    directory = pattern;
-    const char *old = std::getenv("BLOCKJIT_CACHE_DIR");
-    previous = old ? std::optional<std::string>(old) : std::nullopt;
-    setenv("BLOCKJIT_CACHE_DIR", directory.c_str(), 1);
-    KernelCache::instance().clear();
-  }
-  void TearDown() override {
-    if (previous)
-      setenv("BLOCKJIT_CACHE_DIR", previous->c_str(), 1);
-    else
-      unsetenv("BLOCKJIT_CACHE_DIR");
-    llvm::sys::fs::remove_directories(directory);
-    KernelCache::instance().clear();
-  }
+  void SetUp() override { ASSERT_FALSE(cache.directory.empty()); }
   std::vector<std::string> entries() {
     std::vector<std::string> files;
     std::error_code ec;
@@ -81,8 +66,8 @@ protected:
     EXPECT_TRUE(bool(compiled));
     return *compiled;
   }
-  std::string directory;
-  std::optional<std::string> previous;
+  ScopedCacheDirectory cache;
+  const std::string &directory = cache.directory;
 };
 
 TEST_F(DiskCacheTest, MissWritesHitReads) {
@@ -91,6 +76,53 @@ TEST_F(DiskCacheTest, MissWritesHitReads) {
   EXPECT_TRUE(run(100).fromDiskCache);
   EXPECT_FALSE(run(200).fromDiskCache); // another specialization
   EXPECT_EQ(entries().size(), 2u);
+}
+
+// Every field of the artifact survives the disk: a field the entry forgot
+// (ctasPerProgram once) makes a warm-cache launch differ from a cold one.
+TEST_F(DiskCacheTest, EveryArtifactFieldRoundTrips) {
+  CompiledArtifact written;
+  written.format = ArtifactFormat::PTX;
+  written.entryName = "kernel";
+  written.binary = ".visible .entry kernel()\n{\n}\n";
+  written.threadsPerProgram = 384;
+  written.ctasPerProgram = 8;
+  written.sharedMemoryBytes = 4100;
+  written.cpuScratchBytes = 123456789012;
+  DiskCacheKey key = diskCacheKey("round trip");
+  writeDiskCache(key, written);
+  std::optional<CompiledArtifact> read = readDiskCache(key);
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->format, written.format);
+  EXPECT_EQ(read->entryName, written.entryName);
+  EXPECT_EQ(read->binary, written.binary);
+  EXPECT_EQ(read->threadsPerProgram, written.threadsPerProgram);
+  EXPECT_EQ(read->ctasPerProgram, written.ctasPerProgram);
+  EXPECT_EQ(read->sharedMemoryBytes, written.sharedMemoryBytes);
+  EXPECT_EQ(read->cpuScratchBytes, written.cpuScratchBytes);
+  static_assert(sizeof(CompiledArtifact) ==
+                    2 * sizeof(std::string) + 4 * sizeof(int) +
+                        sizeof(int64_t) + sizeof(int64_t) /*format+pad*/,
+                "a new CompiledArtifact field must be written to the disk "
+                "cache and checked here");
+}
+
+// An entry whose cluster size is impossible is discarded, not launched.
+TEST_F(DiskCacheTest, EntryWithImpossibleClusterIsDiscarded) {
+  CompiledArtifact artifact;
+  artifact.format = ArtifactFormat::PTX;
+  artifact.entryName = "kernel";
+  artifact.binary = ".visible .entry kernel()\n{\n}\n";
+  for (int ctas : {0, 17}) {
+    artifact.ctasPerProgram = ctas;
+    DiskCacheKey key = diskCacheKey("cluster " + std::to_string(ctas));
+    writeDiskCache(key, artifact);
+    testing::internal::CaptureStderr();
+    EXPECT_FALSE(readDiskCache(key).has_value()) << ctas;
+    std::string warning = testing::internal::GetCapturedStderr();
+    EXPECT_NE(warning.find("not a loadable artifact"), std::string::npos)
+        << warning;
+  }
 }
 
 TEST_F(DiskCacheTest, TruncatedEntryIsRecompiledAndRewritten) {
