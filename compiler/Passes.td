@@ -144,8 +144,12 @@ def ConvertBlkToNVVM : Pass<"convert-blk-to-nvvm", "mlir::ModuleOp"> {
     memory; the result reaches every thread. Broadcasts, and reductions of
     blocks of rank 2 and more, exchange elements through one shared scratch
     array per kernel, fenced by barriers. exp(x) is exp2(x * log2 e), and
-    dividing by one scalar multiplies by its reciprocal.
+    dividing by one scalar multiplies by its reciprocal. From sm_80 on,
+    f32 -> bf16/f16 truncations convert two elements per instruction.
   }];
+  let options = [Option<"smArch", "sm-arch", "int", "0",
+                        "Target sm arch (e.g. 90); 0: unknown, only what every "
+                        "arch has">];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
                            "mlir::scf::SCFDialect", "mlir::arith::ArithDialect",
                            "mlir::math::MathDialect"];

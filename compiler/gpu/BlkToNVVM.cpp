@@ -40,6 +40,8 @@ constexpr int64_t kMaxSharedBytes = 48 * 1024;
 
 struct ConvertBlkToNVVM
     : blockjit::impl::ConvertBlkToNVVMBase<ConvertBlkToNVVM> {
+  using ConvertBlkToNVVMBase::ConvertBlkToNVVMBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
@@ -69,7 +71,7 @@ struct ConvertBlkToNVVM
     RewritePatternSet patterns(context);
     populateGridPatterns(converter, patterns, kernel);
     populateShapePatterns(converter, patterns, kernel);
-    populateElementwisePatterns(converter, patterns);
+    populateElementwisePatterns(converter, patterns, smArch);
     populateMemoryPatterns(converter, patterns, kernel);
     populateReducePatterns(converter, patterns, kernel);
     populateArgReducePatterns(converter, patterns, kernel);

@@ -31,8 +31,9 @@ void addLayoutStagePasses(OpPassManager &pm, const CompileOptions &options) {
       BlkAssignLayoutsOptions{options.numWarps, options.numCTAs}));
 }
 
-void addNVVMStagePasses(OpPassManager &pm, const CompileOptions &) {
-  pm.addPass(createConvertBlkToNVVM());
+void addNVVMStagePasses(OpPassManager &pm, const CompileOptions &options) {
+  pm.addPass(
+      createConvertBlkToNVVM(ConvertBlkToNVVMOptions{options.target.smArch}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -4,6 +4,7 @@
 #include "dialect/BlkDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
@@ -72,16 +73,60 @@ struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
   }
 };
 
+/// f32 -> bf16/f16 two elements at a time (sm_80's cvt.rn.bf16x2.f32 and
+/// cvt.rn.f16x2.f32), bit for bit the scalar conversions. Instruction
+/// selection pairs scalar truncations by itself only when both halves meet
+/// their store in one basic block; a store under a mask sits blocks away,
+/// where each pair cost two cvts and a register pack. The intrinsic also
+/// keeps InstCombine from splitting a vector fptrunc back into scalars.
+struct PairedTruncFLowering : OpConversionPattern<arith::TruncFOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::TruncFOp trunc, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!blk::isBlock(trunc.getType()))
+      return rewriter.notifyMatchFailure(trunc, "not a block");
+    ValueRange in = adaptor.getIn();
+    Type from = blk::elementTypeOf(trunc.getIn().getType());
+    Type to = blk::elementTypeOf(trunc.getType());
+    if (!from.isF32() || !(to.isBF16() || to.isF16()) || in.size() % 2 ||
+        trunc.getRoundingmodeAttr())
+      return rewriter.notifyMatchFailure(trunc, "not an f32 pair truncation");
+    Location loc = trunc.getLoc();
+    auto pairType = VectorType::get({2}, to);
+    auto intrinsic = rewriter.getStringAttr(
+        to.isBF16() ? "llvm.nvvm.ff2bf16x2.rn" : "llvm.nvvm.ff2f16x2.rn");
+    SmallVector<Value> elements;
+    for (size_t k = 0; k < in.size(); k += 2) {
+      // The first operand lands in the high half, element 1.
+      Value pair = LLVM::CallIntrinsicOp::create(rewriter, loc, pairType,
+                                                 intrinsic,
+                                                 ValueRange{in[k + 1], in[k]})
+                       .getResult(0);
+      for (int64_t half : {0, 1})
+        elements.push_back(LLVM::ExtractElementOp::create(
+            rewriter, loc, pair,
+            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                     rewriter.getI32IntegerAttr(half))));
+    }
+    rewriter.replaceOpWithMultiple(trunc, {elements});
+    return success();
+  }
+};
+
 } // namespace
 
 void populateElementwisePatterns(const BlockTypeConverter &converter,
-                                 RewritePatternSet &patterns) {
+                                 RewritePatternSet &patterns, int smArch) {
   MLIRContext *context = patterns.getContext();
   patterns.add<ElementwiseLowering>(converter, context);
   // Before the generic clone.
   // exp and log stay per element here; compiler/MathLowering.cpp rewrites them
   // for NVPTX, for scalars and block elements alike.
   patterns.add<DivByScalarLowering>(converter, context, /*benefit=*/2);
+  if (smArch >= 80)
+    patterns.add<PairedTruncFLowering>(converter, context, /*benefit=*/2);
 }
 
 } // namespace blockjit::nvvm

@@ -207,7 +207,7 @@ void populateShapePatterns(const BlockTypeConverter &converter,
                            mlir::RewritePatternSet &patterns,
                            KernelState &kernel);
 void populateElementwisePatterns(const BlockTypeConverter &converter,
-                                 mlir::RewritePatternSet &patterns);
+                                 mlir::RewritePatternSet &patterns, int smArch);
 void populateMemoryPatterns(const BlockTypeConverter &converter,
                             mlir::RewritePatternSet &patterns,
                             KernelState &kernel);

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -131,6 +132,37 @@ struct LoadLowering : KernelOpLowering<blk::LoadOp> {
   }
 };
 
+/// The values as 32-bit words when each consecutive pair is the two halves
+/// of one packed conversion (PairedTruncFLowering's vector<2xbf16/f16>);
+/// null otherwise. The pairs then reach a store under a mask, blocks away,
+/// as one register each rather than as halves to pack again.
+Value packedPairsVector(OpBuilder &builder, Location loc, ValueRange values) {
+  if (values.size() % 2)
+    return Value();
+  SmallVector<Value> pairs;
+  for (size_t j = 0; j < values.size(); j += 2) {
+    auto lo = values[j].getDefiningOp<LLVM::ExtractElementOp>();
+    auto hi = values[j + 1].getDefiningOp<LLVM::ExtractElementOp>();
+    if (!lo || !hi || lo.getVector() != hi.getVector() ||
+        cast<VectorType>(lo.getVector().getType()).getNumElements() != 2)
+      return Value();
+    APInt loIndex, hiIndex;
+    if (!matchPattern(lo.getPosition(), m_ConstantInt(&loIndex)) ||
+        !matchPattern(hi.getPosition(), m_ConstantInt(&hiIndex)) ||
+        loIndex != 0 || hiIndex != 1)
+      return Value();
+    pairs.push_back(lo.getVector());
+  }
+  Type word = builder.getI32Type();
+  Value vec = LLVM::UndefOp::create(
+      builder, loc, VectorType::get({int64_t(pairs.size())}, word));
+  for (auto [j, pair] : llvm::enumerate(pairs))
+    vec = LLVM::InsertElementOp::create(
+        builder, loc, vec, LLVM::BitcastOp::create(builder, loc, word, pair),
+        i32Constant(builder, loc, j));
+  return vec;
+}
+
 struct StoreLowering : KernelOpLowering<blk::StoreOp> {
   using KernelOpLowering::KernelOpLowering;
 
@@ -170,10 +202,14 @@ struct StoreLowering : KernelOpLowering<blk::StoreOp> {
         blk::StoreOp::create(rewriter, loc, ptrs[k], values[k], Value());
         continue;
       }
-      Value vec = LLVM::UndefOp::create(rewriter, loc, vectorType);
-      for (int64_t j = 0; j < width; ++j)
-        vec = LLVM::InsertElementOp::create(rewriter, loc, vec, values[k + j],
-                                            i32Constant(rewriter, loc, j));
+      Value vec = packedPairsVector(rewriter, loc, values.slice(k, width));
+      if (!vec) {
+        vec = LLVM::UndefOp::create(rewriter, loc, vectorType);
+        for (int64_t j = 0; j < width; ++j)
+          vec = LLVM::InsertElementOp::create(rewriter, loc, vec,
+                                              values[k + j],
+                                              i32Constant(rewriter, loc, j));
+      }
       LLVM::StoreOp::create(rewriter, loc, vec,
                             toLLVMPointer(rewriter, loc, ptrs[k]),
                             /*alignment=*/width * bytes);
