@@ -121,6 +121,23 @@ def BlkAssignLayouts : Pass<"blk-assign-layouts", "mlir::ModuleOp"> {
   let dependentDialects = ["blockjit::blkgpu::BlkGPUDialect"];
 }
 
+def BlkFuseClusterSoftmax : Pass<"blk-fuse-cluster-softmax", "mlir::ModuleOp"> {
+  let summary = "Softmax's two reductions of a cluster-split block in one exchange";
+  let description = [{
+    In a module with blkgpu.num_ctas > 1 (after blk-assign-layouts), every
+    `reduce sum (exp (x - splat (reduce max x)))` of a 1-D f32 block split
+    over the cluster becomes the online form: each CTA reduces its own piece
+    (blk.reduce with blkgpu.cta_local), one blkgpu.cluster_softmax_stats
+    exchanges the (max, sum) pairs, and exp(x - max) is the CTA's
+    exp(x - local max) rescaled. One cluster barrier per row instead of two.
+    The max must feed only that difference, which must feed only the exp,
+    and the exp's other uses must follow the sum. Anything else is left as
+    it is.
+  }];
+  let dependentDialects = ["blockjit::blkgpu::BlkGPUDialect",
+                           "mlir::arith::ArithDialect", "mlir::math::MathDialect"];
+}
+
 def BlkTestAxisInfo : Pass<"blk-test-axis-info", "mlir::ModuleOp"> {
   let summary = "Report what AxisAnalysis derives for every value (tests)";
   let description = [{

@@ -13,6 +13,7 @@
 #include "compiler/gpu/ToNVVM/Lowering.h"
 
 #include "dialect/BlkDialect.h"
+#include "dialect/gpu/BlkGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -65,6 +66,7 @@ struct ConvertBlkToNVVM
     target.addIllegalOp<blk::ProgramIdOp, blk::NumProgramsOp>();
     // Atomics on scalar pointers too: executed by one thread, not all.
     target.addIllegalOp<blk::AtomicRMWOp, blk::AtomicCASOp>();
+    target.addIllegalOp<blkgpu::ClusterSoftmaxStatsOp>();
     KernelState kernel;
     kernel.numWarps = warps.getInt();
     kernel.numCTAs = numCTAs;
@@ -74,6 +76,7 @@ struct ConvertBlkToNVVM
     populateElementwisePatterns(converter, patterns, smArch);
     populateMemoryPatterns(converter, patterns, kernel);
     populateReducePatterns(converter, patterns, kernel);
+    populateClusterPatterns(converter, patterns, kernel);
     populateArgReducePatterns(converter, patterns, kernel);
     populateAtomicPatterns(converter, patterns, kernel);
     populateScanPatterns(converter, patterns, kernel);

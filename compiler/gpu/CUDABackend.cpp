@@ -29,6 +29,7 @@ void addPipelineStagePasses(OpPassManager &pm, const CompileOptions &options) {
 void addLayoutStagePasses(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(createBlkAssignLayouts(
       BlkAssignLayoutsOptions{options.numWarps, options.numCTAs}));
+  pm.addPass(createBlkFuseClusterSoftmax());
 }
 
 void addNVVMStagePasses(OpPassManager &pm, const CompileOptions &options) {

@@ -34,6 +34,11 @@ def BlkGPU_Dialect : Dialect {
     /// program runs in one CTA (a string).
     static constexpr ::llvm::StringLiteral kClusterFallbackAttrName =
         "blkgpu.cluster_fallback";
+    /// A unit attribute on a blk.reduce of a block split over a cluster:
+    /// reduce the CTA's own piece only (blk-fuse-cluster-softmax combines
+    /// the pieces later, with blkgpu.cluster_softmax_stats).
+    static constexpr ::llvm::StringLiteral kCTALocalAttrName =
+        "blkgpu.cta_local";
 
   private:
     void registerAttributes();

@@ -10,7 +10,13 @@ using namespace blockjit::blkgpu;
 
 #include "dialect/gpu/BlkGPUDialect.cpp.inc"
 
-void BlkGPUDialect::initialize() { registerAttributes(); }
+void BlkGPUDialect::initialize() {
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "dialect/gpu/BlkGPUOps.cpp.inc"
+      >();
+}
 
 namespace {
 
@@ -89,8 +95,16 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
                              << " is a string on the module";
     return success();
   }
+  if (attr.getName() == kCTALocalAttrName) {
+    if (op->getName().getStringRef() != "blk.reduce" ||
+        !isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << kCTALocalAttrName
+                             << " is a unit attribute of blk.reduce";
+    return success();
+  }
   return op->emitError() << "unknown blkgpu attribute '"
                          << attr.getName().getValue() << "' (the module takes "
                          << kNumWarpsAttrName << ", " << kNumCTAsAttrName
-                         << " and " << kClusterFallbackAttrName << ")";
+                         << " and " << kClusterFallbackAttrName
+                         << ", blk.reduce " << kCTALocalAttrName << ")";
 }

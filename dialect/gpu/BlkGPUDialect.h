@@ -4,6 +4,10 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/TensorEncoding.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -35,6 +39,9 @@ struct CTALayout {
 
 #define GET_ATTRDEF_CLASSES
 #include "dialect/gpu/BlkGPUAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialect/gpu/BlkGPUOps.h.inc"
 
 namespace blockjit::blkgpu {
 

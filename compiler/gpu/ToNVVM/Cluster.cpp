@@ -12,10 +12,15 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/gpu/ToNVVM/Lowering.h"
 
+#include "dialect/gpu/BlkGPUDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -106,6 +111,62 @@ SmallVector<Value> combineAcrossCTAs(
     total = combine(total, next);
   }
   return total;
+}
+
+namespace {
+
+/// The online softmax merge of per-CTA (max, sum of exp(x - max)) pairs, in
+/// rank order: m = max(m1, m2), s = s1 * exp(m1 - m) + s2 * exp(m2 - m), a
+/// pair whose max is -inf adding 0 (its sum is 0, and exp(-inf - -inf) is
+/// NaN). NaN propagates through the max, hence through the sum.
+struct ClusterSoftmaxStatsLowering
+    : KernelOpLowering<blkgpu::ClusterSoftmaxStatsOp> {
+  using KernelOpLowering::KernelOpLowering;
+
+  LogicalResult
+  matchAndRewrite(blkgpu::ClusterSoftmaxStatsOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = op.getMax().getType();
+    auto constant = [&](double v) -> Value {
+      return arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getFloatAttr(type, v));
+    };
+    auto identity = [&] {
+      return SmallVector<Value>{
+          constant(-std::numeric_limits<double>::infinity()), constant(0)};
+    };
+    auto term = [&](Value max, Value sum, Value total) -> Value {
+      Value empty = arith::CmpFOp::create(
+          rewriter, loc, arith::CmpFPredicate::OEQ, max,
+          constant(-std::numeric_limits<double>::infinity()));
+      Value scaled = arith::MulFOp::create(
+          rewriter, loc, sum,
+          math::ExpOp::create(rewriter, loc,
+                              arith::SubFOp::create(rewriter, loc, max, total)));
+      return arith::SelectOp::create(rewriter, loc, empty, constant(0), scaled);
+    };
+    auto combine = [&](ValueRange a, ValueRange b) {
+      Value max = arith::MaximumFOp::create(rewriter, loc, a[0], b[0]);
+      Value sum = arith::AddFOp::create(rewriter, loc, term(a[0], a[1], max),
+                                        term(b[0], b[1], max));
+      return SmallVector<Value>{max, sum};
+    };
+    ValueRange localMax = adaptor.getLocalMax(), localSum = adaptor.getLocalSum();
+    SmallVector<Value> stats = combineAcrossCTAs(
+        rewriter, loc, kernel, ValueRange{localMax[0], localSum[0]}, identity,
+        combine);
+    rewriter.replaceOp(op, stats);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateClusterPatterns(const BlockTypeConverter &converter,
+                             RewritePatternSet &patterns, KernelState &kernel) {
+  patterns.add<ClusterSoftmaxStatsLowering>(converter, patterns.getContext(),
+                                            kernel);
 }
 
 void fenceClusterExchanges(func::FuncOp func, KernelState &kernel) {

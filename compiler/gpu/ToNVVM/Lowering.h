@@ -211,6 +211,10 @@ void populateElementwisePatterns(const BlockTypeConverter &converter,
 void populateMemoryPatterns(const BlockTypeConverter &converter,
                             mlir::RewritePatternSet &patterns,
                             KernelState &kernel);
+/// blkgpu.cluster_softmax_stats: one exchange of (max, sum) pairs.
+void populateClusterPatterns(const BlockTypeConverter &converter,
+                             mlir::RewritePatternSet &patterns,
+                             KernelState &kernel);
 void populateReducePatterns(const BlockTypeConverter &converter,
                             mlir::RewritePatternSet &patterns,
                             KernelState &kernel);

@@ -3,6 +3,7 @@
 #include "compiler/gpu/ToNVVM/Lowering.h"
 
 #include "dialect/BlkDialect.h"
+#include "dialect/gpu/BlkGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -125,7 +126,9 @@ Value reduce1D(OpBuilder &builder, Location loc, KernelState &kernel,
   };
   if (kernel.numWarps > 1)
     acc = combineAcrossWarps(builder, loc, kernel, acc, identity, combine)[0];
-  if (layout.split())
+  // blkgpu.cta_local: the CTA's piece only (blk-fuse-cluster-softmax).
+  if (layout.split() &&
+      !reduce->hasAttr(blkgpu::BlkGPUDialect::kCTALocalAttrName))
     acc = combineAcrossCTAs(builder, loc, kernel, acc, identity, combine)[0];
   if (widen)
     acc = arith::TruncFOp::create(builder, loc, element, acc);

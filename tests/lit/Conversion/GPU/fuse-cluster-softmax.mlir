@@ -1,0 +1,88 @@
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=1 num-ctas=2" \
+// RUN:   --blk-fuse-cluster-softmax | FileCheck %s
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=1 num-ctas=2" \
+// RUN:   --blk-fuse-cluster-softmax --convert-blk-to-nvvm | FileCheck %s --check-prefix=NVVM
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=1" \
+// RUN:   --blk-fuse-cluster-softmax | FileCheck %s --check-prefix=ONE-CTA
+
+// softmax's max and sum of exp(x - max) over a block split across a cluster
+// of 2 (2048 elements: 1024 per CTA) become CTA-local reductions and one
+// cluster_softmax_stats; exp(x - max) / sum becomes the CTA's
+// exp(x - local max) times rescale / sum.
+
+// CHECK-LABEL: func.func @softmax
+// CHECK:         %[[X:.*]] = blk.load
+// CHECK-NEXT:    %[[MLOC:.*]] = blk.reduce max %[[X]] axis = 0 {blkgpu.cta_local}
+// CHECK:         %[[EMPTY:.*]] = arith.cmpf oeq, %[[MLOC]], %{{.*}} : f32
+// CHECK:         %[[OFF:.*]] = arith.select %[[EMPTY]], %{{.*}}, %[[MLOC]] : f32
+// CHECK:         %[[D:.*]] = arith.subf %[[X]], %{{.*}}
+// CHECK-NEXT:    %[[EL:.*]] = math.exp %[[D]]
+// CHECK-NEXT:    %[[SLOC:.*]] = blk.reduce sum %[[EL]] axis = 0 {blkgpu.cta_local}
+// CHECK-NEXT:    %[[MAX:.*]], %[[SUM:.*]] = blkgpu.cluster_softmax_stats %[[MLOC]], %[[SLOC]] : f32
+// CHECK-NEXT:    %[[SHIFT:.*]] = arith.subf %[[MLOC]], %[[MAX]] : f32
+// CHECK-NEXT:    %[[R:.*]] = math.exp %[[SHIFT]] : f32
+// CHECK:         %[[RESCALE:.*]] = arith.select %[[EMPTY]], %{{.*}}, %[[R]] : f32
+// CHECK-NEXT:    %[[F:.*]] = arith.divf %[[RESCALE]], %[[SUM]] : f32
+// CHECK-NEXT:    %[[FB:.*]] = blk.splat %[[F]]
+// CHECK-NEXT:    %[[Y:.*]] = arith.mulf %[[EL]], %[[FB]]
+// CHECK:         blk.store %{{.*}}, %[[Y]]
+// CHECK-NOT:     blk.reduce
+// CHECK:         return
+
+// One exchange of the pair: two stores into every CTA (mapa), one barrier.
+// NVVM-LABEL: func.func @softmax
+// NVVM-COUNT-2: nvvm.mapa
+// NVVM-NOT:     nvvm.mapa
+// NVVM:         nvvm.cluster.arrive
+// NVVM-NOT:     nvvm.cluster.arrive
+// NVVM:         arith.maximumf
+// NVVM:         return
+
+// ONE-CTA-LABEL: func.func @softmax
+// ONE-CTA-NOT:   cluster_softmax_stats
+// ONE-CTA-NOT:   cta_local
+func.func @softmax(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32},
+                   %in: !blk.ptr<f32> {blk.divisibility = 16 : i32},
+                   %n: i32) {
+  %r = blk.make_range 0 to 2048 : tensor<2048xi32>
+  %nb = blk.splat %n : i32 -> tensor<2048xi32>
+  %m = arith.cmpi slt, %r, %nb : tensor<2048xi32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<2048xf32>
+  %ib = blk.splat %in : !blk.ptr<f32> -> tensor<2048x!blk.ptr<f32>>
+  %ip = blk.addptr %ib, %r : tensor<2048x!blk.ptr<f32>>, tensor<2048xi32>
+  %x = blk.load %ip, %m, %ninf : tensor<2048x!blk.ptr<f32>>
+  %max = blk.reduce max %x axis = 0 : tensor<2048xf32> -> f32
+  %mb = blk.splat %max : f32 -> tensor<2048xf32>
+  %d = arith.subf %x, %mb : tensor<2048xf32>
+  %e = math.exp %d : tensor<2048xf32>
+  %sum = blk.reduce sum %e axis = 0 : tensor<2048xf32> -> f32
+  %sb = blk.splat %sum : f32 -> tensor<2048xf32>
+  %y = arith.divf %e, %sb : tensor<2048xf32>
+  %ob = blk.splat %out : !blk.ptr<f32> -> tensor<2048x!blk.ptr<f32>>
+  %op = blk.addptr %ob, %r : tensor<2048x!blk.ptr<f32>>, tensor<2048xi32>
+  blk.store %op, %y, %m : tensor<2048x!blk.ptr<f32>>
+  return
+}
+
+// -----
+
+// The max used elsewhere too (stored): left as it is, two exchanges.
+// CHECK-LABEL: func.func @max_used_twice
+// CHECK-NOT:     cta_local
+// CHECK-NOT:     cluster_softmax_stats
+// CHECK:         return
+func.func @max_used_twice(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32},
+                          %in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 2048 : tensor<2048xi32>
+  %ib = blk.splat %in : !blk.ptr<f32> -> tensor<2048x!blk.ptr<f32>>
+  %ip = blk.addptr %ib, %r : tensor<2048x!blk.ptr<f32>>, tensor<2048xi32>
+  %x = blk.load %ip : tensor<2048x!blk.ptr<f32>>
+  %max = blk.reduce max %x axis = 0 : tensor<2048xf32> -> f32
+  %mb = blk.splat %max : f32 -> tensor<2048xf32>
+  %d = arith.subf %x, %mb : tensor<2048xf32>
+  %e = math.exp %d : tensor<2048xf32>
+  %sum = blk.reduce sum %e axis = 0 : tensor<2048xf32> -> f32
+  %s = arith.addf %sum, %max : f32
+  blk.store %out, %s : !blk.ptr<f32>
+  return
+}
