@@ -38,10 +38,11 @@ struct SoftmaxConfig {
 };
 /// The long-row heuristic, until the autotuner chooses: up to 16384 the
 /// one-CTA rule above; beyond, a thread-block cluster that gives each CTA
-/// 16384 elements (32768 for f32 rows of 2^18 and more), measured on the
-/// H100 with bench/tune_softmax_cluster.py (docs/softmax_long_rows.csv). 2-
-/// byte rows keep the next row in flight (num_stages 2); f32 ones have no
-/// registers left for it. bench/softmax_long_rows.py uses the same table.
+/// 16384 to 32768 elements, measured on the H100 with
+/// bench/tune_softmax_cluster.py (docs/tune_softmax_cluster*.csv) with
+/// softmax's reductions fused into one exchange per row. Most keep the next
+/// row in flight (num_stages 2) where registers allow.
+/// bench/softmax_long_rows.py uses the same table.
 inline SoftmaxConfig softmaxConfig(int64_t blockSize, int elementBytes) {
   if (blockSize <= 16384)
     return {softmaxNumWarps(blockSize), softmaxNumStages(blockSize), 1};
@@ -49,11 +50,11 @@ inline SoftmaxConfig softmaxConfig(int64_t blockSize, int elementBytes) {
   if (blockSize == 32768)
     return narrow ? SoftmaxConfig{16, 2, 1} : SoftmaxConfig{32, 1, 1};
   if (blockSize == 65536)
-    return narrow ? SoftmaxConfig{4, 2, 4} : SoftmaxConfig{8, 1, 4};
+    return narrow ? SoftmaxConfig{4, 2, 4} : SoftmaxConfig{16, 1, 2};
   if (blockSize == 131072)
-    return narrow ? SoftmaxConfig{8, 2, 8} : SoftmaxConfig{8, 1, 8};
+    return narrow ? SoftmaxConfig{8, 2, 8} : SoftmaxConfig{8, 2, 8};
   if (blockSize == 262144)
-    return narrow ? SoftmaxConfig{4, 2, 16} : SoftmaxConfig{16, 1, 8};
+    return narrow ? SoftmaxConfig{8, 2, 16} : SoftmaxConfig{16, 1, 8};
   // 2^19 and 2^20 (kSoftmaxMaxBlock): 16 CTAs, 32 or 64 elements per thread.
   int warps = int(std::min<int64_t>(32, blockSize / (16 * 1024)));
   return {warps, narrow ? 2 : 1, 16};
