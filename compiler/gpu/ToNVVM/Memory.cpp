@@ -143,8 +143,14 @@ Value packedPairsVector(OpBuilder &builder, Location loc, ValueRange values) {
   for (size_t j = 0; j < values.size(); j += 2) {
     auto lo = values[j].getDefiningOp<LLVM::ExtractElementOp>();
     auto hi = values[j + 1].getDefiningOp<LLVM::ExtractElementOp>();
-    if (!lo || !hi || lo.getVector() != hi.getVector() ||
-        cast<VectorType>(lo.getVector().getType()).getNumElements() != 2)
+    if (!lo || !hi || lo.getVector() != hi.getVector())
+      return Value();
+    // Two 16-bit halves make one word; other pairs (a shape op's vector of
+    // 2 x f32 or 2 x i8) are stored element by element.
+    auto pairType = cast<VectorType>(lo.getVector().getType());
+    if (pairType.getNumElements() != 2 ||
+        pairType.getElementType() != values[j].getType() ||
+        pairType.getElementTypeBitWidth() != 16)
       return Value();
     APInt loIndex, hiIndex;
     if (!matchPattern(lo.getPosition(), m_ConstantInt(&loIndex)) ||
