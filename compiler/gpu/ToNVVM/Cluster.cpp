@@ -10,6 +10,7 @@
 // reaches after reading exchange n, so one barrier per exchange suffices.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Reduction.h"
 #include "compiler/gpu/ToNVVM/Lowering.h"
 
 #include "dialect/gpu/BlkGPUDialect.h"
@@ -19,8 +20,6 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-
-#include <limits>
 
 using namespace mlir;
 
@@ -128,28 +127,24 @@ struct ClusterSoftmaxStatsLowering
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type type = op.getMax().getType();
-    auto constant = [&](double v) -> Value {
-      return arith::ConstantOp::create(rewriter, loc,
-                                       rewriter.getFloatAttr(type, v));
-    };
-    auto identity = [&] {
-      return SmallVector<Value>{
-          constant(-std::numeric_limits<double>::infinity()), constant(0)};
-    };
+    using blk::ReduceKind;
+    // -inf and 0: the identities of max and sum.
+    Value minusInf = reductionIdentity(rewriter, loc, ReduceKind::Max, type);
+    Value zero = reductionIdentity(rewriter, loc, ReduceKind::Sum, type);
+    auto identity = [&] { return SmallVector<Value>{minusInf, zero}; };
     auto term = [&](Value max, Value sum, Value total) -> Value {
       Value empty = arith::CmpFOp::create(
-          rewriter, loc, arith::CmpFPredicate::OEQ, max,
-          constant(-std::numeric_limits<double>::infinity()));
+          rewriter, loc, arith::CmpFPredicate::OEQ, max, minusInf);
       Value scaled = arith::MulFOp::create(
           rewriter, loc, sum,
           math::ExpOp::create(rewriter, loc,
                               arith::SubFOp::create(rewriter, loc, max, total)));
-      return arith::SelectOp::create(rewriter, loc, empty, constant(0), scaled);
+      return arith::SelectOp::create(rewriter, loc, empty, zero, scaled);
     };
     auto combine = [&](ValueRange a, ValueRange b) {
-      Value max = arith::MaximumFOp::create(rewriter, loc, a[0], b[0]);
-      Value sum = arith::AddFOp::create(rewriter, loc, term(a[0], a[1], max),
-                                        term(b[0], b[1], max));
+      Value max = combineReduction(rewriter, loc, ReduceKind::Max, a[0], b[0]);
+      Value sum = combineReduction(rewriter, loc, ReduceKind::Sum,
+                                   term(a[0], a[1], max), term(b[0], b[1], max));
       return SmallVector<Value>{max, sum};
     };
     ValueRange localMax = adaptor.getLocalMax(), localSum = adaptor.getLocalSum();

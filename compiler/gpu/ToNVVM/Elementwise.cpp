@@ -106,9 +106,7 @@ struct PairedTruncFLowering : OpConversionPattern<arith::TruncFOp> {
                        .getResult(0);
       for (int64_t half : {0, 1})
         elements.push_back(LLVM::ExtractElementOp::create(
-            rewriter, loc, pair,
-            LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                     rewriter.getI32IntegerAttr(half))));
+            rewriter, loc, pair, i32Constant(rewriter, loc, half)));
     }
     rewriter.replaceOpWithMultiple(trunc, {elements});
     return success();
