@@ -6,17 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tests/common/DSLOpsChecks.h"
+#include "tests/common/RequireGPU.h"
 
 using namespace blockjit;
 using namespace blockjit::dslops;
 
 namespace {
-
-#define REQUIRE_GPU()                                                          \
-  do {                                                                         \
-    if (executorFor(TargetKind::CUDA).deviceCount() == 0)                      \
-      GTEST_SKIP() << "no CUDA device";                                        \
-  } while (0)
 
 TEST(DSLOpsGPU, CompoundAssignment) {
   REQUIRE_GPU();

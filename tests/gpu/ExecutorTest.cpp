@@ -25,6 +25,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include "tests/common/RequireGPU.h"
 
 #include <gtest/gtest.h>
 
@@ -37,14 +38,6 @@
 using namespace blockjit;
 
 namespace {
-
-Executor &cudaExecutor() { return executorFor(TargetKind::CUDA); }
-
-#define REQUIRE_GPU()                                                          \
-  do {                                                                         \
-    if (cudaExecutor().deviceCount() == 0)                                     \
-      GTEST_SKIP() << "no CUDA device";                                        \
-  } while (0)
 
 /// sm_XX of device 0 (0 if unknown).
 int smArch() {

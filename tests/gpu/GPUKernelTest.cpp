@@ -19,6 +19,7 @@
 #include "tests/common/TileKernel.h"
 
 #include "llvm/Support/Error.h"
+#include "tests/common/RequireGPU.h"
 
 #include <gtest/gtest.h>
 
@@ -43,16 +44,6 @@ namespace {
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-Executor &cudaExecutor() { return executorFor(TargetKind::CUDA); }
-
-bool haveGpu() { return cudaExecutor().deviceCount() > 0; }
-
-#define REQUIRE_GPU()                                                          \
-  do {                                                                         \
-    if (!haveGpu())                                                            \
-      GTEST_SKIP() << "no CUDA device";                                        \
-  } while (0)
 
 /// "" on success, else the error's message.
 std::string errorText(llvm::Error error) {

@@ -25,6 +25,7 @@
 #include "runtime/Launch.h"
 
 #include "llvm/Support/Error.h"
+#include "tests/common/RequireGPU.h"
 
 #include <gtest/gtest.h>
 
@@ -40,14 +41,6 @@
 using namespace blockjit;
 
 namespace {
-
-Executor &cudaExecutor() { return executorFor(TargetKind::CUDA); }
-
-#define REQUIRE_GPU()                                                          \
-  do {                                                                         \
-    if (cudaExecutor().deviceCount() == 0)                                     \
-      GTEST_SKIP() << "no CUDA device";                                        \
-  } while (0)
 
 #define ASSERT_NO_ERROR(expr)                                                  \
   do {                                                                         \
