@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/Kernels.h"
-#include "runtime/Registry.h"
+#include "examples/kernels/SoftmaxSignature.h"
 
 #include <cmath>
 
@@ -40,9 +40,7 @@ void softmax_kernel(Ptr<> output_ptr, Ptr<> input_ptr, Int input_row_stride,
 
 const std::shared_ptr<KernelDef> &softmax() {
   static auto kernel =
-      jit("softmax", softmax_kernel,
-          {"output_ptr", "input_ptr", "input_row_stride", "output_row_stride",
-           "n_rows", "n_cols", "BLOCK_SIZE"});
+      jit("softmax", softmax_kernel, softmaxParamNames());
   return kernel;
 }
 
@@ -50,17 +48,7 @@ static KernelRegistration registration({
     "softmax",
     "fused row-wise softmax (persistent rows, one read and one write)",
     softmax(),
-    [](const ExampleConfig &c) {
-      SpecializationKey key;
-      key.argTypes = {c.dtype,    c.dtype,    DType::I32,
-                      DType::I32, DType::I32, DType::I32};
-      key.constexprs = {c.blockSize};
-      // Aligned buffers, strides and row length: the case the fast path
-      // (16-byte vector accesses) targets.
-      key.divisibleBy16 = 0b101111;
-      key.options = c.options;
-      return key;
-    },
+    softmaxExampleKey,
 });
 
 } // namespace blockjit::examples

@@ -21,7 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/gpu/Layout.h"
 #include "examples/kernels/Kernels.h"
-#include "runtime/Registry.h"
+#include "examples/kernels/SoftmaxSignature.h"
 
 #include <cmath>
 
@@ -80,9 +80,7 @@ void softmax_online_kernel(Ptr<> output_ptr, Ptr<> input_ptr,
 
 const std::shared_ptr<KernelDef> &softmaxOnline() {
   static auto kernel =
-      jit("softmax_online", softmax_online_kernel,
-          {"output_ptr", "input_ptr", "input_row_stride", "output_row_stride",
-           "n_rows", "n_cols", "BLOCK_SIZE"});
+      jit("softmax_online", softmax_online_kernel, softmaxParamNames());
   return kernel;
 }
 
@@ -90,15 +88,7 @@ static KernelRegistration registration({
     "softmax_online",
     "softmax of long rows in chunks (running max and sum, two reads)",
     softmaxOnline(),
-    [](const ExampleConfig &c) {
-      SpecializationKey key;
-      key.argTypes = {c.dtype,    c.dtype,    DType::I32,
-                      DType::I32, DType::I32, DType::I32};
-      key.constexprs = {c.blockSize};
-      key.divisibleBy16 = 0b101111;
-      key.options = c.options;
-      return key;
-    },
+    softmaxExampleKey,
 });
 
 } // namespace blockjit::examples
