@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Passes.h"
+#include "compiler/gpu/Layout.h"
 
 #include "dialect/BlkDialect.h"
 #include "dialect/gpu/BlkGPUDialect.h"
@@ -43,16 +44,9 @@ namespace {
 /// Whether `value` is a block cut over the CTAs of a cluster.
 bool isSplitBlock(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type)
-    return false;
-  blkgpu::BlockedLayoutAttr root =
-      blkgpu::rootBlockedLayout(type.getEncoding());
-  if (!root)
-    return false;
-  int64_t pieces = 1;
-  for (unsigned n : root.getCTASplitNum())
-    pieces *= n;
-  return pieces > 1;
+  std::optional<Layout1D> layout =
+      type ? linearLayoutOf(type) : std::nullopt;
+  return layout && layout->split();
 }
 
 /// softmax's reductions: sum = reduce sum (exp (x - splat (reduce max x)))
@@ -186,9 +180,7 @@ struct BlkFuseClusterSoftmax
     : blockjit::impl::BlkFuseClusterSoftmaxBase<BlkFuseClusterSoftmax> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto ctas = module->getAttrOfType<IntegerAttr>(
-        blkgpu::BlkGPUDialect::kNumCTAsAttrName);
-    if (!ctas || ctas.getInt() < 2)
+    if (numCTAsOf(module) < 2)
       return;
     SmallVector<SoftmaxReductions> found;
     module.walk([&](blk::ReduceOp sum) {
