@@ -70,7 +70,8 @@ size_t SpecializationKey::hash() const {
   return llvm::hash_combine(
       llvm::hash_combine_range(argTypes.begin(), argTypes.end()),
       llvm::hash_combine_range(constexprs.begin(), constexprs.end()),
-      divisibleBy16, options.numWarps, options.numStages, options.numCTAs,
+      llvm::hash_combine_range(divisibility.begin(), divisibility.end()),
+      options.numWarps, options.numStages, options.numCTAs,
       options.target.kind, options.target.smArch);
 }
 
@@ -91,13 +92,18 @@ SpecializationKey::str(llvm::StringRef kernelName,
   os << "|warps=" << options.numWarps << ",stages=" << options.numStages;
   if (options.numCTAs > 1)
     os << ",ctas=" << options.numCTAs;
-  os << "|div16=";
-  bool first = true;
-  for (size_t i = 0; i < argTypes.size(); ++i)
-    if (divisibleBy16 >> i & 1) {
-      os << (first ? "" : ",") << i;
-      first = false;
-    }
+  // "div16=" always (the common case reads as Triton's), the smaller
+  // divisors only where an argument has one.
+  for (unsigned divisor = kMaxDivisibility; divisor > 1; divisor /= 2) {
+    llvm::SmallVector<size_t> args;
+    for (size_t i = 0; i < divisibility.size(); ++i)
+      if (divisibility[i] == divisor)
+        args.push_back(i);
+    if (args.empty() && divisor != kMaxDivisibility)
+      continue;
+    os << "|div" << divisor << "=";
+    llvm::interleave(args, os, ",");
+  }
   os << "|" << options.target.str() << "]";
   return text;
 }

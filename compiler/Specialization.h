@@ -70,6 +70,16 @@ llvm::Error checkNumCTAs(int numCTAs);
 /// for it (e.g. a known sm arch), else an error naming the option.
 llvm::Error validate(const CompileOptions &options);
 
+/// The largest power of two dividing `value`, at most 16 (the widest
+/// vector access); 0 is divisible by anything. Specializing on 2, 4 and 8
+/// as well as Triton's 16 keeps vector accesses for row lengths such as 5000.
+inline constexpr unsigned kMaxDivisibility = 16;
+inline uint8_t divisibilityOf(uint64_t value) {
+  uint64_t lowest = value & (~value + 1);
+  return uint8_t(value == 0 || lowest >= kMaxDivisibility ? kMaxDivisibility
+                                                          : lowest);
+}
+
 /// Everything a compiled kernel depends on besides its source: two launches
 /// with equal keys share one binary.
 struct SpecializationKey {
@@ -78,16 +88,17 @@ struct SpecializationKey {
   llvm::SmallVector<DType, 8> argTypes;
   /// Values of the Constexpr parameters, in parameter order.
   llvm::SmallVector<int64_t, 4> constexprs;
-  /// Bit i set: runtime argument i (pointer address or integer value) is
-  /// divisible by 16, so the compiler may use 16-byte vector accesses.
-  uint64_t divisibleBy16 = 0;
+  /// Per runtime argument, in order: divisibilityOf(its pointer address or
+  /// integer value), 1 for floats. The compiler sizes vector accesses from
+  /// it (a row stride of 5000 bf16 still allows 16-byte ones).
+  llvm::SmallVector<uint8_t, 8> divisibility;
   CompileOptions options;
 
   bool operator==(const SpecializationKey &) const = default;
   /// The in-memory cache's hash: of the fields only, cheap for every launch.
   size_t hash() const;
   /// "softmax[f32,f32,i32,i32,i32,i32|BLOCK_SIZE=1024|warps=8,stages=1|
-  /// div16=0,1|cuda:sm_90]": the kernel's name and its constexpr parameters'
+  /// div16=0,1|div8=3|cuda:sm_90]": the kernel's name and its constexpr parameters'
   /// names (in order) label the fields.
   std::string str(llvm::StringRef kernelName,
                   llvm::ArrayRef<std::string> constexprNames) const;

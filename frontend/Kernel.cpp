@@ -69,7 +69,7 @@ KernelDef::checkTraceArgs(llvm::ArrayRef<DType> argTypes,
 llvm::Expected<OwningOpRef<ModuleOp>>
 KernelDef::trace(MLIRContext &context, llvm::ArrayRef<DType> argTypesIn,
                  llvm::ArrayRef<int64_t> constexprs,
-                 uint64_t divisibleBy16) const {
+                 llvm::ArrayRef<uint8_t> divisibility) const {
   if (llvm::Error error = checkTraceArgs(argTypesIn, constexprs))
     return std::move(error);
   context.loadDialect<blk::BlkDialect, func::FuncDialect, arith::ArithDialect,
@@ -90,9 +90,10 @@ KernelDef::trace(MLIRContext &context, llvm::ArrayRef<DType> argTypesIn,
   }
   auto func = func::FuncOp::create(builder, loc, name_,
                                    builder.getFunctionType(argTypes, {}));
-  for (size_t i = 0; i < argTypes.size(); ++i)
-    if (divisibleBy16 >> i & 1)
-      func.setArgAttr(i, "blk.divisibility", builder.getI32IntegerAttr(16));
+  for (size_t i = 0; i < argTypes.size() && i < divisibility.size(); ++i)
+    if (divisibility[i] > 1)
+      func.setArgAttr(i, "blk.divisibility",
+                      builder.getI32IntegerAttr(divisibility[i]));
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
 

@@ -62,12 +62,13 @@ public:
 
   /// Traces the body into a new module holding one func.func named after the
   /// kernel, for runtime arguments of `argTypes`, Constexpr parameters of
-  /// values `constexprs`, and runtime argument i divisible by 16 when bit i
-  /// of `divisibleBy16` is set. User mistakes come back as errors naming the
-  /// kernel and line.
+  /// values `constexprs`, and runtime argument i known divisible by
+  /// `divisibility[i]` (SpecializationKey::divisibility; missing or 1: no
+  /// fact). User mistakes come back as errors naming the kernel and line.
   llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
   trace(mlir::MLIRContext &context, llvm::ArrayRef<DType> argTypes,
-        llvm::ArrayRef<int64_t> constexprs, uint64_t divisibleBy16) const;
+        llvm::ArrayRef<int64_t> constexprs,
+        llvm::ArrayRef<uint8_t> divisibility) const;
 
 private:
   std::string name_;

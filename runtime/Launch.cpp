@@ -103,8 +103,8 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
                         llvm::formatv("points to {0}, got a pointer to {1}",
                                       dtypeName(*param.dtype),
                                       dtypeName(arg.dtype)));
-      if (reinterpret_cast<uintptr_t>(arg.pointer) % 16 == 0)
-        key.divisibleBy16 |= uint64_t(1) << runtimeIndex;
+      key.divisibility.push_back(
+          divisibilityOf(reinterpret_cast<uintptr_t>(arg.pointer)));
       key.argTypes.push_back(arg.dtype);
       break;
     case ParamKind::Scalar: {
@@ -122,8 +122,7 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
         return argError(
             kernel, param, i,
             llvm::formatv("is an i32, but {0} does not fit", value));
-      if (isInt && value % 16 == 0)
-        key.divisibleBy16 |= uint64_t(1) << runtimeIndex;
+      key.divisibility.push_back(isInt ? divisibilityOf(uint64_t(value)) : 1);
       key.argTypes.push_back(want);
       break;
     }

@@ -29,7 +29,7 @@ inline SpecializationKey softmaxExampleKey(const ExampleConfig &c) {
   key.argTypes = {c.dtype,    c.dtype,    DType::I32,
                   DType::I32, DType::I32, DType::I32};
   key.constexprs = {c.blockSize};
-  key.divisibleBy16 = 0b101111;
+  key.divisibility = {16, 16, 16, 16, 1, 16}; // all but n_rows
   key.options = c.options;
   return key;
 }

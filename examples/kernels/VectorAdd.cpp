@@ -29,7 +29,7 @@ static KernelRegistration registration({
       SpecializationKey key;
       key.argTypes = {c.dtype, c.dtype, c.dtype, DType::I32};
       key.constexprs = {c.blockSize};
-      key.divisibleBy16 = 0b1111; // aligned buffers, n a multiple of 16
+      key.divisibility = {16, 16, 16, 16}; // aligned buffers, n a multiple of 16
       key.options = c.options;
       return key;
     },

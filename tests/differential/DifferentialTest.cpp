@@ -262,19 +262,18 @@ TEST(Coverage, EveryEmittedOpIsTraced) {
 /// launch() derives it: pointers by their leading bytes, integers by value).
 SpecializationKey keyFor(const Case &c, Target target) {
   SpecializationKey key;
-  size_t runtime = 0;
   for (const ArgSpec &a : c.args) {
-    bool divisible = false;
+    uint8_t divisibility = 1;
     switch (a.kind) {
     case ArgSpec::Kind::Buffer:
       key.argTypes.push_back(c.buffers[a.buffer].type);
-      divisible = c.buffers[a.buffer].leadBytes % 16 == 0;
+      divisibility = divisibilityOf(c.buffers[a.buffer].leadBytes);
       break;
     case ArgSpec::Kind::I32:
     case ArgSpec::Kind::I64:
       key.argTypes.push_back(a.kind == ArgSpec::Kind::I32 ? DType::I32
                                                           : DType::I64);
-      divisible = a.integer % 16 == 0;
+      divisibility = divisibilityOf(uint64_t(a.integer));
       break;
     case ArgSpec::Kind::F32:
       key.argTypes.push_back(DType::F32);
@@ -283,9 +282,7 @@ SpecializationKey keyFor(const Case &c, Target target) {
       key.constexprs.push_back(a.integer);
       continue;
     }
-    if (divisible)
-      key.divisibleBy16 |= uint64_t(1) << runtime;
-    ++runtime;
+    key.divisibility.push_back(divisibility);
   }
   key.options.target = target;
   key.options.numWarps = c.numWarps;

@@ -177,7 +177,7 @@ int smCount() {
 // Softmax (examples::softmax) against the double-precision reference
 //===----------------------------------------------------------------------===//
 
-// Runtime argument indices of softmax (for SpecializationKey::divisibleBy16).
+// Runtime argument indices of softmax (for SpecializationKey::divisibility).
 enum SoftmaxArg : unsigned {
   kOut = 0,
   kIn = 1,
@@ -380,7 +380,8 @@ TEST_P(GPUSoftmaxTest, F32MoreProgramsThanRows) {
 }
 
 // Strides N+13 (input) and N+7 (output) are never multiples of 16: the
-// specialization must take the scalar (unaligned) path.
+// specialization records each stride's own divisibility (1, 2, 4 or 8) and
+// takes the vector width it allows, down to scalars.
 TEST_P(GPUSoftmaxTest, PaddedStridesScalarPath) {
   REQUIRE_GPU();
   int64_t n = GetParam();
@@ -392,12 +393,10 @@ TEST_P(GPUSoftmaxTest, PaddedStridesScalarPath) {
     auto key = specializationFor(*examples::softmax(), gpuOptions({5}, 4),
                                  softmaxArgs(s, in, out));
     ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
-    EXPECT_TRUE(key->divisibleBy16 & (1u << kOut)) << "cuMemAlloc alignment";
-    EXPECT_TRUE(key->divisibleBy16 & (1u << kIn)) << "cuMemAlloc alignment";
-    // N+7 is never a multiple of 16 here (N+13 is for N = 3).
-    EXPECT_EQ(bool(key->divisibleBy16 & (1u << kInStride)),
-              s.inStride % 16 == 0);
-    EXPECT_FALSE(key->divisibleBy16 & (1u << kOutStride));
+    EXPECT_EQ(key->divisibility[kOut], 16) << "cuMemAlloc alignment";
+    EXPECT_EQ(key->divisibility[kIn], 16) << "cuMemAlloc alignment";
+    EXPECT_EQ(key->divisibility[kInStride], divisibilityOf(s.inStride));
+    EXPECT_EQ(key->divisibility[kOutStride], divisibilityOf(s.outStride));
   }
   for (int warps : warpChoices(n)) {
     s.numWarps = warps;
@@ -440,9 +439,8 @@ TEST(GPUSoftmax, AlignedStridesVectorPath) {
       auto key = specializationFor(*examples::softmax(), gpuOptions({5}, 4),
                                    softmaxArgs(s, in, out));
       ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
-      uint64_t want = (1u << kOut) | (1u << kIn) | (1u << kInStride) |
-                      (1u << kOutStride) | (1u << kRows) | (1u << kCols);
-      EXPECT_EQ(key->divisibleBy16, want) << "n=" << n;
+      for (unsigned arg : {kOut, kIn, kInStride, kOutStride, kRows, kCols})
+        EXPECT_EQ(key->divisibility[arg], 16) << "n=" << n << " arg " << arg;
     }
     for (int warps : warpChoices(n)) {
       s.numWarps = warps;
@@ -788,7 +786,8 @@ TEST(GPUVectorAdd, UnalignedPointers) {
                            int32_t(n), Constexpr(1024)};
   auto key = specializationFor(*examples::vectorAdd(), gpuOptions({1}), args);
   ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
-  EXPECT_EQ(key->divisibleBy16 & 0b111, 0u);
+  for (unsigned arg : {0, 1, 2})
+    EXPECT_EQ(key->divisibility[arg], 4) << "arg " << arg; // float* + 1
   ASSERT_LAUNCH_OK(*examples::vectorAdd(), gpuOptions({1}), args);
   ASSERT_SYNC_OK();
   ASSERT_EQ(dout.download(out), "");

@@ -107,7 +107,7 @@ compileSoftmax(const CompileOptions &options, std::vector<std::string> &seen,
   const RegisteredKernel *softmax = findKernel("softmax");
   SpecializationKey key = softmax->exampleKey(config);
   auto module = softmax->kernel->trace(context, key.argTypes, key.constexprs,
-                                       key.divisibleBy16);
+                                       key.divisibility);
   if (!module)
     return module.takeError();
   return compileModule(

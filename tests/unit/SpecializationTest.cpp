@@ -29,7 +29,7 @@ SpecializationKey softmaxKey() {
   key.argTypes = {DType::F32, DType::F32, DType::I32,
                   DType::I32, DType::I32, DType::I32};
   key.constexprs = {1024};
-  key.divisibleBy16 = 0b1111;
+  key.divisibility = {16, 16, 16, 16, 1, 1};
   key.options.numWarps = 8;
   key.options.numStages = 1;
   key.options.target = Target{TargetKind::CUDA, 90};
@@ -55,11 +55,22 @@ TEST(SpecializationKey, DefaultsAreCpuFourWarpsOneStage) {
   SpecializationKey key;
   EXPECT_TRUE(key.argTypes.empty());
   EXPECT_TRUE(key.constexprs.empty());
-  EXPECT_EQ(key.divisibleBy16, 0u);
+  EXPECT_TRUE(key.divisibility.empty());
   EXPECT_EQ(key.options.numWarps, 4);
   EXPECT_EQ(key.options.numStages, 1);
   EXPECT_EQ(key.options.target.kind, TargetKind::CPU);
   EXPECT_EQ(key.options.target.smArch, 0);
+}
+
+// The largest power of two dividing a value, capped at the widest vector
+// access; 0 is divisible by anything.
+TEST(SpecializationKey, DivisibilityIsTheLargestPowerOfTwoUpTo16) {
+  const std::pair<uint64_t, uint8_t> cases[] = {
+      {0, 16},  {1, 1},    {2, 2},  {3, 1},  {4, 4},      {5000, 8},
+      {5004, 4}, {10000, 16}, {48, 16}, {24, 8}, {1ull << 63, 16},
+      {uint64_t(-2), 2}};
+  for (auto [value, want] : cases)
+    EXPECT_EQ(divisibilityOf(value), want) << value;
 }
 
 TEST(SpecializationKey, EveryFieldChangesEquality) {
@@ -74,9 +85,10 @@ TEST(SpecializationKey, EveryFieldChangesEquality) {
           {"constexpr value", [](auto &k) { k.constexprs[0] = 2048; }},
           {"constexpr count", [](auto &k) { k.constexprs.push_back(1024); }},
           {"constexprs empty", [](auto &k) { k.constexprs.clear(); }},
-          {"divisibleBy16 bit", [](auto &k) { k.divisibleBy16 = 0b0111; }},
-          {"divisibleBy16 high bit",
-           [](auto &k) { k.divisibleBy16 |= 1ull << 63; }},
+          {"divisibility 16 -> 1", [](auto &k) { k.divisibility[3] = 1; }},
+          {"divisibility 1 -> 8", [](auto &k) { k.divisibility[5] = 8; }},
+          {"divisibility 1 -> 2", [](auto &k) { k.divisibility[4] = 2; }},
+          {"divisibility count", [](auto &k) { k.divisibility.push_back(1); }},
           {"numWarps", [](auto &k) { k.options.numWarps = 4; }},
           {"numStages", [](auto &k) { k.options.numStages = 3; }},
           {"target kind",
@@ -161,14 +173,18 @@ TEST(KeyString, FollowsEveryField) {
   SpecializationKey key = softmaxKey();
   key.argTypes[0] = key.argTypes[1] = DType::F16;
   key.constexprs = {128};
-  key.divisibleBy16 = 0b10;
+  key.divisibility = {1, 16, 1, 1, 1, 1};
   key.options.numWarps = 2;
   key.options.numStages = 3;
   key.options.target = Target{};
   EXPECT_EQ(specializationName(*kernel, key),
             "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3|"
             "div16=1|cpu]");
-  key.divisibleBy16 = 0;
+  key.divisibility = {16, 16, 8, 2, 1, 8};
+  EXPECT_EQ(specializationName(*kernel, key),
+            "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3|"
+            "div16=0,1|div8=2,5|div2=3|cpu]");
+  key.divisibility.clear();
   EXPECT_EQ(specializationName(*kernel, key),
             "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3|"
             "div16=|cpu]");

@@ -96,7 +96,7 @@ protected:
   mlir::OwningOpRef<mlir::ModuleOp> traceOk(const KernelDef &kernel,
                                             const SpecializationKey &key) {
     auto module =
-        kernel.trace(context, key.argTypes, key.constexprs, key.divisibleBy16);
+        kernel.trace(context, key.argTypes, key.constexprs, key.divisibility);
     if (!module) {
       ADD_FAILURE() << "trace of " << kernel.name()
                     << " failed: " << llvm::toString(module.takeError());
@@ -109,7 +109,7 @@ protected:
   std::string traceError(const KernelDef &kernel,
                          const SpecializationKey &key) {
     auto module =
-        kernel.trace(context, key.argTypes, key.constexprs, key.divisibleBy16);
+        kernel.trace(context, key.argTypes, key.constexprs, key.divisibility);
     if (module) {
       ADD_FAILURE() << "trace of " << kernel.name()
                     << " unexpectedly succeeded:\n"

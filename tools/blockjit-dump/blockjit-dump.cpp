@@ -99,7 +99,7 @@ int main(int argc, char **argv) {
   registerDialects(registry);
   mlir::MLIRContext context(registry);
   auto module = kernel->kernel->trace(context, key.argTypes, key.constexprs,
-                                      key.divisibleBy16);
+                                      key.divisibility);
   if (!module)
     return fail(llvm::toString(module.takeError()));
 

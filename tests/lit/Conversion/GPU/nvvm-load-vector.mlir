@@ -187,3 +187,55 @@ func.func @unaligned_pointer(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
   blk.store %out, %s : !blk.ptr<f32>
   return
 }
+
+// -----
+
+// Divisibility below 16 still vectorizes as far as it allows: a bf16 row
+// whose stride and length are multiples of 8 (a row of 5000) is 16-byte
+// aligned, so each thread's 8 elements are one vector<8xbf16> load; with
+// multiples of 4 (a row of 5004) they are two 8-byte vector<4xbf16> loads.
+// CHECK-LABEL: func.func @stride_divisible_by_8_bf16
+// CHECK:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xbf16>
+// CHECK-NOT:     llvm.load {{.*}}!llvm.ptr<1>
+// CHECK:         return
+func.func @stride_divisible_by_8_bf16(%in: !blk.ptr<bf16> {blk.divisibility = 16 : i32},
+                      %stride: i32 {blk.divisibility = 8 : i32},
+                      %n: i32 {blk.divisibility = 8 : i32}, %out: !blk.ptr<f32>) {
+  %pid = blk.program_id 0 : i32
+  %off = arith.muli %pid, %stride : i32
+  %row = blk.addptr %in, %off : !blk.ptr<bf16>, i32
+  %r = blk.make_range 0 to 512 : tensor<512xi32>
+  %b = blk.splat %row : !blk.ptr<bf16> -> tensor<512x!blk.ptr<bf16>>
+  %p = blk.addptr %b, %r : tensor<512x!blk.ptr<bf16>>, tensor<512xi32>
+  %nb = blk.splat %n : i32 -> tensor<512xi32>
+  %m = arith.cmpi slt, %r, %nb : tensor<512xi32>
+  %x = blk.load %p, %m : tensor<512x!blk.ptr<bf16>>
+  %s = blk.reduce sum %x axis = 0 : tensor<512xbf16> -> bf16
+  %sf = arith.extf %s : bf16 to f32
+  blk.store %out, %sf : !blk.ptr<f32>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @stride_divisible_by_4_bf16
+// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<4xbf16>
+// CHECK-NOT:     llvm.load {{.*}}!llvm.ptr<1>
+// CHECK:         return
+func.func @stride_divisible_by_4_bf16(%in: !blk.ptr<bf16> {blk.divisibility = 16 : i32},
+                      %stride: i32 {blk.divisibility = 4 : i32},
+                      %n: i32 {blk.divisibility = 4 : i32}, %out: !blk.ptr<f32>) {
+  %pid = blk.program_id 0 : i32
+  %off = arith.muli %pid, %stride : i32
+  %row = blk.addptr %in, %off : !blk.ptr<bf16>, i32
+  %r = blk.make_range 0 to 512 : tensor<512xi32>
+  %b = blk.splat %row : !blk.ptr<bf16> -> tensor<512x!blk.ptr<bf16>>
+  %p = blk.addptr %b, %r : tensor<512x!blk.ptr<bf16>>, tensor<512xi32>
+  %nb = blk.splat %n : i32 -> tensor<512xi32>
+  %m = arith.cmpi slt, %r, %nb : tensor<512xi32>
+  %x = blk.load %p, %m : tensor<512x!blk.ptr<bf16>>
+  %s = blk.reduce sum %x axis = 0 : tensor<512xbf16> -> bf16
+  %sf = arith.extf %s : bf16 to f32
+  blk.store %out, %sf : !blk.ptr<f32>
+  return
+}
