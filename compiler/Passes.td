@@ -105,8 +105,9 @@ def BlkAssignLayouts : Pass<"blk-assign-layouts", "mlir::ModuleOp"> {
 
     With `num-ctas` > 1 a program runs on a thread-block cluster of that
     many CTAs (sm_90): each block large enough to give every CTA a whole
-    tile is cut into contiguous pieces, one per CTA; smaller blocks are held
-    whole by every CTA. The ops that touch split blocks must be ones the
+    tile is split over them, the CTAs taking turns tile by tile (so a
+    masked tail costs each alike); smaller blocks are held whole by every
+    CTA. The ops that touch split blocks must be ones the
     cluster lowering implements (elementwise math, make_range, splat,
     expand_dims, reshape, addptr, load, store, 1-D reduce); otherwise, or if
     no block is large enough, the program runs in one CTA and the module's

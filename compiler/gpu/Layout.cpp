@@ -130,7 +130,16 @@ SmallVector<int64_t> DistributedMap::coordinates(int64_t ctaId, int64_t thread,
   for (unsigned d = 0; d < shape.size(); ++d) {
     if (sliced[d])
       continue;
-    int64_t piece = pos.ctaPosition[d] % cta.CTASplitNum[d];
+    int64_t split = cta.CTASplitNum[d];
+    int64_t piece = pos.ctaPosition[d] % split;
+    int64_t tile = sizePerThread[d] * threadsPerWarp[d] * warpsPerCTA[d];
+    if (tile < pos.pieceSize[d]) {
+      // The split CTAs take turns along d, tile by tile.
+      int64_t turn = pos.local[d] / tile;
+      result.push_back(((turn * split + piece) * tile + pos.local[d] % tile) %
+                       shape[d]);
+      continue;
+    }
     result.push_back(
         (piece * pos.pieceSize[d] + pos.local[d] % pos.pieceSize[d]) %
         shape[d]);
@@ -180,19 +189,10 @@ blockjit::linearBlockedLayout(MLIRContext *context, ArrayRef<int64_t> shape,
                               int64_t vector, int numWarps, int64_t clusterCTAs,
                               int64_t splitCTAs) {
   unsigned rank = shape.size();
-  // The pieces take the outermost dimensions first: contiguous ranges of
-  // the linear index.
-  SmallVector<unsigned> split(rank, 1);
   SmallVector<int64_t> room(shape);
-  for (unsigned d = 0, left = unsigned(splitCTAs); d < rank && left > 1; ++d) {
-    unsigned take = unsigned(std::min<int64_t>(left, room[d]));
-    split[d] = take;
-    room[d] /= take;
-    left /= take;
-  }
   // Each factor of the linear index, lowest first, takes the room left in
-  // the innermost dimensions of a piece; dimension 0 takes whatever remains
-  // (and wraps when the piece is smaller than the tile).
+  // the innermost dimensions; dimension 0 takes whatever remains (and wraps
+  // when the block is smaller than the tile).
   auto spread = [&](int64_t factor) {
     SmallVector<unsigned> perDim(rank, 1);
     for (unsigned d = rank; d-- > 0 && factor > 1;) {
@@ -206,12 +206,15 @@ blockjit::linearBlockedLayout(MLIRContext *context, ArrayRef<int64_t> shape,
   SmallVector<unsigned> sizePerThread = spread(vector);
   SmallVector<unsigned> threadsPerWarp = spread(kWarpSize);
   SmallVector<unsigned> warpsPerCTA = spread(numWarps);
+  // The CTAs come right after the tile: they take turns tile by tile, in
+  // every shape of the block's size alike.
+  SmallVector<unsigned> split = spread(splitCTAs);
   SmallVector<unsigned> order;
   for (unsigned d = rank; d-- > 0;)
     order.push_back(d);
   blkgpu::CTALayout cta = blkgpu::CTALayout::single(rank);
   if (clusterCTAs > 1) {
-    // CTAs along the split dimensions as the pieces; the rest along 0.
+    // CTAs along the split dimensions; the rest (replicas) along 0.
     cta.CTAsPerCluster = split;
     cta.CTAsPerCluster[0] *= unsigned(clusterCTAs / splitCTAs);
     cta.CTASplitNum = split;

@@ -96,9 +96,10 @@ int64_t sharedOffset(blkgpu::SharedLayoutAttr layout,
 
 /// The element-to-thread map of a linear layout, in numbers. A block of any
 /// rank is distributed through its row-major linear index, like a 1-D block
-/// of all its elements. A block split over the CTAs of a cluster is cut
-/// into `ctas` contiguous pieces of that index, CTA c holding piece c with
-/// the map below; a block that is not split is held whole by every CTA.
+/// of all its elements. A block split over the CTAs of a cluster gives its
+/// tiles to the CTAs in turn (tile i to CTA i % ctas), so that a row's
+/// masked tail costs every CTA alike; a block that is not split is held
+/// whole by every CTA.
 struct Layout1D {
   int64_t size = 1;     // elements in the block
   int64_t vector = 1;   // contiguous elements per chunk (sizePerThread)
@@ -117,15 +118,22 @@ struct Layout1D {
   }
   bool replicated() const { return piece() < tile(); }
   bool split() const { return ctas > 1; }
+  /// The block element that register k of thread t of CTA c holds: its
+  /// thread's chunk of tile (k / vector) of the CTA's turns.
+  int64_t index(int64_t cta, int64_t thread, int64_t k) const {
+    if (!split())
+      return rawIndex(thread, k) % size;
+    return ((k / vector) * ctas + cta) * tile() + thread * vector + k % vector;
+  }
 };
 
 /// The #blkgpu.blocked layout that spreads a block of `shape` (power-of-two
-/// sizes) through its row-major linear index: cut into `splitCTAs`
-/// contiguous pieces (outermost dimensions first), one per CTA of a cluster
-/// of `clusterCTAs` (1 = every CTA holds the whole block); within a piece,
-/// `vector` consecutive elements per thread, then 32 lanes, then `numWarps`
-/// warps, each filling the dimensions innermost first (what is left goes to
-/// dimension 0, which then wraps), then repeats. E.g. a [R, C] block with C
+/// sizes) through its row-major linear index: `vector` consecutive elements
+/// per thread, then 32 lanes, then `numWarps` warps, then `splitCTAs` CTAs
+/// of a cluster of `clusterCTAs` (1 = every CTA holds the whole block),
+/// each filling the dimensions innermost first (what is left goes to
+/// dimension 0, which then wraps), then repeats. The CTAs thus take turns
+/// tile by tile (Layout1D::index). E.g. a [R, C] block with C
 /// >= vector * threads gets sizePerThread = [1, vector], threadsPerWarp =
 /// [1, 32], warpsPerCTA = [1, numWarps], order = [1, 0].
 blkgpu::BlockedLayoutAttr linearBlockedLayout(mlir::MLIRContext *context,

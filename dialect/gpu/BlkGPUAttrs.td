@@ -43,9 +43,12 @@ def BlkGPU_BlockedLayoutAttr : BlkGPU_Layout<"BlockedLayout", "blocked"> {
 
     The CTA part splits the block over the CTAs of a cluster:
     `CTAsPerCluster[d]` CTAs along d (a CTA's index split in `CTAOrder`);
-    the block is cut into `CTASplitNum[d]` pieces along d, and the CTA at
-    position p[d] holds piece p[d] % CTASplitNum[d] (CTAs past the pieces
-    hold replicas); the map above then applies to the piece. It defaults to
+    `CTASplitNum[d]` of them share dimension d, and the CTA at position p[d]
+    holds share p[d] % CTASplitNum[d] (CTAs past the shares hold replicas).
+    Along d the shares take turns tile by tile: when a share holds several
+    tiles, repeat j of the tile in share p covers tile j * CTASplitNum[d] + p
+    of the dimension; otherwise share p is the contiguous range p (see
+    docs/LAYOUTS.md). It defaults to
     one CTA (all 1, `CTAOrder` = [rank-1, ..., 0]) and is printed only when
     it differs.
 

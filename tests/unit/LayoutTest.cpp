@@ -141,9 +141,9 @@ TEST_F(LayoutTest, LinearLayoutsMatchLayout1D) {
   EXPECT_GT(checked, 1000);
 }
 
-// A block split over a cluster: CTA c holds the contiguous piece c of the
-// linear index, laid out within the piece as a one-CTA block of the piece's
-// size; DistributedMap (the attribute's meaning) and Layout1D agree.
+// A block split over a cluster: the CTAs take turns tile by tile along the
+// linear index (CTA c holds tiles c, c + C, ...), in every shape of one
+// size alike; DistributedMap (the attribute's meaning) and Layout1D agree.
 TEST_F(LayoutTest, ClusterSplitLayoutsMatchLayout1D) {
   int checked = 0;
   for (const SmallVector<int64_t> &shape : shapes(4096))
@@ -165,7 +165,7 @@ TEST_F(LayoutTest, ClusterSplitLayoutsMatchLayout1D) {
             for (int64_t t = 0; t < linear.threads; t += 7)
               for (int64_t k = 0; k < linear.perThread(); ++k) {
                 ASSERT_EQ(rowMajor(shape, map->coordinates(c, t, k)),
-                          c * linear.piece() + linear.rawIndex(t, k))
+                          linear.index(c, t, k))
                     << "CTA " << c << " thread " << t << " register " << k
                     << " of " << str(layout);
                 ASSERT_FALSE(map->isReplica(c, t, k));
@@ -179,6 +179,31 @@ TEST_F(LayoutTest, ClusterSplitLayoutsMatchLayout1D) {
           ++checked;
         }
   EXPECT_GT(checked, 50);
+}
+
+// A masked tail of a split row costs every CTA alike: with 2 CTAs and 512-
+// element tiles, CTA 0 holds tiles 0, 2, 4, ... and CTA 1 tiles 1, 3, 5, ...
+TEST_F(LayoutTest, ClusterSplitCTAsTakeTurnsByTile) {
+  Layout1D linear{8192, 4, 128, 2};
+  EXPECT_EQ(linear.index(0, 0, 0), 0);
+  EXPECT_EQ(linear.index(1, 0, 0), 512);
+  EXPECT_EQ(linear.index(0, 0, 4), 1024);
+  EXPECT_EQ(linear.index(1, 127, 7), 3 * 512 + 127 * 4 + 3);
+  // Of the first 5000 elements, each CTA holds 2560 or 2440.
+  int64_t held[2] = {0, 0};
+  for (int64_t c = 0; c < 2; ++c)
+    for (int64_t t = 0; t < linear.threads; ++t)
+      for (int64_t k = 0; k < linear.perThread(); ++k)
+        held[c] += linear.index(c, t, k) < 5000;
+  EXPECT_EQ(held[0], 2560);
+  EXPECT_EQ(held[1], 2440);
+  // The attribute says the same for a 1-D and a 2-D block of that size.
+  for (SmallVector<int64_t> shape : {SmallVector<int64_t>{8192}, {4, 2048}}) {
+    auto layout = linearBlockedLayout(&context, shape, 4, 4, 2, 2);
+    std::optional<DistributedMap> map = DistributedMap::get(layout, shape);
+    ASSERT_TRUE(map) << str(layout);
+    EXPECT_EQ(rowMajor(shape, map->coordinates(1, 0, 0)), 512) << str(layout);
+  }
 }
 
 // A block every CTA of a cluster holds whole: CTA c > 0 holds replicas.

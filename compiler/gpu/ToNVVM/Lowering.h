@@ -116,9 +116,9 @@ mlir::Value warpShuffle(mlir::OpBuilder &builder, mlir::Location loc,
                         mlir::Value value, int64_t offset,
                         mlir::NVVM::ShflKind kind);
 
-/// The linear index in the whole block of this thread's element k: for a
-/// block split over a cluster, its index in this CTA's piece plus where the
-/// piece starts.
+/// The linear index in the whole block of this thread's element k
+/// (Layout1D::index): for a block split over a cluster, the CTA's turns
+/// come in.
 mlir::Value blockElementIndex(mlir::OpBuilder &builder, mlir::Location loc,
                               const KernelState &kernel, const Layout1D &layout,
                               int64_t k);

@@ -33,12 +33,17 @@ Value elementIndex(OpBuilder &builder, Location loc, Value threadId,
 Value blockElementIndex(OpBuilder &builder, Location loc,
                         const KernelState &kernel, const Layout1D &layout,
                         int64_t k) {
-  Value index = elementIndex(builder, loc, kernel.threadId, layout, k);
   if (!layout.split())
-    return index;
-  Value start = arith::MulIOp::create(
-      builder, loc, kernel.ctaRank, i32Constant(builder, loc, layout.piece()));
-  return arith::AddIOp::create(builder, loc, start, index);
+    return elementIndex(builder, loc, kernel.threadId, layout, k);
+  // Layout1D::index: the CTAs take turns tile by tile.
+  Value thread = arith::MulIOp::create(
+      builder, loc, kernel.threadId, i32Constant(builder, loc, layout.vector));
+  Value turn = arith::MulIOp::create(builder, loc, kernel.ctaRank,
+                                     i32Constant(builder, loc, layout.tile()));
+  Value base = arith::AddIOp::create(builder, loc, thread, turn);
+  return arith::AddIOp::create(
+      builder, loc, base,
+      i32Constant(builder, loc, layout.index(0, 0, k)));
 }
 
 SmallVector<Value> delinearize(OpBuilder &builder, Location loc,

@@ -4,8 +4,9 @@
 
 // blk-assign-layouts with num-ctas: a program runs on a cluster of that many
 // CTAs. A block large enough to give every CTA a whole tile (vector x 32 x
-// num_warps elements) is cut into contiguous pieces, one per CTA: its
-// #blkgpu.blocked gets CTAsPerCluster = CTASplitNum = [num-ctas]. Smaller
+// num_warps elements) is split over them, the CTAs taking turns tile by
+// tile: its #blkgpu.blocked gets CTAsPerCluster = CTASplitNum = [num-ctas]
+// (for a 2-D block, on the dimension right after the tile's). Smaller
 // blocks are held whole by every CTA (CTASplitNum = [1]). The module
 // records blkgpu.num_ctas; without num-ctas nothing changes.
 
@@ -74,5 +75,24 @@ func.func @scan(%in: !blk.ptr<f32>) {
     blk.scan_return %s : f32
   }
   blk.store %ptrs, %c : tensor<8192x!blk.ptr<f32>>
+  return
+}
+
+// -----
+
+// A 2-D block of the same size is split like the 1-D one: the 512-element
+// tile spans dimension 1 (4 x 32 x 4), so the 4 CTAs take turns along
+// dimension 1 (CTASplitNum = [1, 4]), and a reshape keeps each element in
+// its CTA.
+// CHECK-LABEL: func.func @rows
+// CHECK:         blk.reshape {{.*}} -> tensor<4x2048xf32, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0], CTAsPerCluster = [1, 4], CTASplitNum = [1, 4], CTAOrder = [1, 0]}>>
+func.func @rows(%in: !blk.ptr<f32>) {
+  %r = blk.make_range 0 to 8192 : tensor<8192xi32>
+  %p = blk.splat %in : !blk.ptr<f32> -> tensor<8192x!blk.ptr<f32>>
+  %ptrs = blk.addptr %p, %r : tensor<8192x!blk.ptr<f32>>, tensor<8192xi32>
+  %x = blk.load %ptrs : tensor<8192x!blk.ptr<f32>>
+  %x2 = blk.reshape %x : tensor<8192xf32> -> tensor<4x2048xf32>
+  %y = blk.reshape %x2 : tensor<4x2048xf32> -> tensor<8192xf32>
+  blk.store %ptrs, %y : tensor<8192x!blk.ptr<f32>>
   return
 }

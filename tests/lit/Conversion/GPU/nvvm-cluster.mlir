@@ -4,7 +4,9 @@
 // convert-blk-to-nvvm on a program that runs on a cluster of 2 CTAs, each
 // holding 2048 of the 4096 elements:
 // - program_id / num_programs are the cluster's (%clusterid, %nclusterid);
-// - make_range adds the CTA's piece start (%cluster_ctarank * 2048);
+// - the CTAs take turns tile by tile (tiles of 4 x 128 = 512 elements):
+//   make_range's element k of thread t is t * 4 + %cluster_ctarank * 512
+//   plus (k / 4) * 1024 + k % 4;
 // - the max combines in-thread, across lanes, across warps (shared memory,
 //   two barriers), then across the cluster: threads 0 and 1 store the CTA's
 //   value into slot [phase][rank] of CTA 0's and CTA 1's buffer (mapa to a
@@ -27,7 +29,11 @@
 // CHECK-NEXT:    llvm.store %c0_i32, %[[PHASE]] : i32, !llvm.ptr
 // CHECK-NEXT:    %[[PID:.*]] = nvvm.read.ptx.sreg.clusterid.x : i32
 // CHECK-NEXT:    %[[NP:.*]] = nvvm.read.ptx.sreg.nclusterid.x : i32
-// CHECK:         %[[START:.*]] = arith.muli %[[RANK]], %c2048_i32 : i32
+// CHECK:         %[[T4:.*]] = arith.muli %[[TID]], %c4_i32 : i32
+// CHECK-NEXT:    %[[TURN:.*]] = arith.muli %[[RANK]], %c512_i32 : i32
+// CHECK-NEXT:    %[[BASE:.*]] = arith.addi %[[T4]], %[[TURN]] : i32
+// CHECK-NEXT:    arith.addi %[[BASE]], %c1_i32 : i32
+// CHECK:         arith.addi %[[BASE]], %c1024_i32 : i32
 // CHECK:         nvvm.shfl.sync  bfly
 // CHECK:         nvvm.barrier0
 // CHECK:         nvvm.barrier0
