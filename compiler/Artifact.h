@@ -29,6 +29,9 @@ struct CompiledArtifact {
   /// CTAs of the thread-block cluster that runs one program (1: no cluster).
   int ctasPerProgram = 1;
   int sharedMemoryBytes = 0;   // static shared memory of the GPU kernel
+  /// Dynamic shared memory the GPU kernel itself needs per CTA (blocks kept
+  /// on chip, blk-stage-in-shared); every launch adds it to its own.
+  int dynamicSharedMemoryBytes = 0;
   int64_t cpuScratchBytes = 0; // CPU: per-thread arena (cpu/EntryABI.h)
 };
 

@@ -139,6 +139,29 @@ def BlkFuseClusterSoftmax : Pass<"blk-fuse-cluster-softmax", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
 
+def BlkStageInShared : Pass<"blk-stage-in-shared", "mlir::ModuleOp"> {
+  let summary = "Keep blocks too large for registers in shared memory";
+  let description = [{
+    After blk-assign-layouts: a loaded block whose share of each thread
+    would take more than 128 registers (kMaxRegisterWordsPerBlock) would
+    spill to local memory, a second trip to DRAM. Such a blk.load becomes a
+    blkgpu.async_load into the CTA's shared memory (cp.async: the bytes in
+    flight are not bounded by registers either) and each use reads it back
+    with a blkgpu.local_load placed right before the use. Elementwise values
+    computed from it that have several uses are recomputed for each use
+    (softmax's exp(x - max) once for the sum, once for the output), so no
+    thread holds a whole block across a reduction. The blocks of a program
+    take consecutive, 16-byte aligned `offset`s of its dynamic shared
+    memory, recorded as `blkgpu.dynamic_shared_bytes` on the module. Loads
+    whose value is carried around a loop (blk-pipeline-loads) are left in
+    registers, and so is everything when the blocks would exceed the shared
+    memory of `sm-arch` (the module's `blkgpu.residency` says why).
+  }];
+  let options = [Option<"smArch", "sm-arch", "int", /*default=*/"90",
+                        "the target's sm arch (its shared memory per CTA)">];
+  let dependentDialects = ["blockjit::blkgpu::BlkGPUDialect"];
+}
+
 def BlkTestAxisInfo : Pass<"blk-test-axis-info", "mlir::ModuleOp"> {
   let summary = "Report what AxisAnalysis derives for every value (tests)";
   let description = [{

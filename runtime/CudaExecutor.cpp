@@ -166,6 +166,7 @@ llvm::Error CudaExecutor::load(const CompiledArtifact &artifact,
   kernel.threadsPerProgram = artifact.threadsPerProgram;
   kernel.ctasPerProgram = artifact.ctasPerProgram;
   kernel.staticSharedMemoryBytes = staticShared;
+  kernel.kernelDynamicSharedMemoryBytes = artifact.dynamicSharedMemoryBytes;
   kernel.dynamicSharedMemoryLimit.store(dynamicLimit,
                                         std::memory_order_relaxed);
   return llvm::Error::success();
@@ -178,9 +179,14 @@ CudaExecutor::resources(const LoadedKernel &kernel,
     return cudaError("dynamic shared memory of " +
                      llvm::Twine(dynamicSharedMemoryBytes) +
                      " bytes is negative");
+  dynamicSharedMemoryBytes += kernel.kernelDynamicSharedMemoryBytes;
   auto api = cuda::driverOn(kernel.device);
   if (!api)
     return api.takeError();
+  // Past 48 KB the function must opt in before occupancy counts it.
+  if (llvm::Error e =
+          allowDynamicSharedMemory(*api, kernel, dynamicSharedMemoryBytes))
+    return std::move(e);
   auto props = cuda::deviceProperties(kernel.device);
   if (!props)
     return props.takeError();
@@ -197,7 +203,8 @@ CudaExecutor::resources(const LoadedKernel &kernel,
                           size_t(dynamicSharedMemoryBytes)),
                       "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
     return std::move(e);
-  resources.sharedMemoryBytes = kernel.staticSharedMemoryBytes;
+  resources.sharedMemoryBytes =
+      kernel.staticSharedMemoryBytes + kernel.kernelDynamicSharedMemoryBytes;
   resources.threadsPerProgram = kernel.threadsPerProgram;
   resources.ctasPerProgram = kernel.ctasPerProgram;
   resources.maxProgramsPerProcessor = std::max(1, perSM);
@@ -272,7 +279,8 @@ llvm::Error CudaExecutor::launch(const LoadedKernel &kernel,
   if (!api)
     return api.takeError();
   if (LLVM_UNLIKELY(!config.isPlain() || config.device != kernel.device ||
-                    kernel.ctasPerProgram > 1))
+                    kernel.ctasPerProgram > 1 ||
+                    kernel.kernelDynamicSharedMemoryBytes))
     return launchUnusual(*api, kernel, config, args);
   const Grid &grid = config.grid;
   return cuda::check(
@@ -293,6 +301,7 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
   if (dynamicShared < 0)
     return cudaError("dynamic shared memory of " + llvm::Twine(dynamicShared) +
                      " bytes is negative");
+  dynamicShared += kernel.kernelDynamicSharedMemoryBytes;
   if (config.attributes.size() > LaunchConfig::kMaxLaunchAttributes)
     return cudaError(llvm::formatv("{0} launch attributes (at most {1})",
                                    config.attributes.size(),

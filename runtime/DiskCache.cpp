@@ -16,7 +16,7 @@ namespace blockjit {
 
 namespace {
 
-constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '6'};
+constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '7'};
 
 void appendU64(std::string &out, uint64_t v) {
   for (int i = 0; i < 8; ++i)
@@ -96,10 +96,10 @@ std::optional<CompiledArtifact> readDiskCache(const DiskCacheKey &key) {
     return reject("checksum mismatch");
   CompiledArtifact artifact;
   std::string material;
-  uint64_t format, threads, ctas, shared, scratch;
+  uint64_t format, threads, ctas, shared, dynamicShared, scratch;
   if (!readString(payload, material) || !readU64(payload, format) ||
       !readU64(payload, threads) || !readU64(payload, ctas) ||
-      !readU64(payload, shared) ||
+      !readU64(payload, shared) || !readU64(payload, dynamicShared) ||
       !readU64(payload, scratch) || !readString(payload, artifact.entryName) ||
       !readString(payload, artifact.binary) || !payload.empty())
     return reject("malformed payload");
@@ -111,6 +111,7 @@ std::optional<CompiledArtifact> readDiskCache(const DiskCacheKey &key) {
   artifact.threadsPerProgram = int(threads);
   artifact.ctasPerProgram = int(ctas);
   artifact.sharedMemoryBytes = int(shared);
+  artifact.dynamicSharedMemoryBytes = int(dynamicShared);
   artifact.cpuScratchBytes = int64_t(scratch);
   if (!looksLoadable(artifact))
     return reject("its content is not a loadable artifact");
@@ -134,6 +135,7 @@ void writeDiskCache(const DiskCacheKey &key, const CompiledArtifact &artifact) {
   appendU64(payload, artifact.threadsPerProgram);
   appendU64(payload, artifact.ctasPerProgram);
   appendU64(payload, artifact.sharedMemoryBytes);
+  appendU64(payload, artifact.dynamicSharedMemoryBytes);
   appendU64(payload, artifact.cpuScratchBytes);
   appendString(payload, artifact.entryName);
   appendString(payload, artifact.binary);

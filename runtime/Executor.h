@@ -95,7 +95,8 @@ struct LaunchConfig {
 /// processor (an SM; on the CPU, one program per thread).
 struct KernelResources {
   int registers = 0;         // per thread (GPU)
-  int sharedMemoryBytes = 0; // static, per CTA (GPU)
+  /// Per CTA (GPU): static, plus the dynamic the kernel itself needs.
+  int sharedMemoryBytes = 0;
   int threadsPerProgram = 1; // per CTA
   /// CTAs of the thread-block cluster that runs one program (1: none).
   int ctasPerProgram = 1;
@@ -123,6 +124,9 @@ struct LoadedKernel {
   int ctasPerProgram = 1;
   /// CUDA: static shared memory per program, as the driver reports it.
   int staticSharedMemoryBytes = 0;
+  /// CUDA: dynamic shared memory the kernel itself needs per CTA (blocks
+  /// kept on chip); launches and occupancy queries add it to theirs.
+  int kernelDynamicSharedMemoryBytes = 0;
   /// CPU: the per-thread scratch arena (compiler/cpu/EntryABI.h).
   int64_t cpuScratchBytes = 0;
   /// CUDA: the dynamic shared memory the function accepts now; launches that

@@ -80,6 +80,7 @@ struct ConvertBlkToNVVM
     populateArgReducePatterns(converter, patterns, kernel);
     populateAtomicPatterns(converter, patterns, kernel);
     populateScanPatterns(converter, patterns, kernel);
+    populateOnChipPatterns(converter, patterns, kernel);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     FrozenRewritePatternSet frozen(std::move(patterns));
@@ -124,6 +125,8 @@ struct ConvertBlkToNVVM
         return signalPassFailure();
       }
       kernel.scratch.declare(module, func.getLoc());
+      if (kernel.usesDynamicShared)
+        declareDynamicShared(module, func.getLoc());
       kernel.clusterBuffer.declare(module, func.getLoc());
     }
   }

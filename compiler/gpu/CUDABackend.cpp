@@ -30,6 +30,8 @@ void addLayoutStagePasses(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(createBlkAssignLayouts(
       BlkAssignLayoutsOptions{options.numWarps, options.numCTAs}));
   pm.addPass(createBlkFuseClusterSoftmax());
+  pm.addPass(
+      createBlkStageInShared(BlkStageInSharedOptions{options.target.smArch}));
 }
 
 void addNVVMStagePasses(OpPassManager &pm, const CompileOptions &options) {
@@ -52,6 +54,10 @@ llvm::Error emitPTXStage(Compilation &compilation) {
   // The layout stage may have run the program in one CTA (see
   // blk-assign-layouts): the cluster the kernel was compiled for.
   artifact.ctasPerProgram = numCTAsOf(compilation.module);
+  auto dynamicShared = compilation.module->getAttrOfType<IntegerAttr>(
+      kDynamicSharedBytesAttr);
+  artifact.dynamicSharedMemoryBytes =
+      dynamicShared ? int(dynamicShared.getInt()) : 0;
   artifact.sharedMemoryBytes = 0;
   const llvm::DataLayout &layout = module.getDataLayout();
   for (const llvm::GlobalVariable &global : module.globals())

@@ -271,6 +271,11 @@ LogicalResult blockjit::verifyLinearLayouts(Operation *root, int numWarps,
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor)
       return success();
+    // A block kept in shared memory (only blkgpu.local_load reads it): its
+    // op's verifier checks it.
+    if (isa<blkgpu::AsyncLoadOp>(op) &&
+        isa_and_nonnull<blkgpu::SharedLayoutAttr>(tensor.getEncoding()))
+      return success();
     if (!tensor.getEncoding())
       return op->emitOpError()
              << "has the block " << tensor

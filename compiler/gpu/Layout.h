@@ -26,6 +26,8 @@ inline constexpr llvm::StringLiteral kNumWarpsAttr =
     blkgpu::BlkGPUDialect::kNumWarpsAttrName;
 inline constexpr llvm::StringLiteral kNumCTAsAttr =
     blkgpu::BlkGPUDialect::kNumCTAsAttrName;
+inline constexpr llvm::StringLiteral kDynamicSharedBytesAttr =
+    blkgpu::BlkGPUDialect::kDynamicSharedBytesAttrName;
 /// The most block elements one GPU thread may own. Its registers hold them
 /// all, spilling beyond ~200; code generation time grows faster than the
 /// block past this (ptxas on sm_90: 512 per thread ~1 s, 1024 ~4 s, 2048

@@ -30,6 +30,14 @@ def BlkGPU_Dialect : Dialect {
     /// The module attribute holding the CTAs per program (an i32; absent: 1).
     static constexpr ::llvm::StringLiteral kNumCTAsAttrName =
         "blkgpu.num_ctas";
+    /// The module attribute holding the dynamic shared memory the blocks
+    /// kept on chip take per CTA, in bytes (an i64; absent: none).
+    static constexpr ::llvm::StringLiteral kDynamicSharedBytesAttrName =
+        "blkgpu.dynamic_shared_bytes";
+    /// The module attribute saying why blocks too large for registers stay
+    /// there (a string).
+    static constexpr ::llvm::StringLiteral kResidencyAttrName =
+        "blkgpu.residency";
     /// The module attribute saying why a cluster was asked for but each
     /// program runs in one CTA (a string).
     static constexpr ::llvm::StringLiteral kClusterFallbackAttrName =

@@ -95,6 +95,19 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
                              << " is a string on the module";
     return success();
   }
+  if (attr.getName() == kDynamicSharedBytesAttrName) {
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<ModuleOp>(op) || !bytes || bytes.getInt() <= 0)
+      return op->emitError() << kDynamicSharedBytesAttrName
+                             << " is a positive integer on the module";
+    return success();
+  }
+  if (attr.getName() == kResidencyAttrName) {
+    if (!isa<ModuleOp>(op) || !isa<StringAttr>(attr.getValue()))
+      return op->emitError() << kResidencyAttrName
+                             << " is a string on the module";
+    return success();
+  }
   if (attr.getName() == kCTALocalAttrName) {
     if (op->getName().getStringRef() != "blk.reduce" ||
         !isa<UnitAttr>(attr.getValue()))
@@ -105,6 +118,8 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
   return op->emitError() << "unknown blkgpu attribute '"
                          << attr.getName().getValue() << "' (the module takes "
                          << kNumWarpsAttrName << ", " << kNumCTAsAttrName
-                         << " and " << kClusterFallbackAttrName
+                         << ", " << kDynamicSharedBytesAttrName << ", "
+                         << kResidencyAttrName << " and "
+                         << kClusterFallbackAttrName
                          << ", blk.reduce " << kCTALocalAttrName << ")";
 }

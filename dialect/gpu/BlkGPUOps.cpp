@@ -1,5 +1,6 @@
 //===- BlkGPUOps.cpp - GPU-only operations: verifiers ---------------------===//
 #include "dialect/gpu/BlkGPUDialect.h"
+#include "dialect/BlkDialect.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -21,5 +22,62 @@ LogicalResult ClusterSoftmaxStatsOp::verify() {
     return emitOpError() << "exchanges across the CTAs of a cluster: it needs "
                          << "a module with " << BlkGPUDialect::kNumCTAsAttrName
                          << " of 2 or more";
+  return success();
+}
+
+LogicalResult AsyncLoadOp::verify() {
+  auto ptrType = getPtr().getType();
+  auto ptrElement = dyn_cast<blk::PtrType>(ptrType.getElementType());
+  if (!ptrElement)
+    return emitOpError() << "loads through a block of pointers, got "
+                         << ptrType;
+  if (!isDistributedLayout(ptrType.getEncoding()))
+    return emitOpError() << "needs pointers laid out in registers "
+                            "(#blkgpu.blocked), got "
+                         << ptrType;
+  RankedTensorType result = getResult().getType();
+  auto shared = dyn_cast_or_null<SharedLayoutAttr>(result.getEncoding());
+  if (!shared || result.getShape() != ptrType.getShape() ||
+      result.getElementType() != ptrElement.getPointeeType())
+    return emitOpError() << "result must be the pointee type "
+                         << ptrElement.getPointeeType()
+                         << " with the pointers' shape and a #blkgpu.shared "
+                            "layout, got "
+                         << result;
+  if (shared.getCTALayout() != rootBlockedLayout(ptrType.getEncoding())
+                                   .getCTALayout())
+    return emitOpError() << "result must split over the cluster's CTAs as "
+                            "the pointers do";
+  Builder b(getContext());
+  if (getMask() && getMask().getType() != blk::withShapeOf(ptrType, b.getI1Type()))
+    return emitOpError() << "mask must be "
+                         << blk::withShapeOf(ptrType, b.getI1Type());
+  if (getOther() && !getMask())
+    return emitOpError() << "'other' is only meaningful with a mask";
+  if (getOther() &&
+      getOther().getType() != blk::withShapeOf(ptrType, ptrElement.getPointeeType()))
+    return emitOpError() << "'other' must be "
+                         << blk::withShapeOf(ptrType, ptrElement.getPointeeType());
+  if (getOffset() < 0 || getOffset() % 16)
+    return emitOpError() << "offset " << getOffset()
+                         << " must be a non-negative multiple of 16 bytes";
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  RankedTensorType src = getSrc().getType(), result = getResult().getType();
+  if (!isa_and_nonnull<SharedLayoutAttr>(src.getEncoding()))
+    return emitOpError() << "reads a block in shared memory (#blkgpu.shared), "
+                            "got "
+                         << src;
+  if (!isDistributedLayout(result.getEncoding()) ||
+      result.getShape() != src.getShape() ||
+      result.getElementType() != src.getElementType())
+    return emitOpError() << "result must be " << src.getShape()
+                         << " of " << src.getElementType()
+                         << " laid out in registers, got " << result;
+  if (!getSrc().getDefiningOp<AsyncLoadOp>())
+    return emitOpError() << "reads what blkgpu.async_load keeps in shared "
+                            "memory; its operand comes from elsewhere";
   return success();
 }

@@ -4,6 +4,7 @@
 
 include "dialect/gpu/BlkGPUBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/CommonTypeConstraints.td"
 
 def BlkGPU_ClusterSoftmaxStatsOp
     : Op<BlkGPU_Dialect, "cluster_softmax_stats",
@@ -25,6 +26,52 @@ def BlkGPU_ClusterSoftmaxStatsOp
   let arguments = (ins AnyFloat:$local_max, AnyFloat:$local_sum);
   let results = (outs AnyFloat:$max, AnyFloat:$sum);
   let assemblyFormat = "$local_max `,` $local_sum attr-dict `:` type($max)";
+  let hasVerifier = 1;
+}
+
+def BlkGPU_AsyncLoadOp
+    : Op<BlkGPU_Dialect, "async_load",
+         [AttrSizedOperandSegments, MemoryEffects<[MemRead]>]> {
+  let summary = "Load a block from global into shared memory, off the registers";
+  let description = [{
+    What `blk.load` does, but the block lands in the shared memory of its
+    CTA (the `#blkgpu.shared` result) instead of in registers, copied with
+    `cp.async` so the bytes in flight are not bounded by the registers a
+    thread has. Lanes whose mask is false do not touch global memory and
+    hold `other` (0 when absent). `offset` is where the block starts in the
+    kernel's dynamic shared memory, in bytes. Only `blkgpu.local_load`
+    reads the result.
+
+    `blk-stage-in-shared` makes it from a `blk.load` whose block would not
+    fit in the registers of its threads.
+
+    ```mlir
+    %s = blkgpu.async_load %ptrs mask %m : tensor<65536xi1, #blocked>
+        other %o : tensor<65536xf32, #blocked> {offset = 0 : i64}
+        : tensor<65536x!blk.ptr<f32>, #blocked> -> tensor<65536xf32, #shared>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$ptr, Optional<AnyRankedTensor>:$mask,
+                       Optional<AnyRankedTensor>:$other, I64Attr:$offset);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $ptr (`mask` $mask^ `:` type($mask))? (`other` $other^ `:` type($other))?
+    attr-dict `:` type($ptr) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def BlkGPU_LocalLoadOp : Op<BlkGPU_Dialect, "local_load", [Pure]> {
+  let summary = "Read a block kept in shared memory into registers";
+  let description = [{
+    The block that `blkgpu.async_load` keeps in shared memory, laid out in
+    registers again (each thread reads the elements it would have loaded,
+    so no barrier is needed). `blk-stage-in-shared` puts one right before
+    each use, so that each thread holds its elements only briefly.
+  }];
+  let arguments = (ins AnyRankedTensor:$src);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
 }
 

@@ -88,6 +88,7 @@ TEST_F(DiskCacheTest, EveryArtifactFieldRoundTrips) {
   written.threadsPerProgram = 384;
   written.ctasPerProgram = 8;
   written.sharedMemoryBytes = 4100;
+  written.dynamicSharedMemoryBytes = 131072;
   written.cpuScratchBytes = 123456789012;
   DiskCacheKey key = diskCacheKey("round trip");
   writeDiskCache(key, written);
@@ -99,9 +100,11 @@ TEST_F(DiskCacheTest, EveryArtifactFieldRoundTrips) {
   EXPECT_EQ(read->threadsPerProgram, written.threadsPerProgram);
   EXPECT_EQ(read->ctasPerProgram, written.ctasPerProgram);
   EXPECT_EQ(read->sharedMemoryBytes, written.sharedMemoryBytes);
+  EXPECT_EQ(read->dynamicSharedMemoryBytes, written.dynamicSharedMemoryBytes);
   EXPECT_EQ(read->cpuScratchBytes, written.cpuScratchBytes);
   static_assert(sizeof(CompiledArtifact) ==
-                    2 * sizeof(std::string) + 4 * sizeof(int) +
+                    2 * sizeof(std::string) +
+                        4 * sizeof(int) /*threads, CTAs, shared, dynamic*/ +
                         sizeof(int64_t) + sizeof(int64_t) /*format+pad*/,
                 "a new CompiledArtifact field must be written to the disk "
                 "cache and checked here");

@@ -11,6 +11,8 @@
 #include "compiler/VerifyKernels.h"
 #include "compiler/gpu/ToNVVM/Lowering.h"
 
+#include "dialect/gpu/BlkGPUDialect.h"
+
 #include "dialect/BlkDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -38,7 +40,7 @@ LogicalResult checkOp(Operation *op) {
     return success();
   }
   // Every blk op has a pattern, and so has every elementwise op.
-  if (isa<blk::BlkDialect>(op->getDialect()) ||
+  if (isa<blk::BlkDialect, blkgpu::BlkGPUDialect>(op->getDialect()) ||
       (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1))
     return success();
   return op->emitOpError() << "on blocks has no GPU lowering";

@@ -74,6 +74,8 @@ struct KernelState {
   /// Elements per vector access of each block load and store, from
   /// AxisAnalysis of the kernel before it is rewritten.
   llvm::DenseMap<mlir::Operation *, int64_t> accessWidths;
+  /// Whether a block was kept in the dynamic shared memory (OnChip.cpp).
+  bool usesDynamicShared = false;
 };
 
 /// Base of the patterns that need the kernel's state: a conversion pattern
@@ -230,6 +232,12 @@ void populateAtomicPatterns(const BlockTypeConverter &converter,
 void populateScanPatterns(const BlockTypeConverter &converter,
                           mlir::RewritePatternSet &patterns,
                           KernelState &kernel);
+/// blkgpu.async_load and blkgpu.local_load: blocks kept in the dynamic shared
+/// memory (OnChip.cpp), which declareDynamicShared declares once.
+void populateOnChipPatterns(const BlockTypeConverter &converter,
+                            mlir::RewritePatternSet &patterns,
+                            KernelState &kernel);
+void declareDynamicShared(mlir::ModuleOp module, mlir::Location loc);
 
 /// Elements per vector access of every block load and store of `func`, as
 /// wide as contiguity, alignment and mask constancy allow (Memory.cpp). Taken

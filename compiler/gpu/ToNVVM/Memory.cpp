@@ -13,6 +13,7 @@
 #include "compiler/gpu/ToNVVM/Lowering.h"
 
 #include "dialect/BlkDialect.h"
+#include "dialect/gpu/BlkGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -235,6 +236,9 @@ DenseMap<Operation *, int64_t> accessWidths(func::FuncOp func) {
       if (blk::isBlock(load.getType()))
         widths[op] = accessWidth(axis, load.getPtr(), load.getMask(),
                                  blk::elementTypeOf(load.getType()));
+    } else if (auto staged = dyn_cast<blkgpu::AsyncLoadOp>(op)) {
+      widths[op] = accessWidth(axis, staged.getPtr(), staged.getMask(),
+                               staged.getType().getElementType());
     } else if (auto store = dyn_cast<blk::StoreOp>(op)) {
       if (blk::isBlock(store.getPtr().getType()))
         widths[op] =

@@ -1,6 +1,10 @@
 //===- TypeConverter.cpp - a block is the values its thread owns ---------===//
 #include "compiler/gpu/ToNVVM/Lowering.h"
 
+#include "dialect/gpu/BlkGPUDialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 using namespace mlir;
 
 namespace blockjit::nvvm {
@@ -12,6 +16,12 @@ BlockTypeConverter::BlockTypeConverter() {
   addConversion([](RankedTensorType type, SmallVectorImpl<Type> &results) {
     results.append(layoutOf(type).perThread(), type.getElementType());
     return success();
+  });
+  // A block kept in shared memory (blkgpu.async_load): its address.
+  addConversion([](RankedTensorType type) -> std::optional<Type> {
+    if (!isa_and_nonnull<blkgpu::SharedLayoutAttr>(type.getEncoding()))
+      return std::nullopt;
+    return LLVM::LLVMPointerType::get(type.getContext(), 3);
   });
 }
 

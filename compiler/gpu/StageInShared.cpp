@@ -1,0 +1,189 @@
+//===- StageInShared.cpp - blocks too large for registers kept on chip ---===//
+//
+// blk-stage-in-shared: a loaded block whose share of each thread would not
+// fit in registers is copied into shared memory (blkgpu.async_load, one
+// HBM read) and read back right before each use (blkgpu.local_load);
+// elementwise values computed from it are recomputed per use rather than
+// held across reductions. See compiler/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Passes.h"
+#include "compiler/gpu/Layout.h"
+
+#include "dialect/BlkDialect.h"
+#include "dialect/gpu/BlkGPUDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace blockjit {
+#define GEN_PASS_DEF_BLKSTAGEINSHARED
+#include "compiler/Passes.h.inc"
+} // namespace blockjit
+
+using namespace mlir;
+using namespace blockjit;
+
+namespace {
+
+/// 32-bit registers a thread may give one block before it should live in
+/// shared memory: softmax keeps about one block live at a time, and a
+/// thread has 255 registers (ptxas spills past them).
+constexpr int64_t kMaxRegisterWordsPerBlock = 128;
+
+/// Dynamic shared memory a CTA may opt in to on `smArch`, less room for the
+/// kernel's static scratch (reductions across warps, cluster exchanges).
+int64_t sharedCapacity(int smArch) {
+  int64_t optIn = smArch >= 90   ? 227 * 1024
+                  : smArch == 80 ? 163 * 1024
+                  : smArch == 86 || smArch == 89 ? 99 * 1024
+                  : smArch >= 75                 ? 64 * 1024
+                  : smArch >= 70                 ? 96 * 1024
+                                                 : 48 * 1024;
+  return optIn - 4 * 1024;
+}
+
+int64_t wordsPerElement(Type element) {
+  return std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 31) / 32);
+}
+
+/// The loads to keep on chip: blocks whose share of a thread would exceed
+/// the register budget, unless their value is carried around a loop.
+SmallVector<blk::LoadOp> oversizedLoads(ModuleOp module) {
+  SmallVector<blk::LoadOp> loads;
+  module.walk([&](blk::LoadOp load) {
+    auto type = dyn_cast<RankedTensorType>(load.getType());
+    std::optional<Layout1D> layout =
+        type ? linearLayoutOf(type) : std::nullopt;
+    if (!layout || layout->replicated() ||
+        !type.getElementType().isIntOrFloat() ||
+        layout->perThread() * wordsPerElement(type.getElementType()) <=
+            kMaxRegisterWordsPerBlock)
+      return;
+    if (llvm::any_of(load->getUsers(),
+                     [](Operation *user) { return isa<scf::YieldOp>(user); }))
+      return;
+    loads.push_back(load);
+  });
+  return loads;
+}
+
+/// The layout of the block kept in shared memory: each CTA's share in its
+/// own row-major order, where each thread finds its elements of the
+/// register layout.
+blkgpu::SharedLayoutAttr sharedLayoutFor(RankedTensorType type) {
+  auto blocked = cast<blkgpu::BlockedLayoutAttr>(type.getEncoding());
+  SmallVector<unsigned> order;
+  for (unsigned d = type.getRank(); d-- > 0;)
+    order.push_back(d);
+  blkgpu::CTALayout cta = blocked.getCTALayout();
+  return blkgpu::SharedLayoutAttr::get(type.getContext(), /*vec=*/1,
+                                       /*perPhase=*/1, /*maxPhase=*/1, order,
+                                       cta.CTAsPerCluster, cta.CTASplitNum,
+                                       cta.CTAOrder);
+}
+
+/// Whether `op` is cheap to recompute per use: an elementwise op on blocks.
+bool isRecomputable(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
+         op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+         blk::isBlock(op->getResult(0).getType());
+}
+
+/// Gives each use of a value derived from a kept block its own copy of the
+/// elementwise ops that compute it, placed right before the use, so that
+/// no thread holds the block while a reduction runs. Ops are visited last
+/// first: a value's users have their copies by the time it is copied.
+void recomputePerUse(func::FuncOp func) {
+  llvm::SetVector<Operation *> derived;
+  func.walk([&](Operation *op) {
+    if (isa<blkgpu::LocalLoadOp>(op) ||
+        (isRecomputable(op) &&
+         llvm::any_of(op->getOperands(), [&](Value operand) {
+           Operation *def = operand.getDefiningOp();
+           return def && derived.contains(def);
+         })))
+      derived.insert(op);
+  });
+  for (Operation *op : llvm::reverse(derived)) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : op->getResult(0).getUses())
+      uses.push_back(&use);
+    // The first use keeps the original; it moves next to that use.
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      OpBuilder builder(use->getOwner());
+      use->set(builder.clone(*op)->getResult(0));
+    }
+    if (!uses.empty() && uses.front()->getOwner()->getBlock() == op->getBlock())
+      op->moveBefore(uses.front()->getOwner());
+  }
+}
+
+struct BlkStageInShared
+    : blockjit::impl::BlkStageInSharedBase<BlkStageInShared> {
+  using BlkStageInSharedBase::BlkStageInSharedBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<blk::LoadOp> loads = oversizedLoads(module);
+    if (loads.empty())
+      return;
+    int64_t bytes = 0;
+    for (blk::LoadOp load : loads) {
+      Layout1D layout = layoutOf(cast<RankedTensorType>(load.getType()));
+      int64_t size = layout.piece() *
+                     blk::elementTypeOf(load.getType()).getIntOrFloatBitWidth() /
+                     8;
+      bytes += llvm::alignTo(size, 16);
+    }
+    if (bytes > sharedCapacity(smArch)) {
+      module->setAttr(
+          blkgpu::BlkGPUDialect::kResidencyAttrName,
+          StringAttr::get(&getContext(),
+                          "registers: the blocks too large for them need " +
+                              std::to_string(bytes) +
+                              " bytes of shared memory per CTA, more than " +
+                              std::to_string(sharedCapacity(smArch)) +
+                              " on sm_" + std::to_string(smArch)));
+      return;
+    }
+    int64_t offset = 0;
+    for (blk::LoadOp load : loads) {
+      auto type = cast<RankedTensorType>(load.getType());
+      OpBuilder builder(load);
+      auto sharedType = RankedTensorType::get(
+          type.getShape(), type.getElementType(), sharedLayoutFor(type));
+      auto staged = blkgpu::AsyncLoadOp::create(
+          builder, load.getLoc(), sharedType, load.getPtr(), load.getMask(),
+          load.getOther(), builder.getI64IntegerAttr(offset));
+      offset += llvm::alignTo(
+          layoutOf(type).piece() *
+              type.getElementType().getIntOrFloatBitWidth() / 8,
+          16);
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &use : load->getUses())
+        uses.push_back(&use);
+      for (OpOperand *use : uses) {
+        OpBuilder atUse(use->getOwner());
+        use->set(blkgpu::LocalLoadOp::create(atUse, load.getLoc(), type,
+                                             staged.getResult()));
+      }
+      load.erase();
+    }
+    module->setAttr(blkgpu::BlkGPUDialect::kDynamicSharedBytesAttrName,
+                    IntegerAttr::get(IntegerType::get(&getContext(), 64),
+                                     offset));
+    module->setAttr(blkgpu::BlkGPUDialect::kResidencyAttrName,
+                    StringAttr::get(&getContext(),
+                                    std::to_string(loads.size()) +
+                                        " block(s) kept in shared memory"));
+    for (func::FuncOp func : module.getOps<func::FuncOp>())
+      recomputePerUse(func);
+  }
+};
+
+} // namespace
