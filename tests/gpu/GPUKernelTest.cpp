@@ -646,6 +646,55 @@ TEST(GPUSoftmaxLongRows, SpecialValues) {
   specialValues<float>(262144, 16, 0, 16);
 }
 
+//===----------------------------------------------------------------------===//
+// Blocks kept in shared memory (blk-stage-in-shared): a program whose block
+// would take more than 128 registers per thread
+//===----------------------------------------------------------------------===//
+
+// fp32 rows of 20000..32768 in a 32768 block with 4 warps (256 elements a
+// thread, 128 KB on chip), bf16 rows of up to 65536 with 8 warps: masked
+// tails, padded strides, several rows per program, special values.
+TEST(GPUSoftmaxOnChip, RoundTrips) {
+  REQUIRE_GPU();
+  for (int64_t cols : {20000, 32767, 32768}) {
+    softmaxRoundTrip<float, float>({37, cols, cols, cols, 5, 4});
+    softmaxRoundTrip<float, float>({9, cols, cols + 13, cols + 7, 3, 4});
+    specialValues<float>(cols, 4, 3);
+  }
+  for (int64_t cols : {40000, 65536}) {
+    softmaxRoundTrip<bfloat16, bfloat16>({21, cols, cols, cols, 4, 8});
+    softmaxRoundTrip<bfloat16, float>({5, cols, cols + 8, cols, 2, 8});
+    specialValues<bfloat16>(cols, 8, 0);
+  }
+}
+
+// warmup() counts the block kept on chip in the shared memory a program
+// uses and in its occupancy; the artifact and its disk cache entry keep it.
+TEST(GPUSoftmaxOnChip, SharedMemoryIsReportedAndCached) {
+  REQUIRE_GPU();
+  ScopedCacheDirectory cache;
+  ASSERT_FALSE(cache.directory.empty());
+  DeviceBuffer<float> in(std::vector<float>(32768, 1.0f)),
+      out(std::vector<float>(32768, 0.0f));
+  SoftmaxShape s{1, 32768, 32768, 32768, 1, 4};
+  auto info = warmup(*examples::softmax(), softmaxOptions(s, sizeof(float)),
+                     softmaxArgs(s, in, out));
+  ASSERT_TRUE(bool(info)) << llvm::toString(info.takeError());
+  EXPECT_GE(info->sharedMemoryBytes, 32768 * 4);
+  EXPECT_EQ(info->maxProgramsPerProcessor, 1); // 128 KB of 228 KB per SM
+  softmaxRoundTrip<float, float>({3, 32768, 32768, 32768, 2, 4});
+  KernelCache::instance().clear();
+  softmaxRoundTrip<float, float>({3, 32768, 32768, 32768, 2, 4});
+  auto key = specializationFor(*examples::softmax(),
+                               softmaxOptions(s, sizeof(float)),
+                               softmaxArgs(s, in, out));
+  ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
+  auto compiled = KernelCache::instance().get(*examples::softmax(), *key);
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  EXPECT_TRUE(compiled->fromDiskCache);
+  EXPECT_EQ(compiled->artifact.dynamicSharedMemoryBytes, 32768 * 4);
+}
+
 // What warmup() reports of a cluster kernel, and a row too short to split.
 TEST(GPUSoftmaxLongRows, WarmupReportsTheCluster) {
   REQUIRE_GPU();
