@@ -73,7 +73,6 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
   if (!target)
     return target.takeError();
   key.options.target = *target;
-  unsigned runtimeIndex = 0;
   for (size_t i = 0; i < params.size(); ++i) {
     const ParamInfo &param = params[i];
     const Arg &arg = args[i];
@@ -127,7 +126,6 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
       break;
     }
     }
-    ++runtimeIndex;
   }
   return key;
 }

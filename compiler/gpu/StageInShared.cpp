@@ -72,6 +72,15 @@ SmallVector<blk::LoadOp> oversizedLoads(ModuleOp module) {
   return loads;
 }
 
+/// The bytes a loaded block takes in a CTA's shared memory: its CTA's share,
+/// rounded up so the next block starts 16-byte aligned.
+int64_t sharedBytesOf(blk::LoadOp load) {
+  auto type = cast<RankedTensorType>(load.getType());
+  return llvm::alignTo(layoutOf(type).piece() *
+                           type.getElementType().getIntOrFloatBitWidth() / 8,
+                       16);
+}
+
 /// The layout of the block kept in shared memory: each CTA's share in its
 /// own row-major order, where each thread finds its elements of the
 /// register layout.
@@ -133,13 +142,8 @@ struct BlkStageInShared
     if (loads.empty())
       return;
     int64_t bytes = 0;
-    for (blk::LoadOp load : loads) {
-      Layout1D layout = layoutOf(cast<RankedTensorType>(load.getType()));
-      int64_t size = layout.piece() *
-                     blk::elementTypeOf(load.getType()).getIntOrFloatBitWidth() /
-                     8;
-      bytes += llvm::alignTo(size, 16);
-    }
+    for (blk::LoadOp load : loads)
+      bytes += sharedBytesOf(load);
     if (bytes > sharedCapacity(smArch)) {
       module->setAttr(
           blkgpu::BlkGPUDialect::kResidencyAttrName,
@@ -160,10 +164,7 @@ struct BlkStageInShared
       auto staged = blkgpu::AsyncLoadOp::create(
           builder, load.getLoc(), sharedType, load.getPtr(), load.getMask(),
           load.getOther(), builder.getI64IntegerAttr(offset));
-      offset += llvm::alignTo(
-          layoutOf(type).piece() *
-              type.getElementType().getIntOrFloatBitWidth() / 8,
-          16);
+      offset += sharedBytesOf(load);
       SmallVector<OpOperand *> uses;
       for (OpOperand &use : load->getUses())
         uses.push_back(&use);

@@ -89,9 +89,11 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
     return checkLayoutsUnder(op, kNumCTAsAttrName, *numCTAs, "CTAs per cluster",
                              clusterCTAsOf);
   }
-  if (attr.getName() == kClusterFallbackAttrName) {
+  // The notes: why a cluster or shared memory was not used.
+  if (attr.getName() == kClusterFallbackAttrName ||
+      attr.getName() == kResidencyAttrName) {
     if (!isa<ModuleOp>(op) || !isa<StringAttr>(attr.getValue()))
-      return op->emitError() << kClusterFallbackAttrName
+      return op->emitError() << attr.getName().getValue()
                              << " is a string on the module";
     return success();
   }
@@ -100,12 +102,6 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
     if (!isa<ModuleOp>(op) || !bytes || bytes.getInt() <= 0)
       return op->emitError() << kDynamicSharedBytesAttrName
                              << " is a positive integer on the module";
-    return success();
-  }
-  if (attr.getName() == kResidencyAttrName) {
-    if (!isa<ModuleOp>(op) || !isa<StringAttr>(attr.getValue()))
-      return op->emitError() << kResidencyAttrName
-                             << " is a string on the module";
     return success();
   }
   if (attr.getName() == kCTALocalAttrName) {

@@ -646,6 +646,29 @@ TEST(GPUSoftmaxLongRows, SpecialValues) {
   specialValues<float>(262144, 16, 0, 16);
 }
 
+/// Runs the fp32 softmax of `s` once compiled and once loaded from the disk
+/// cache (an emptied in-memory cache, as a later process sees it), both
+/// checked against the reference, and returns the artifact of the second.
+std::optional<CompiledArtifact> softmaxFromTheDiskCache(const SoftmaxShape &s) {
+  softmaxRoundTrip<float, float>(s); // compiles, stores the entry
+  KernelCache::instance().clear();
+  softmaxRoundTrip<float, float>(s); // loads the entry
+  DeviceBuffer<float> in(std::vector<float>(s.cols, 1.0f)),
+      out(std::vector<float>(s.cols, 0.0f));
+  auto key = specializationFor(*examples::softmax(),
+                               softmaxOptions(s, sizeof(float)),
+                               softmaxArgs(s, in, out));
+  EXPECT_TRUE(bool(key)) << llvm::toString(key.takeError());
+  if (!key)
+    return std::nullopt;
+  auto compiled = KernelCache::instance().get(*examples::softmax(), *key);
+  EXPECT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  if (!compiled)
+    return std::nullopt;
+  EXPECT_TRUE(compiled->fromDiskCache);
+  return compiled->artifact;
+}
+
 //===----------------------------------------------------------------------===//
 // Blocks kept in shared memory (blk-stage-in-shared): a program whose block
 // would take more than 128 registers per thread
@@ -682,17 +705,10 @@ TEST(GPUSoftmaxOnChip, SharedMemoryIsReportedAndCached) {
   ASSERT_TRUE(bool(info)) << llvm::toString(info.takeError());
   EXPECT_GE(info->sharedMemoryBytes, 32768 * 4);
   EXPECT_EQ(info->maxProgramsPerProcessor, 1); // 128 KB of 228 KB per SM
-  softmaxRoundTrip<float, float>({3, 32768, 32768, 32768, 2, 4});
-  KernelCache::instance().clear();
-  softmaxRoundTrip<float, float>({3, 32768, 32768, 32768, 2, 4});
-  auto key = specializationFor(*examples::softmax(),
-                               softmaxOptions(s, sizeof(float)),
-                               softmaxArgs(s, in, out));
-  ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
-  auto compiled = KernelCache::instance().get(*examples::softmax(), *key);
-  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
-  EXPECT_TRUE(compiled->fromDiskCache);
-  EXPECT_EQ(compiled->artifact.dynamicSharedMemoryBytes, 32768 * 4);
+  std::optional<CompiledArtifact> artifact =
+      softmaxFromTheDiskCache({3, 32768, 32768, 32768, 2, 4});
+  ASSERT_TRUE(artifact);
+  EXPECT_EQ(artifact->dynamicSharedMemoryBytes, 32768 * 4);
 }
 
 // What warmup() reports of a cluster kernel, and a row too short to split.
@@ -727,20 +743,10 @@ TEST(GPUSoftmaxLongRows, ClusterKernelFromTheDiskCache) {
   ScopedCacheDirectory cache;
   ASSERT_FALSE(cache.directory.empty());
   for (int ctas : {2, 8}) {
-    SoftmaxShape s{37, 65536, 65536, 65536, 5, 8, ctas};
-    softmaxRoundTrip<float, float>(s); // compiles, stores the entry
-    KernelCache::instance().clear();
-    softmaxRoundTrip<float, float>(s); // loads the entry
-    DeviceBuffer<float> in(std::vector<float>(65536, 1.0f)),
-        out(std::vector<float>(65536, 0.0f));
-    auto key = specializationFor(*examples::softmax(),
-                                 softmaxOptions(s, sizeof(float)),
-                                 softmaxArgs(s, in, out));
-    ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
-    auto compiled = KernelCache::instance().get(*examples::softmax(), *key);
-    ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
-    EXPECT_TRUE(compiled->fromDiskCache);
-    EXPECT_EQ(compiled->artifact.ctasPerProgram, ctas);
+    std::optional<CompiledArtifact> artifact =
+        softmaxFromTheDiskCache({37, 65536, 65536, 65536, 5, 8, ctas});
+    ASSERT_TRUE(artifact) << ctas;
+    EXPECT_EQ(artifact->ctasPerProgram, ctas);
   }
 }
 

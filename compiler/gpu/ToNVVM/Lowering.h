@@ -239,6 +239,16 @@ void populateOnChipPatterns(const BlockTypeConverter &converter,
                             KernelState &kernel);
 void declareDynamicShared(mlir::ModuleOp module, mlir::Location loc);
 
+/// Bytes of one element of a block (at least 1).
+unsigned elementBytes(mlir::Type element);
+
+/// A masked load's value for its masked-off lanes k .. k + width - 1:
+/// `other`'s elements (zeros when the load has no `other`), as one vector of
+/// `width` elements, or a scalar when width is 1 (Memory.cpp).
+mlir::Value otherChunk(mlir::OpBuilder &builder, mlir::Location loc,
+                       mlir::ValueRange other, mlir::Type element, int64_t k,
+                       int64_t width);
+
 /// Elements per vector access of every block load and store of `func`, as
 /// wide as contiguity, alignment and mask constancy allow (Memory.cpp). Taken
 /// before the conversion, from the values AxisAnalysis knows.

@@ -24,11 +24,30 @@
 using namespace mlir;
 
 namespace blockjit::nvvm {
-namespace {
 
 unsigned elementBytes(Type element) {
   return std::max(1u, element.getIntOrFloatBitWidth() / 8);
 }
+
+Value otherChunk(OpBuilder &builder, Location loc, ValueRange other,
+                 Type element, int64_t k, int64_t width) {
+  auto value = [&](int64_t j) -> Value {
+    if (!other.empty())
+      return other[k + j];
+    return arith::ConstantOp::create(builder, loc,
+                                     builder.getZeroAttr(element));
+  };
+  if (width == 1)
+    return value(0);
+  Value vec =
+      LLVM::UndefOp::create(builder, loc, VectorType::get({width}, element));
+  for (int64_t j = 0; j < width; ++j)
+    vec = LLVM::InsertElementOp::create(builder, loc, vec, value(j),
+                                        i32Constant(builder, loc, j));
+  return vec;
+}
+
+namespace {
 
 /// Elements per vector access for `ptr` (and `mask`): contiguous, aligned
 /// and uniformly masked runs within one thread chunk, at most 16 bytes.
@@ -90,21 +109,6 @@ struct LoadLowering : KernelOpLowering<blk::LoadOp> {
                                     toLLVMPointer(rewriter, loc, ptrs[k]),
                                     /*alignment=*/width * bytes);
       };
-      auto otherAt = [&]() -> Value {
-        auto value = [&](int64_t j) -> Value {
-          if (load.getOther())
-            return adaptor.getOther()[k + j];
-          return arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getZeroAttr(element));
-        };
-        if (width == 1)
-          return value(0);
-        Value vec = LLVM::UndefOp::create(rewriter, loc, vectorType);
-        for (int64_t j = 0; j < width; ++j)
-          vec = LLVM::InsertElementOp::create(rewriter, loc, vec, value(j),
-                                              i32Constant(rewriter, loc, j));
-        return vec;
-      };
       Value loaded;
       if (!load.getMask()) {
         loaded = emitLoad();
@@ -117,7 +121,11 @@ struct LoadLowering : KernelOpLowering<blk::LoadOp> {
         rewriter.setInsertionPointToStart(ifOp.thenBlock());
         scf::YieldOp::create(rewriter, loc, emitLoad());
         rewriter.setInsertionPointToStart(ifOp.elseBlock());
-        scf::YieldOp::create(rewriter, loc, otherAt());
+        scf::YieldOp::create(
+            rewriter, loc,
+            otherChunk(rewriter, loc,
+                       load.getOther() ? adaptor.getOther() : ValueRange(),
+                       element, k, width));
         loaded = ifOp.getResult(0);
       }
       if (width == 1) {

@@ -26,10 +26,6 @@ namespace {
 
 constexpr llvm::StringLiteral kDynamicSharedSymbol = "__blk_dynamic_shared";
 
-unsigned elementBytes(Type element) {
-  return std::max(1u, element.getIntOrFloatBitWidth() / 8);
-}
-
 /// Where a kept block starts: `offset` bytes into the dynamic shared memory.
 Value blockStart(OpBuilder &builder, Location loc, int64_t offset) {
   auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
@@ -89,17 +85,10 @@ struct AsyncLoadLowering : KernelOpLowering<blkgpu::AsyncLoadOp> {
             bytesToRead);
       };
       auto storeOther = [&]() {
-        Value vec = LLVM::UndefOp::create(rewriter, loc, vectorType);
-        for (int64_t j = 0; j < width; ++j) {
-          Value value =
-              load.getOther()
-                  ? adaptor.getOther()[k + j]
-                  : arith::ConstantOp::create(rewriter, loc,
-                                              rewriter.getZeroAttr(element));
-          vec = LLVM::InsertElementOp::create(rewriter, loc, vec, value,
-                                              i32Constant(rewriter, loc, j));
-        }
-        LLVM::StoreOp::create(rewriter, loc, vec, slot, copyBytes);
+        Value chunk = otherChunk(
+            rewriter, loc, load.getOther() ? adaptor.getOther() : ValueRange(),
+            element, k, width);
+        LLVM::StoreOp::create(rewriter, loc, chunk, slot, copyBytes);
       };
       auto copyThroughRegister = [&]() {
         Value vec = LLVM::LoadOp::create(rewriter, loc, vectorType,
