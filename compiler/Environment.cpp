@@ -17,6 +17,10 @@ std::optional<std::string> cacheDir() { return read("BLOCKJIT_CACHE_DIR"); }
 std::optional<std::string> dumpDir() { return read("BLOCKJIT_DUMP_DIR"); }
 std::optional<std::string> ptxas() { return read("BLOCKJIT_PTXAS"); }
 std::optional<std::string> target() { return read("BLOCKJIT_TARGET"); }
+bool autotuneEnabled() {
+  auto text = read("BLOCKJIT_AUTOTUNE");
+  return !text || *text != "0";
+}
 std::optional<std::string> home() { return read("HOME"); }
 
 std::optional<unsigned> cpuThreads() {

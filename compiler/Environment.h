@@ -13,6 +13,8 @@
 //   BLOCKJIT_TARGET       "cpu" or "cuda": where launches without an explicit
 //                         target run (default: the GPU when there is one)
 //   BLOCKJIT_CPU_THREADS  threads of the CPU executor (default: all cores)
+//   BLOCKJIT_AUTOTUNE     "0": autotuned launches take their best-ranked
+//                         config without timing any (runtime/Autotune.h)
 //
 //===----------------------------------------------------------------------===//
 #ifndef BLOCKJIT_COMPILER_ENVIRONMENT_H
@@ -29,6 +31,8 @@ std::optional<std::string> ptxas();
 std::optional<std::string> target();
 /// A positive number, or nothing (unset or not a positive number).
 std::optional<unsigned> cpuThreads();
+/// False when $BLOCKJIT_AUTOTUNE is "0" (tuning off), else true.
+bool autotuneEnabled();
 /// $HOME, for the default cache directory.
 std::optional<std::string> home();
 

@@ -127,4 +127,15 @@ std::string artifactKeyMaterial(llvm::StringRef tracedIR,
          options.str() + "\n" + tracedIR.str();
 }
 
+std::string tuningKeyMaterial(llvm::StringRef firstConfigMaterial,
+                              llvm::StringRef deviceName,
+                              llvm::StringRef tuningKey,
+                              llvm::ArrayRef<std::string> configs) {
+  std::string material = "blockjit tuning result\ndevice " + deviceName.str() +
+                         "\nkey " + tuningKey.str() + "\nconfigs";
+  for (const std::string &config : configs)
+    material += " " + config;
+  return material + "\nkernel\n" + firstConfigMaterial.str();
+}
+
 } // namespace blockjit

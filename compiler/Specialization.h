@@ -5,7 +5,7 @@
 // traced signature (argument types, constexpr values, divisibility), and
 // from them every cache key: the in-memory kernel cache hashes and compares
 // SpecializationKey, the disk cache names entries by artifactKeyMaterial(),
-// and the autotuner will key its results the same way. Each rule (num_warps
+// and the autotuner keys its results by tuningKeyMaterial(). Each rule (num_warps
 // a power of two up to 32, ...) is checked here and nowhere else.
 //
 //===----------------------------------------------------------------------===//
@@ -112,6 +112,17 @@ struct SpecializationKey {
 /// backend adds), the options, and the traced IR.
 std::string artifactKeyMaterial(llvm::StringRef tracedIR,
                                 const CompileOptions &options);
+
+/// The full text the disk cache keys a tuning result by (runtime/
+/// Autotune.h): the kernel as the first config traces it, with the
+/// compiler's fingerprint (`firstConfigMaterial`, an artifactKeyMaterial());
+/// the device's name; the tuning key (types, divisibility, the key
+/// arguments' values); and the whole config list, so a change to the
+/// kernel's code, the compiler, the device or the search space tunes again.
+std::string tuningKeyMaterial(llvm::StringRef firstConfigMaterial,
+                              llvm::StringRef deviceName,
+                              llvm::StringRef tuningKey,
+                              llvm::ArrayRef<std::string> configs);
 
 } // namespace blockjit
 

@@ -2,10 +2,12 @@
 //
 //   softmax [--target auto|cpu|cuda] [--rows R] [--cols C] [--dtype f32]
 //           [--iters N] [--kernel auto|softmax|softmax_online]
+//           [--num-warps W] [--num-stages S] [--num-ctas C]
 //
 // Compiles the DSL softmax for the shape (softmax_online, which reads a row
 // in chunks, where one block of the row would exceed what one program holds:
-// examples::softmaxNeedsOnline), runs it (GPU if present, else the
+// examples::softmaxNeedsOnline) with the configuration its autotuner picks
+// (timed on this shape once, then read from the disk cache), runs it (GPU if present, else the
 // CPU backend), compares with a double-precision C++ reference and prints the
 // maximum error and the throughput (2 * rows * cols * sizeof(T) bytes).
 //
@@ -14,9 +16,11 @@
 #include "examples/kernels/Reference.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Executor.h"
+#include "runtime/Autotune.h"
 #include "runtime/Launch.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -42,16 +46,17 @@ static cl::opt<std::string>
     kernelName("kernel", cl::init("auto"),
                cl::desc("auto (softmax_online for rows longer than one "
                         "program's block), softmax or softmax_online"));
+// Any of these set fixes the config (the others default to 4 warps, 1
+// stage, 1 CTA); none set: the autotuner chooses (runtime/Autotune.h).
 static cl::opt<int>
     numCTAs("num-ctas", cl::init(0),
             cl::desc("CTAs per program, a thread-block cluster (sm_90; 0: "
-                     "the long-row heuristic, examples::softmaxConfig)"));
+                     "the autotuner's choice)"));
 static cl::opt<int> numStages("num-stages", cl::init(0),
-                              cl::desc("num_stages (0: chosen from the row "
-                                       "length; 2 prefetches the next row)"));
-static cl::opt<int>
-    numWarps("num-warps", cl::init(0),
-             cl::desc("num_warps (0: chosen from the row length)"));
+                              cl::desc("num_stages (0: the autotuner's "
+                                       "choice; 2 prefetches the next row)"));
+static cl::opt<int> numWarps("num-warps", cl::init(0),
+                             cl::desc("num_warps (0: the autotuner's choice)"));
 
 int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "blockjit softmax example\n");
@@ -88,15 +93,14 @@ int main(int argc, char **argv) {
   for (float &x : input)
     x = normal(rng);
   // softmax holds the whole row in one block; softmax_online reads it in
-  // chunks of kSoftmaxOnlineBlock.
+  // chunks, whose size its tuner picks (the argument here is replaced).
   int64_t blockSize =
       online ? examples::kSoftmaxOnlineBlock : next_power_of_2(cols);
-  examples::SoftmaxConfig config =
-      online ? examples::SoftmaxConfig{examples::kSoftmaxOnlineNumWarps, 1, 1}
-             : examples::softmaxConfig(blockSize, sizeof(float));
-  options.numWarps = numWarps ? numWarps : config.numWarps;
-  options.numStages = numStages ? numStages : config.numStages;
-  options.numCTAs = numCTAs ? numCTAs : config.numCTAs;
+  // Fixed options on the command line bypass the tuner.
+  bool fixed = numWarps || numStages || numCTAs;
+  options.numWarps = numWarps ? numWarps : 4;
+  options.numStages = numStages ? numStages : 1;
+  options.numCTAs = numCTAs ? numCTAs : 1;
   size_t bytes = input.size() * sizeof(float);
 
   // Where the kernel reads and writes: buffers on the target's device (host
@@ -115,18 +119,37 @@ int main(int argc, char **argv) {
   std::vector<Arg> args = {out->arg<float>(),   in->arg<float>(), int32_t(cols),
                            int32_t(cols),       int32_t(rows),    int32_t(cols),
                            Constexpr(blockSize)};
-  const KernelDef &kernel =
-      online ? *examples::softmaxOnline() : *examples::softmax();
+  Autotuner &tuner =
+      online ? examples::softmaxOnlineTuner() : examples::softmaxTuner();
+  const KernelDef &kernel = tuner.kernel();
 
-  // Compile and size the persistent grid from the kernel's occupancy.
+  // Compile (and tune, unless the options are fixed or a tuning result is
+  // on disk), and size the persistent grid from the kernel's occupancy.
   auto start = std::chrono::steady_clock::now();
+  std::string how = "fixed by the command line";
+  if (!fixed) {
+    auto tuned = tuner.choose(options, args);
+    if (!tuned)
+      return fail(llvm::toString(tuned.takeError()));
+    const TuningResult &result = *tuned->result;
+    how = result.fromDiskCache ? "tuning result from the disk cache"
+          : result.untimed
+              ? "untimed (one config, or BLOCKJIT_AUTOTUNE=0)"
+              : llvm::formatv("tuned now: {0} configs timed",
+                              result.timings.size())
+                    .str();
+    options = tuned->options;
+    args.assign(tuned->args.begin(), tuned->args.end());
+    blockSize = args.back().i64;
+  }
   auto info = warmup(kernel, options, args);
   if (!info)
     return fail(llvm::toString(info.takeError()));
+  if (fixed)
+    options.grid = {persistentGrid(*info, rows)};
   double compileMs = std::chrono::duration<double, std::milli>(
                          std::chrono::steady_clock::now() - start)
                          .count();
-  options.grid = {persistentGrid(*info, rows)};
   if (llvm::Error error = launch(kernel, options, args))
     return fail(llvm::toString(std::move(error)));
   if (llvm::Error e = executor.synchronize(0))
@@ -166,16 +189,18 @@ int main(int argc, char **argv) {
 
   llvm::outs() << llvm::format(
       "softmax %lldx%lld f32 on %s: kernel %s, BLOCK_SIZE=%lld, num_warps %d, "
-      "num_ctas %d, grid %d",
+      "num_stages %d, num_ctas %d, grid %d",
       (long long)rows.getValue(), (long long)cols.getValue(), where->c_str(),
       online ? "softmax_online" : "softmax", (long long)blockSize,
-      options.numWarps, info->ctasPerProgram, options.grid.x);
+      options.numWarps, options.numStages, info->ctasPerProgram,
+      options.grid.x);
   if (target == TargetKind::CUDA)
     llvm::outs() << llvm::format(" (%d regs, %d B smem, %d programs/SM)",
                                  info->registers, info->sharedMemoryBytes,
                                  info->maxProgramsPerProcessor);
+  llvm::outs() << "\n  config: " << how;
   llvm::outs() << llvm::format(
-      "\n  max abs error %.3g, max relative error %.3g; compile %.1f ms; "
+      "\n  max abs error %.3g, max relative error %.3g; compile+tune %.1f ms; "
       "%.4f ms/run, %.1f GB/s\n",
       maxError, maxRelError, compileMs, seconds * 1e3, gbps);
   if (!(maxRelError <= relTolerance)) {

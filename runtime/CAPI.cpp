@@ -1,8 +1,10 @@
 //===- CAPI.cpp - the C ABI of blockjit_c.h ------------------------------===//
 #include "runtime/blockjit_c.h"
 
-#include "runtime/Registry.h"
+#include "runtime/Autotune.h"
 #include "runtime/Launch.h"
+#include "runtime/PreparedLaunch.h"
+#include "runtime/Registry.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -20,7 +22,7 @@ int fail(std::string message) {
 }
 
 /// Converts C arguments and options; reports the kernel or an error.
-const KernelDef *prepare(const char *name, const blockjit_arg *args,
+const RegisteredKernel *convert(const char *name, const blockjit_arg *args,
                          int32_t numArgs,
                          const blockjit_launch_options *options,
                          llvm::SmallVectorImpl<Arg> &converted,
@@ -84,8 +86,30 @@ const KernelDef *prepare(const char *name, const blockjit_arg *args,
     else if (options->target == BLOCKJIT_TARGET_CUDA)
       launchOptions.target = TargetKind::CUDA;
     launchOptions.stream = options->stream;
+    if (options->autotune && !kernel->tuner) {
+      fail("kernel '" + kernel->name + "' has no autotuner");
+      return nullptr;
+    }
   }
-  return kernel->kernel.get();
+  return kernel;
+}
+
+bool wantsTuning(const blockjit_launch_options *options) {
+  return options && options->autotune;
+}
+
+/// The options and arguments of a launch: tuned when asked.
+int resolve(const RegisteredKernel &kernel,
+            const blockjit_launch_options *options, LaunchOptions &launchOptions,
+            llvm::SmallVectorImpl<Arg> &args) {
+  if (!wantsTuning(options))
+    return 0;
+  auto tuned = kernel.tuner().choose(launchOptions, args);
+  if (!tuned)
+    return fail(llvm::toString(tuned.takeError()));
+  launchOptions = tuned->options;
+  args.assign(tuned->args.begin(), tuned->args.end());
+  return 0;
 }
 
 } // namespace
@@ -96,11 +120,18 @@ int blockjit_launch(const char *kernel, const blockjit_arg *args,
                     int32_t numArgs, const blockjit_launch_options *options) {
   llvm::SmallVector<Arg, 16> converted;
   LaunchOptions launchOptions;
-  const KernelDef *def =
-      prepare(kernel, args, numArgs, options, converted, launchOptions);
-  if (!def)
+  const RegisteredKernel *registered =
+      convert(kernel, args, numArgs, options, converted, launchOptions);
+  if (!registered)
     return 1;
-  if (llvm::Error error = launch(*def, launchOptions, converted))
+  if (wantsTuning(options)) {
+    if (llvm::Error error =
+            registered->tuner().launch(launchOptions, converted))
+      return fail(llvm::toString(std::move(error)));
+    return 0;
+  }
+  if (llvm::Error error =
+          launch(*registered->kernel, launchOptions, converted))
     return fail(llvm::toString(std::move(error)));
   return 0;
 }
@@ -110,11 +141,12 @@ int blockjit_warmup(const char *kernel, const blockjit_arg *args,
                     blockjit_kernel_info *info) {
   llvm::SmallVector<Arg, 16> converted;
   LaunchOptions launchOptions;
-  const KernelDef *def =
-      prepare(kernel, args, numArgs, options, converted, launchOptions);
-  if (!def)
+  const RegisteredKernel *registered =
+      convert(kernel, args, numArgs, options, converted, launchOptions);
+  if (!registered ||
+      resolve(*registered, options, launchOptions, converted))
     return 1;
-  auto result = warmup(*def, launchOptions, converted);
+  auto result = warmup(*registered->kernel, launchOptions, converted);
   if (!result)
     return fail(llvm::toString(result.takeError()));
   if (info)
@@ -124,6 +156,72 @@ int blockjit_warmup(const char *kernel, const blockjit_arg *args,
              result->maxResidentPrograms};
   return 0;
 }
+
+struct blockjit_prepared {
+  PreparedLaunch launch;
+  std::string config;
+};
+
+int blockjit_prepare(const char *kernel, const blockjit_arg *args,
+                     int32_t numArgs, const blockjit_launch_options *options,
+                     blockjit_prepared **prepared) {
+  if (!prepared)
+    return fail("blockjit_prepare: prepared is NULL");
+  *prepared = nullptr;
+  llvm::SmallVector<Arg, 16> converted;
+  LaunchOptions launchOptions;
+  const RegisteredKernel *registered =
+      convert(kernel, args, numArgs, options, converted, launchOptions);
+  if (!registered ||
+      resolve(*registered, options, launchOptions, converted))
+    return 1;
+  auto launch =
+      PreparedLaunch::prepare(*registered->kernel, launchOptions, converted);
+  if (!launch)
+    return fail(llvm::toString(launch.takeError()));
+  const LaunchOptions &o = launch->options();
+  std::string config = TuningConfig{o.numWarps, o.numStages, o.numCTAs, {}}.str();
+  for (size_t i = 0, c = 0; i < registered->kernel->params().size(); ++i)
+    if (registered->kernel->params()[i].kind == ParamKind::Constexpr &&
+        i < converted.size())
+      config += "," + registered->kernel->constexprNames()[c++] + "=" +
+                std::to_string(converted[i].i64);
+  config += ",grid=" + std::to_string(o.grid.x);
+  if (o.grid.y > 1 || o.grid.z > 1)
+    config += "x" + std::to_string(o.grid.y) + "x" + std::to_string(o.grid.z);
+  *prepared = new blockjit_prepared{std::move(*launch), std::move(config)};
+  return 0;
+}
+
+int blockjit_launch_prepared(const blockjit_prepared *prepared,
+                             const uint64_t *values, int32_t numValues,
+                             void *stream) {
+  if (!prepared)
+    return fail("blockjit_launch_prepared: prepared is NULL");
+  if (numValues < 0 || (numValues > 0 && !values))
+    return fail("blockjit_launch_prepared: values is NULL or num_values is "
+                "negative");
+  if (llvm::Error error = prepared->launch.launch(
+          llvm::ArrayRef(values, size_t(numValues)), stream))
+    return fail(llvm::toString(std::move(error)));
+  return 0;
+}
+
+int blockjit_prepared_info(const blockjit_prepared *prepared,
+                           blockjit_kernel_info *info, const char **config) {
+  if (!prepared)
+    return fail("blockjit_prepared_info: prepared is NULL");
+  const KernelResources &r = prepared->launch.resources();
+  if (info)
+    *info = {r.registers,          r.sharedMemoryBytes, r.threadsPerProgram,
+             r.maxProgramsPerProcessor, r.processors,   r.ctasPerProgram,
+             r.maxResidentPrograms};
+  if (config)
+    *config = prepared->config.c_str();
+  return 0;
+}
+
+void blockjit_release(blockjit_prepared *prepared) { delete prepared; }
 
 const char *blockjit_last_error(void) { return lastError.c_str(); }
 

@@ -385,6 +385,21 @@ llvm::Error CPUExecutor::fill(void *address, uint8_t byte, size_t bytes,
   return llvm::Error::success();
 }
 
+llvm::Error CPUExecutor::fillOnStream(void *address, uint8_t byte,
+                                      size_t bytes, void * /*stream*/,
+                                      int device) {
+  return fill(address, byte, bytes, device);
+}
+
+llvm::Error CPUExecutor::copyOnStream(void *to, const void *from, size_t bytes,
+                                      void * /*stream*/, int device) {
+  if (llvm::Error e = checkDevice(device))
+    return e;
+  if (bytes)
+    std::memmove(to, from, bytes);
+  return llvm::Error::success();
+}
+
 llvm::Error CPUExecutor::synchronize(int device) {
   // CPU launches return when their programs are done.
   return checkDevice(device);

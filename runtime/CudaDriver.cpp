@@ -63,6 +63,8 @@ LoadedDriver loadDriver() {
     bind(api.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
     bind(api.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
     bind(api.cuMemsetD8, "cuMemsetD8_v2");
+    bind(api.cuMemsetD8Async, "cuMemsetD8Async");
+    bind(api.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
     bind(api.cuCtxSynchronize, "cuCtxSynchronize");
     bind(api.cuEventCreate, "cuEventCreate");
     bind(api.cuEventDestroy, "cuEventDestroy_v2");

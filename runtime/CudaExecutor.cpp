@@ -483,6 +483,32 @@ llvm::Error CudaExecutor::fill(void *address, uint8_t byte, size_t bytes,
                      "cuMemsetD8");
 }
 
+llvm::Error CudaExecutor::fillOnStream(void *address, uint8_t byte,
+                                       size_t bytes, void *stream,
+                                       int device) {
+  if (!bytes)
+    return llvm::Error::success();
+  auto api = cuda::driverOn(device);
+  if (!api)
+    return api.takeError();
+  return cuda::check(api->cuMemsetD8Async(deviceAddress(address), byte, bytes,
+                                          static_cast<cuda::CUstream>(stream)),
+                     "cuMemsetD8Async");
+}
+
+llvm::Error CudaExecutor::copyOnStream(void *to, const void *from, size_t bytes,
+                                       void *stream, int device) {
+  if (!bytes)
+    return llvm::Error::success();
+  auto api = cuda::driverOn(device);
+  if (!api)
+    return api.takeError();
+  return cuda::check(api->cuMemcpyDtoDAsync(deviceAddress(to),
+                                            deviceAddress(from), bytes,
+                                            static_cast<cuda::CUstream>(stream)),
+                     "cuMemcpyDtoDAsync");
+}
+
 llvm::Error CudaExecutor::synchronize(int device) {
   auto api = cuda::driverOn(device);
   if (!api)

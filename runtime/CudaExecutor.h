@@ -55,6 +55,10 @@ public:
                          int device) override;
   llvm::Error fill(void *address, uint8_t byte, size_t bytes,
                    int device) override;
+  llvm::Error fillOnStream(void *address, uint8_t byte, size_t bytes,
+                           void *stream, int device) override;
+  llvm::Error copyOnStream(void *to, const void *from, size_t bytes,
+                           void *stream, int device) override;
   llvm::Error synchronize(int device) override;
 
   llvm::Expected<void *> createEvent(int device) override;

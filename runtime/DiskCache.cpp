@@ -16,7 +16,9 @@ namespace blockjit {
 
 namespace {
 
-constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '7'};
+// Version 8: entries name their kind (artifact, tuning result).
+constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '8'};
+constexpr llvm::StringLiteral kArtifactKind = "artifact";
 
 void appendU64(std::string &out, uint64_t v) {
   for (int i = 0; i < 8; ++i)
@@ -72,20 +74,23 @@ DiskCacheKey diskCacheKey(std::string material) {
   return key;
 }
 
-std::optional<CompiledArtifact> readDiskCache(const DiskCacheKey &key) {
+std::optional<std::string> readDiskEntry(const DiskCacheKey &key,
+                                         llvm::StringRef kind) {
   if (diskCacheDirectory().empty())
     return std::nullopt;
-  std::string path = key.path();
-  auto file = llvm::MemoryBuffer::getFile(path);
+  auto file = llvm::MemoryBuffer::getFile(key.path());
   if (!file)
     return std::nullopt; // a miss
-  auto reject = [&](llvm::StringRef why) -> std::optional<CompiledArtifact> {
+  auto reject = [&](llvm::StringRef why) -> std::optional<std::string> {
     discardDiskCacheEntry(key, why);
     return std::nullopt;
   };
   llvm::StringRef in = (*file)->getBuffer();
   if (!in.consume_front(llvm::StringRef(kMagic, sizeof(kMagic))))
     return reject("not a blockjit cache entry of this version");
+  std::string storedKind;
+  if (!readString(in, storedKind) || storedKind != kind)
+    return reject("not a " + kind.str() + " entry");
   uint64_t size;
   if (!readU64(in, size) || in.size() < 32 || in.size() - 32 != size)
     return reject("truncated or padded");
@@ -94,51 +99,22 @@ std::optional<CompiledArtifact> readDiskCache(const DiskCacheKey &key) {
   if (checksum != llvm::StringRef(reinterpret_cast<const char *>(actual.data()),
                                   actual.size()))
     return reject("checksum mismatch");
-  CompiledArtifact artifact;
   std::string material;
-  uint64_t format, threads, ctas, shared, dynamicShared, scratch;
-  if (!readString(payload, material) || !readU64(payload, format) ||
-      !readU64(payload, threads) || !readU64(payload, ctas) ||
-      !readU64(payload, shared) || !readU64(payload, dynamicShared) ||
-      !readU64(payload, scratch) || !readString(payload, artifact.entryName) ||
-      !readString(payload, artifact.binary) || !payload.empty())
+  if (!readString(payload, material))
     return reject("malformed payload");
   if (material != key.material)
     return reject("written for another specialization or compiler");
-  if (format > uint64_t(ArtifactFormat::Cubin))
-    return reject("unknown artifact format");
-  artifact.format = ArtifactFormat(format);
-  artifact.threadsPerProgram = int(threads);
-  artifact.ctasPerProgram = int(ctas);
-  artifact.sharedMemoryBytes = int(shared);
-  artifact.dynamicSharedMemoryBytes = int(dynamicShared);
-  artifact.cpuScratchBytes = int64_t(scratch);
-  if (!looksLoadable(artifact))
-    return reject("its content is not a loadable artifact");
-  return artifact;
+  return payload.str();
 }
 
-void discardDiskCacheEntry(const DiskCacheKey &key, llvm::StringRef why) {
-  std::string path = key.path();
-  llvm::errs() << "blockjit: warning: discarding cache entry " << path << ": "
-               << why << "; recompiling\n";
-  llvm::sys::fs::remove(path);
-}
-
-void writeDiskCache(const DiskCacheKey &key, const CompiledArtifact &artifact) {
+void writeDiskEntry(const DiskCacheKey &key, llvm::StringRef kind,
+                    llvm::StringRef content) {
   std::string directory = diskCacheDirectory();
   if (directory.empty() || llvm::sys::fs::create_directories(directory))
     return;
   std::string payload;
   appendString(payload, key.material);
-  appendU64(payload, uint64_t(artifact.format));
-  appendU64(payload, artifact.threadsPerProgram);
-  appendU64(payload, artifact.ctasPerProgram);
-  appendU64(payload, artifact.sharedMemoryBytes);
-  appendU64(payload, artifact.dynamicSharedMemoryBytes);
-  appendU64(payload, artifact.cpuScratchBytes);
-  appendString(payload, artifact.entryName);
-  appendString(payload, artifact.binary);
+  payload += content;
   auto checksum = llvm::SHA256::hash(llvm::arrayRefFromStringRef(payload));
 
   llvm::SmallString<256> temp;
@@ -149,9 +125,10 @@ void writeDiskCache(const DiskCacheKey &key, const CompiledArtifact &artifact) {
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os.write(kMagic, sizeof(kMagic));
-    std::string size;
-    appendU64(size, payload.size());
-    os << size;
+    std::string header;
+    appendString(header, kind);
+    appendU64(header, payload.size());
+    os << header;
     os.write(reinterpret_cast<const char *>(checksum.data()), checksum.size());
     os << payload;
     os.close();
@@ -163,6 +140,58 @@ void writeDiskCache(const DiskCacheKey &key, const CompiledArtifact &artifact) {
   }
   if (llvm::sys::fs::rename(temp, key.path()))
     llvm::sys::fs::remove(temp);
+}
+
+std::optional<CompiledArtifact> readDiskCache(const DiskCacheKey &key) {
+  std::optional<std::string> content = readDiskEntry(key, kArtifactKind);
+  if (!content)
+    return std::nullopt;
+  llvm::StringRef payload = *content;
+  CompiledArtifact artifact;
+  uint64_t format, threads, ctas, shared, dynamicShared, scratch;
+  if (!readU64(payload, format) || !readU64(payload, threads) ||
+      !readU64(payload, ctas) || !readU64(payload, shared) ||
+      !readU64(payload, dynamicShared) || !readU64(payload, scratch) ||
+      !readString(payload, artifact.entryName) ||
+      !readString(payload, artifact.binary) || !payload.empty()) {
+    discardDiskCacheEntry(key, "malformed payload");
+    return std::nullopt;
+  }
+  if (format > uint64_t(ArtifactFormat::Cubin)) {
+    discardDiskCacheEntry(key, "unknown artifact format");
+    return std::nullopt;
+  }
+  artifact.format = ArtifactFormat(format);
+  artifact.threadsPerProgram = int(threads);
+  artifact.ctasPerProgram = int(ctas);
+  artifact.sharedMemoryBytes = int(shared);
+  artifact.dynamicSharedMemoryBytes = int(dynamicShared);
+  artifact.cpuScratchBytes = int64_t(scratch);
+  if (!looksLoadable(artifact)) {
+    discardDiskCacheEntry(key, "its content is not a loadable artifact");
+    return std::nullopt;
+  }
+  return artifact;
+}
+
+void discardDiskCacheEntry(const DiskCacheKey &key, llvm::StringRef why) {
+  std::string path = key.path();
+  llvm::errs() << "blockjit: warning: discarding cache entry " << path << ": "
+               << why << "; recompiling\n";
+  llvm::sys::fs::remove(path);
+}
+
+void writeDiskCache(const DiskCacheKey &key, const CompiledArtifact &artifact) {
+  std::string content;
+  appendU64(content, uint64_t(artifact.format));
+  appendU64(content, artifact.threadsPerProgram);
+  appendU64(content, artifact.ctasPerProgram);
+  appendU64(content, artifact.sharedMemoryBytes);
+  appendU64(content, artifact.dynamicSharedMemoryBytes);
+  appendU64(content, artifact.cpuScratchBytes);
+  appendString(content, artifact.entryName);
+  appendString(content, artifact.binary);
+  writeDiskEntry(key, kArtifactKind, content);
 }
 
 } // namespace blockjit

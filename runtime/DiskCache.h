@@ -1,9 +1,10 @@
-//===- DiskCache.h - compiled artifacts kept across processes --*- C++ -*-===//
+//===- DiskCache.h - artifacts and tuning results kept across processes -===//
 //
 // Entries live in $BLOCKJIT_CACHE_DIR (default ~/.cache/blockjit), named by a
-// SHA-256 of everything the artifact depends on (artifactKeyMaterial() in
-// compiler/Specialization.h: the traced IR, the compile options and the
-// compiler's fingerprint). This file only stores and checks entries.
+// SHA-256 of everything their content depends on: for a compiled artifact,
+// artifactKeyMaterial() in compiler/Specialization.h (the traced IR, the
+// compile options and the compiler's fingerprint); for a tuning result,
+// runtime/Autotune.cpp's key. This file only stores and checks entries.
 // Each file carries a checksum of its payload and the full key it was written
 // for; an entry that fails either check, or whose artifact fails to load, is
 // discarded with a one-line warning and rewritten. Writes go to a temporary
@@ -40,6 +41,18 @@ struct DiskCacheKey {
 
 /// The entry for `material` (see artifactKeyMaterial()).
 DiskCacheKey diskCacheKey(std::string material);
+
+/// The content stored under `key` as an entry of `kind` ("artifact",
+/// "tuning"...), or nothing. An entry that exists but cannot be used
+/// (truncated, corrupt, of another kind, recorded for another key) is removed
+/// with a one-line warning on stderr naming the file.
+std::optional<std::string> readDiskEntry(const DiskCacheKey &key,
+                                         llvm::StringRef kind);
+
+/// Stores `content` under `key` as an entry of `kind`, atomically; failures
+/// are silent (the cache is an optimization).
+void writeDiskEntry(const DiskCacheKey &key, llvm::StringRef kind,
+                    llvm::StringRef content);
 
 /// The artifact stored under `key`, or nothing. An entry that exists but
 /// cannot be used (truncated, corrupt, recorded for another key, content

@@ -183,6 +183,13 @@ public:
                                  int device) = 0;
   virtual llvm::Error fill(void *address, uint8_t byte, size_t bytes,
                            int device) = 0;
+  /// Stream-ordered: after the work issued so far on `stream`, before what
+  /// follows (the CPU does them at once). What tuning runs use to flush the
+  /// cache and to reset or restore the buffers they overwrite.
+  virtual llvm::Error fillOnStream(void *address, uint8_t byte, size_t bytes,
+                                   void *stream, int device) = 0;
+  virtual llvm::Error copyOnStream(void *to, const void *from, size_t bytes,
+                                   void *stream, int device) = 0;
   /// Waits for all work on `device`; reports a kernel's asynchronous fault.
   virtual llvm::Error synchronize(int device) = 0;
 

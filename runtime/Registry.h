@@ -12,6 +12,8 @@
 
 namespace blockjit {
 
+class Autotuner;
+
 /// The knobs a tool (blockjit-dump, benchmarks) sets on a registered kernel.
 struct ExampleConfig {
   int64_t blockSize = 1024;
@@ -25,6 +27,9 @@ struct RegisteredKernel {
   std::shared_ptr<KernelDef> kernel;
   /// The specialization key a tool should use for `config`.
   std::function<SpecializationKey(const ExampleConfig &)> exampleKey;
+  /// The kernel's autotuner, if it has one (launches with autotuning on in
+  /// the C ABI use it).
+  Autotuner &(*tuner)() = nullptr;
 };
 
 /// Adds `kernel` to the process-wide registry (names are unique; a second

@@ -61,6 +61,11 @@ typedef struct blockjit_launch_options {
   int32_t target;     /* blockjit_target */
   void *stream;       /* CUstream, or NULL for the default stream */
   int32_t num_ctas;   /* 0: 1; CTAs per program (a thread-block cluster) */
+  /* Nonzero: the kernel's autotuner (registered with it) chooses num_warps,
+   * num_stages, num_ctas, its tuned constexprs and the grid; those fields
+   * are ignored. The first launch of a tuning key times the configs (or
+   * reads the result from the disk cache). */
+  int32_t autotune;
 } blockjit_launch_options;
 
 typedef struct blockjit_kernel_info {
@@ -81,6 +86,35 @@ int blockjit_launch(const char *kernel, const blockjit_arg *args,
 int blockjit_warmup(const char *kernel, const blockjit_arg *args,
                     int32_t num_args, const blockjit_launch_options *options,
                     blockjit_kernel_info *info);
+
+/* A launch fixed once (kernel, specialization, options, grid) and repeated
+ * with new runtime argument values, for callers whose own per-call overhead
+ * counts (Python). */
+typedef struct blockjit_prepared blockjit_prepared;
+
+/* Compiles (and tunes, with options->autotune) for these arguments and
+ * returns a handle in *prepared (release it with blockjit_release). The grid
+ * is options->grid, or the autotuner's for these arguments. */
+int blockjit_prepare(const char *kernel, const blockjit_arg *args,
+                     int32_t num_args, const blockjit_launch_options *options,
+                     blockjit_prepared **prepared);
+
+/* Launches `prepared` on `stream` with one 64-bit word per runtime argument
+ * (constexprs left out), in order: a pointer's address, an integer's value
+ * (sign-extended), a float's bits in the low 32 bits. Each value is checked
+ * against what the specialization assumed (alignment and divisibility, null
+ * pointers, i32 range); one that breaks an assumption makes this launch
+ * take the general path (compiling what it needs) instead of failing. */
+int blockjit_launch_prepared(const blockjit_prepared *prepared,
+                             const uint64_t *values, int32_t num_values,
+                             void *stream);
+
+/* Resources and occupancy of the prepared kernel, and its configuration as
+ * text ("warps=8,stages=2,ctas=1,grid=132"; valid until the release). */
+int blockjit_prepared_info(const blockjit_prepared *prepared,
+                           blockjit_kernel_info *info, const char **config);
+
+void blockjit_release(blockjit_prepared *prepared);
 
 /* The last error message of this thread ("" if none). */
 const char *blockjit_last_error(void);

@@ -14,16 +14,24 @@
 namespace blockjit {
 
 llvm::Expected<llvm::TargetMachine &> hostTargetMachine() {
-  static std::once_flag once;
-  static std::unique_ptr<llvm::TargetMachine> machine;
-  static std::string error;
-  std::call_once(once, [] {
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+  });
+  // One per thread: a TargetMachine caches subtargets as it is used, so
+  // compilations on several threads (the autotuner's) cannot share one.
+  static thread_local std::unique_ptr<llvm::TargetMachine> machine;
+  static thread_local std::string error;
+  static thread_local bool created = false;
+  if (!created) {
+    created = true;
     auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
     if (!builder) {
       error = llvm::toString(builder.takeError());
-      return;
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "no target machine for this host: " +
+                                         error);
     }
     // The AVX512-BF16 and AVX-NE-CONVERT f32 -> bf16 conversions flush
     // denormals to zero whatever MXCSR says, so bf16 results would differ
@@ -34,12 +42,11 @@ llvm::Expected<llvm::TargetMachine &> hostTargetMachine() {
     builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
     builder->setRelocationModel(llvm::Reloc::PIC_);
     auto tm = builder->createTargetMachine();
-    if (!tm) {
+    if (!tm)
       error = llvm::toString(tm.takeError());
-      return;
-    }
-    machine = std::move(*tm);
-  });
+    else
+      machine = std::move(*tm);
+  }
   if (!machine)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "no target machine for this host: " + error);
@@ -51,9 +58,6 @@ llvm::Expected<std::string> emitHostCode(llvm::Module &module,
   auto machine = hostTargetMachine();
   if (!machine)
     return machine.takeError();
-  // One codegen at a time: the target machine is shared.
-  static std::mutex mutex;
-  std::lock_guard lock(mutex);
   llvm::SmallString<0> code;
   llvm::raw_svector_ostream stream(code);
   llvm::legacy::PassManager pm;

@@ -70,8 +70,6 @@ std::string ptxFeatureFor(int smArch) {
   return "";
 }
 
-static std::mutex machinesMutex;
-
 llvm::Expected<llvm::TargetMachine &> nvptxTargetMachine(int smArch) {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -90,8 +88,10 @@ llvm::Expected<llvm::TargetMachine &> nvptxTargetMachine(int smArch) {
   });
   if (llvm::Error error = checkCudaArch(smArch))
     return std::move(error);
-  static std::map<int, std::unique_ptr<llvm::TargetMachine>> machines;
-  std::lock_guard lock(machinesMutex);
+  // One per thread and arch: compilations on several threads (the
+  // autotuner's) each use their own, with no lock around code generation.
+  static thread_local std::map<int, std::unique_ptr<llvm::TargetMachine>>
+      machines;
   auto &machine = machines[smArch];
   if (!machine) {
     llvm::Triple triple("nvptx64-nvidia-cuda");
@@ -118,7 +118,6 @@ llvm::Expected<std::string> emitPTX(llvm::Module &module, int smArch) {
   auto machine = nvptxTargetMachine(smArch);
   if (!machine)
     return machine.takeError();
-  std::lock_guard lock(machinesMutex);
   llvm::SmallString<0> ptx;
   llvm::raw_svector_ostream stream(ptx);
   llvm::legacy::PassManager pm;

@@ -49,6 +49,7 @@ static KernelRegistration registration({
     "fused row-wise softmax (persistent rows, one read and one write)",
     softmax(),
     softmaxExampleKey,
+    softmaxTuner,
 });
 
 } // namespace blockjit::examples

@@ -89,6 +89,7 @@ static KernelRegistration registration({
     "softmax of long rows in chunks (running max and sum, two reads)",
     softmaxOnline(),
     softmaxExampleKey,
+    softmaxOnlineTuner,
 });
 
 } // namespace blockjit::examples

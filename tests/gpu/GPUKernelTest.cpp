@@ -190,13 +190,20 @@ enum SoftmaxArg : unsigned {
 struct SoftmaxShape {
   int64_t rows, cols, inStride, outStride;
   int grid;         // 0: the occupancy grid from warmup() + persistentGrid
-  int numWarps = 0; // 0: examples::softmaxNumWarps(BLOCK_SIZE)
-  int numCTAs = 1;  // 0: examples::softmaxConfig (with its warps and stages)
+  int numWarps = 0; // 0: the best-ranked one-CTA config's
+  int numCTAs = 1;  // 0: the best-ranked config (with its warps and stages)
 };
 
+/// softmax's best-ranked config for rows of `cols` (what runs untimed,
+/// examples::softmaxRankedConfigs), with clusters or in one CTA.
+TuningConfig rankedConfig(int64_t cols, int elementBytes, bool clusters) {
+  auto ranked = examples::softmaxRankedConfigs(
+      next_power_of_2(cols), elementBytes, Target::cuda(clusters ? 90 : 80));
+  return ranked.empty() ? TuningConfig{32, 1, 1, {}} : ranked.front();
+}
+
 int warpsFor(const SoftmaxShape &s) {
-  return s.numWarps ? s.numWarps
-                    : examples::softmaxNumWarps(next_power_of_2(s.cols));
+  return s.numWarps ? s.numWarps : rankedConfig(s.cols, 4, false).numWarps;
 }
 
 /// The launch options of `s` for elements of `elementBytes`.
@@ -204,8 +211,7 @@ LaunchOptions softmaxOptions(const SoftmaxShape &s, int elementBytes) {
   LaunchOptions options = gpuOptions({s.grid}, warpsFor(s));
   options.numCTAs = s.numCTAs;
   if (s.numCTAs == 0) {
-    examples::SoftmaxConfig config =
-        examples::softmaxConfig(next_power_of_2(s.cols), elementBytes);
+    TuningConfig config = rankedConfig(s.cols, elementBytes, true);
     options.numWarps = s.numWarps ? s.numWarps : config.numWarps;
     options.numStages = config.numStages;
     options.numCTAs = config.numCTAs;
@@ -587,8 +593,8 @@ TEST(GPUSoftmaxSpecialValues, BF16) {
 // Rows of any length: blocks split over thread-block clusters (num_ctas)
 //===----------------------------------------------------------------------===//
 
-// The long-row heuristic's configurations (examples::softmaxConfig: up to 16
-// CTAs per program) on the row lengths, odd ones with masked tails;
+// The best-ranked configurations of softmax's tuner (what runs untimed: up
+// to 16 CTAs per program) on the row lengths, odd ones with masked tails;
 // strided rows with NaN padding between them; the occupancy grid (clusters
 // resident at once) and an uneven small one.
 TEST(GPUSoftmaxLongRows, HeuristicF32) {

@@ -1,0 +1,165 @@
+//===- SoftmaxTuning.cpp - the configurations softmax is tuned over ------===//
+//
+// The search spaces of softmax and softmax_online and the rules that prune
+// and rank them before anything compiles. The autotuner (runtime/Autotune.h)
+// times what survives on the caller's shape and keeps the fastest on disk;
+// with $BLOCKJIT_AUTOTUNE=0 the best-ranked config runs untimed.
+//
+//===----------------------------------------------------------------------===//
+#include "examples/kernels/Kernels.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace blockjit::examples {
+
+namespace {
+
+// Argument positions of softmax and softmax_online (SoftmaxSignature.h).
+enum { kInput = 1, kRows = 4, kCols = 5, kBlock = 6 };
+
+int elementBytesOf(llvm::ArrayRef<Arg> args) {
+  return args.size() > kInput ? int(dtypeBytes(args[kInput].dtype)) : 4;
+}
+
+int64_t blockOf(llvm::ArrayRef<Arg> args) {
+  return args.size() > kBlock ? args[kBlock].i64 : 1024;
+}
+
+/// A persistent grid: every program resident at once, no more than rows.
+Grid persistentRows(const TuningConfig &, const KernelResources &resources,
+                    llvm::ArrayRef<Arg> args) {
+  int64_t rows = args.size() > kRows && args[kRows].kind == Arg::Kind::Int32
+                     ? args[kRows].i32
+                     : args.size() > kRows ? args[kRows].i64 : 1;
+  return {persistentGrid(resources, rows)};
+}
+
+/// Elements of the block each thread holds.
+double elementsPerThread(int64_t block, const TuningConfig &c) {
+  return double(block) / (32.0 * c.numWarps * c.numCTAs);
+}
+
+} // namespace
+
+std::vector<TuningConfig> softmaxSearchSpace() {
+  std::vector<TuningConfig> space;
+  for (int ctas : {1, 2, 4, 8, 16})
+    for (int warps : {1, 2, 4, 8, 16, 32})
+      for (int stages : {1, 2})
+        space.push_back({warps, stages, ctas, {}});
+  return space;
+}
+
+std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
+                                       int64_t block, int elementBytes,
+                                       const Target &target) {
+  std::vector<TuningConfig> kept;
+  for (const TuningConfig &c : configs) {
+    // The CPU backend ignores warps, stages and clusters: one config.
+    if (target.kind == TargetKind::CPU) {
+      if (kept.empty())
+        kept.push_back({4, 1, 1, {}});
+      continue;
+    }
+    double perThread = elementsPerThread(block, c);
+    // At least one element per thread; at most 128 (blocks larger than
+    // that per thread are kept in shared memory, which is slower than a
+    // cluster where one exists).
+    if (perThread < 1 || perThread > 128)
+      continue;
+    // Clusters need sm_90 and only pay for rows that one CTA holds badly
+    // (QuACK's rule: none up to 32K f32 / 16K bf16); each CTA keeps at
+    // least 4096 elements.
+    if (c.numCTAs > 1 &&
+        (target.smArch < 90 || block * elementBytes < 65536 ||
+         block / c.numCTAs < 4096))
+      continue;
+    // Prefetching the next row doubles what a thread holds: pointless
+    // beyond 64 elements (measured: 0.06-0.15 x copy at 256 per thread).
+    if (c.numStages > 1 && perThread > 64)
+      continue;
+    kept.push_back(c);
+  }
+  return kept;
+}
+
+double softmaxEstimate(const TuningConfig &c, int64_t block, int elementBytes) {
+  // Best measured (docs/tune_softmax_*.csv): about 64 elements (128-256
+  // bytes) per thread, the next row in flight, the smallest cluster.
+  double perThread = elementsPerThread(block, c);
+  double cost = std::abs(std::log2(perThread * elementBytes / 256.0));
+  cost += c.numStages > 1 ? 0 : 0.5;
+  cost += 0.25 * std::log2(double(c.numCTAs));
+  return cost;
+}
+
+std::vector<TuningConfig> softmaxRankedConfigs(int64_t block, int elementBytes,
+                                               const Target &target) {
+  std::vector<TuningConfig> kept =
+      softmaxPrune(softmaxSearchSpace(), block, elementBytes, target);
+  std::stable_sort(kept.begin(), kept.end(),
+                   [&](const TuningConfig &a, const TuningConfig &b) {
+                     return softmaxEstimate(a, block, elementBytes) <
+                            softmaxEstimate(b, block, elementBytes);
+                   });
+  return kept;
+}
+
+Autotuner &softmaxTuner() {
+  static Autotuner tuner(softmax(), [] {
+    AutotuneSpec spec;
+    spec.configs = softmaxSearchSpace();
+    spec.key = {{"n_cols"}, {"n_rows", KeyBucket::PowerOfTwo}};
+    spec.grid = persistentRows;
+    spec.prune = [](llvm::ArrayRef<TuningConfig> configs,
+                    llvm::ArrayRef<Arg> args, const Target &target) {
+      return softmaxPrune(configs, blockOf(args), elementBytesOf(args), target);
+    };
+    spec.estimate = [](const TuningConfig &c, llvm::ArrayRef<Arg> args,
+                       const Target &) {
+      return softmaxEstimate(c, blockOf(args), elementBytesOf(args));
+    };
+    spec.topK = kSoftmaxTuningTopK;
+    return spec;
+  }());
+  return tuner;
+}
+
+Autotuner &softmaxOnlineTuner() {
+  static Autotuner tuner(softmaxOnline(), [] {
+    AutotuneSpec spec;
+    for (int64_t chunk : {1024, 2048, 4096, 8192})
+      for (int warps : {4, 8, 16})
+        spec.configs.push_back({warps, 1, 1, {{"BLOCK_SIZE", chunk}}});
+    spec.key = {{"n_cols", KeyBucket::PowerOfTwo},
+                {"n_rows", KeyBucket::PowerOfTwo}};
+    spec.grid = persistentRows;
+    spec.prune = [](llvm::ArrayRef<TuningConfig> configs,
+                    llvm::ArrayRef<Arg>, const Target &target) {
+      std::vector<TuningConfig> kept;
+      for (const TuningConfig &c : configs) {
+        // The CPU ignores warps: only the chunk size matters there. On the
+        // GPU each thread holds 4 to 64 elements of a chunk (in place needs
+        // at least one per thread, SoftmaxOnline.cpp).
+        double perThread = double(c.constexprs[0].second) / (32 * c.numWarps);
+        if (target.kind == TargetKind::CPU ? c.numWarps == 4
+                                           : perThread >= 4 && perThread <= 64)
+          kept.push_back(c);
+      }
+      return kept;
+    };
+    // The chunk measured best on the H100: 4096 elements over 8 warps.
+    spec.estimate = [](const TuningConfig &c, llvm::ArrayRef<Arg>,
+                       const Target &) {
+      return std::abs(std::log2(double(c.constexprs[0].second) /
+                                kSoftmaxOnlineBlock)) +
+             0.5 * std::abs(std::log2(double(c.numWarps) /
+                                      kSoftmaxOnlineNumWarps));
+    };
+    return spec;
+  }());
+  return tuner;
+}
+
+} // namespace blockjit::examples

@@ -1,0 +1,541 @@
+//===- Autotune.cpp - the compiler picks a kernel's configuration --------===//
+#include "runtime/Autotune.h"
+#include "compiler/Environment.h"
+
+#include "runtime/DiskCache.h"
+#include "runtime/Event.h"
+#include "runtime/KernelCache.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace blockjit {
+
+namespace {
+
+llvm::Error tuneError(const KernelDef &kernel, const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "autotuning kernel '" + kernel.name() +
+                                     "': " + message);
+}
+
+/// The index of the parameter named `name`, or -1.
+int paramIndex(const KernelDef &kernel, llvm::StringRef name) {
+  const auto &params = kernel.params();
+  for (size_t i = 0; i < params.size(); ++i)
+    if (params[i].name == name)
+      return int(i);
+  return -1;
+}
+
+/// An integer argument's value (scalars and constexprs), if it is one.
+std::optional<int64_t> integerValue(const Arg &arg) {
+  switch (arg.kind) {
+  case Arg::Kind::Int32:
+    return arg.i32;
+  case Arg::Kind::Int64:
+  case Arg::Kind::Constexpr:
+    return arg.i64;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// L2 is flushed before every timed GPU run by writing this many bytes
+/// (several times the H100's 50 MB, as Triton's do_bench does).
+constexpr size_t kFlushBytes = size_t(256) << 20;
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// Device memory held for one tuning and given back after it.
+struct Scratch {
+  Executor &executor;
+  int device;
+  std::vector<void *> blocks;
+  ~Scratch() {
+    for (void *block : blocks)
+      executor.deallocate(block, device);
+  }
+  llvm::Expected<void *> allocate(size_t bytes) {
+    auto block = executor.allocate(bytes, device);
+    if (block)
+      blocks.push_back(*block);
+    return block;
+  }
+};
+
+/// One config on its way through tuning.
+struct Candidate {
+  TuningConfig config;
+  LaunchOptions options;
+  llvm::SmallVector<Arg, 16> args;
+  SpecializationKey key;
+  std::string skipped; // why it left the race ("" while in it)
+};
+
+} // namespace
+
+std::string TuningConfig::str() const {
+  std::string text = llvm::formatv("warps={0},stages={1},ctas={2}", numWarps,
+                                   numStages, numCTAs);
+  for (const auto &[name, value] : constexprs)
+    text += "," + name + "=" + std::to_string(value);
+  return text;
+}
+
+llvm::Expected<llvm::SmallVector<Arg, 16>>
+applyConfig(const KernelDef &kernel, const TuningConfig &config,
+            llvm::ArrayRef<Arg> args) {
+  llvm::SmallVector<Arg, 16> applied(args.begin(), args.end());
+  for (const auto &[name, value] : config.constexprs) {
+    int index = paramIndex(kernel, name);
+    if (index < 0 || kernel.params()[index].kind != ParamKind::Constexpr)
+      return tuneError(kernel, "config " + config.str() + " sets '" + name +
+                                   "', which is not a Constexpr parameter");
+    if (size_t(index) < applied.size())
+      applied[index] = Arg(Constexpr(value));
+  }
+  return applied;
+}
+
+Autotuner::Autotuner(std::shared_ptr<KernelDef> kernel, AutotuneSpec spec)
+    : kernel_(std::move(kernel)), spec_(std::move(spec)) {}
+
+void Autotuner::forgetInMemory() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  entries_.clear();
+}
+
+/// The tuning key: the target, the arguments' types and divisibility, and
+/// the key arguments' (bucketed) values.
+static llvm::Expected<std::string> tuningKeyText(const KernelDef &kernel,
+                                                 const AutotuneSpec &spec,
+                                                 const LaunchOptions &options,
+                                                 llvm::ArrayRef<Arg> args) {
+  auto key = specializationFor(kernel, options, args);
+  if (!key)
+    return key.takeError();
+  std::string text = key->options.target.str() + "|";
+  for (size_t i = 0; i < key->argTypes.size(); ++i) {
+    if (i)
+      text += ",";
+    text += dtypeName(key->argTypes[i]);
+    text += ':';
+    text += std::to_string(key->divisibility[i]);
+  }
+  text += "|";
+  for (const TuningKeyArg &keyArg : spec.key) {
+    int index = paramIndex(kernel, keyArg.name);
+    std::optional<int64_t> value =
+        index < 0 ? std::nullopt : integerValue(args[index]);
+    if (!value)
+      return tuneError(kernel, "tuning key '" + keyArg.name +
+                                   "' is not an integer parameter");
+    int64_t bucketed =
+        keyArg.bucket == KeyBucket::PowerOfTwo && *value > 0
+            ? int64_t(llvm::PowerOf2Ceil(uint64_t(*value)))
+            : *value;
+    text += keyArg.name + "=" + std::to_string(bucketed) + ";";
+  }
+  return text;
+}
+
+llvm::Expected<TunedLaunch> Autotuner::choose(const LaunchOptions &options,
+                                              llvm::ArrayRef<Arg> args) {
+  if (spec_.configs.empty())
+    return tuneError(*kernel_, "no configs to choose from");
+  if (!spec_.grid)
+    return tuneError(*kernel_, "the spec has no grid function");
+  auto keyText = tuningKeyText(*kernel_, spec_, options, args);
+  if (!keyText)
+    return keyText.takeError();
+  std::string memoryKey = *keyText + "|device " +
+                          std::to_string(options.device) + "|dynamic shared " +
+                          std::to_string(options.dynamicSharedMemoryBytes);
+
+  std::shared_ptr<Entry> entry;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto &slot = entries_[memoryKey];
+    if (!slot)
+      slot = std::make_shared<Entry>();
+    entry = slot;
+  }
+  // The config applied to `args` (without the grid).
+  auto configure = [&](const TuningConfig &config,
+                       TunedLaunch &tuned) -> llvm::Error {
+    auto applied = applyConfig(*kernel_, config, args);
+    if (!applied)
+      return applied.takeError();
+    tuned.args = std::move(*applied);
+    tuned.options = options;
+    tuned.options.numWarps = config.numWarps;
+    tuned.options.numStages = config.numStages;
+    tuned.options.numCTAs = config.numCTAs;
+    return llvm::Error::success();
+  };
+  std::call_once(entry->once, [&] {
+    auto result = tune(options, args, *keyText);
+    if (!result) {
+      entry->error = llvm::toString(result.takeError());
+      return;
+    }
+    TunedLaunch tuned;
+    llvm::Error error = configure(result->config, tuned);
+    auto resources = error ? llvm::Expected<KernelResources>(std::move(error))
+                           : warmup(*kernel_, tuned.options, tuned.args);
+    if (!resources) {
+      entry->error = llvm::toString(resources.takeError());
+      return;
+    }
+    entry->resources = *resources;
+    entry->result = std::make_unique<TuningResult>(std::move(*result));
+  });
+  if (!entry->result)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   entry->error);
+
+  TunedLaunch tuned;
+  tuned.result = entry->result.get();
+  if (llvm::Error error = configure(tuned.result->config, tuned))
+    return std::move(error);
+  tuned.resources = entry->resources;
+  tuned.options.grid =
+      spec_.grid(tuned.result->config, tuned.resources, tuned.args);
+  return tuned;
+}
+
+llvm::Error Autotuner::launch(const LaunchOptions &options,
+                              llvm::ArrayRef<Arg> args) {
+  auto tuned = choose(options, args);
+  if (!tuned)
+    return tuned.takeError();
+  return blockjit::launch(*kernel_, tuned->options, tuned->args);
+}
+
+llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
+                                             llvm::ArrayRef<Arg> args,
+                                             const std::string &keyText) {
+  auto start = std::chrono::steady_clock::now();
+  TargetKind targetKind = options.target.value_or(defaultTarget());
+  Executor &executor = executorFor(targetKind);
+  auto target = executor.target(options.device);
+  if (!target)
+    return target.takeError();
+  TuningResult result;
+
+  // 2. Pruning, before anything compiles.
+  std::vector<TuningConfig> configs = spec_.configs;
+  if (spec_.prune)
+    configs = spec_.prune(configs, args, *target);
+  std::vector<Candidate> candidates;
+  for (const TuningConfig &config : configs) {
+    Candidate candidate{config, options, {}, {}, {}};
+    candidate.options.target = targetKind;
+    candidate.options.numWarps = config.numWarps;
+    candidate.options.numStages = config.numStages;
+    candidate.options.numCTAs = config.numCTAs;
+    auto applied = applyConfig(*kernel_, config, args);
+    if (!applied)
+      return applied.takeError(); // a mistake in the spec, not a resource
+    candidate.args = std::move(*applied);
+    auto key = specializationFor(*kernel_, candidate.options, candidate.args);
+    if (!key)
+      return key.takeError();
+    candidate.key = *key;
+    if (llvm::Error invalid = checkSpecialization(*kernel_, candidate.key)) {
+      result.skipped.push_back({config, llvm::toString(std::move(invalid))});
+      continue;
+    }
+    candidates.push_back(std::move(candidate));
+  }
+  if (spec_.estimate) {
+    std::vector<std::pair<double, size_t>> ranked;
+    for (size_t i = 0; i < candidates.size(); ++i)
+      ranked.push_back({spec_.estimate(candidates[i].config, args, *target), i});
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    std::vector<Candidate> sorted;
+    for (auto &[cost, index] : ranked)
+      sorted.push_back(std::move(candidates[index]));
+    candidates = std::move(sorted);
+  }
+  if (spec_.topK > 0 && candidates.size() > size_t(spec_.topK))
+    candidates.resize(spec_.topK);
+  auto noneLeft = [&] {
+    std::string why;
+    for (auto &[config, reason] : result.skipped)
+      why += "\n  " + config.str() + ": " + reason;
+    return tuneError(*kernel_, "no config can run here" +
+                                   (why.empty() ? std::string(" (none left "
+                                                              "after pruning)")
+                                                : ":" + why));
+  };
+  if (candidates.empty())
+    return noneLeft();
+
+  bool timed = env::autotuneEnabled() && candidates.size() > 1;
+  // Untimed: the best-ranked config that compiles and loads.
+  auto compileAndLoad = [&](Candidate &c) {
+    auto compiled = KernelCache::instance().get(*kernel_, c.key);
+    if (!compiled) {
+      c.skipped = llvm::toString(compiled.takeError());
+      return;
+    }
+    auto loaded = compiled->loaded(options.device);
+    if (!loaded)
+      c.skipped = llvm::toString(loaded.takeError());
+  };
+  if (!timed) {
+    for (Candidate &c : candidates) {
+      compileAndLoad(c);
+      if (c.skipped.empty()) {
+        result.config = c.config;
+        result.untimed = true;
+        result.tuningMilliseconds = millisecondsSince(start);
+        return result;
+      }
+      result.skipped.push_back({c.config, c.skipped});
+    }
+    return noneLeft();
+  }
+
+  // 1. A result kept on disk by an earlier process.
+  std::optional<DiskCacheKey> diskKey;
+  if (!diskCacheDirectory().empty()) {
+    auto firstMaterial = diskCacheKeyFor(*kernel_, candidates.front().key);
+    auto deviceName = executor.deviceName(options.device);
+    if (!firstMaterial)
+      return firstMaterial.takeError();
+    if (!deviceName)
+      return deviceName.takeError();
+    std::vector<std::string> names;
+    for (const TuningConfig &config : spec_.configs)
+      names.push_back(config.str());
+    names.push_back("repetitions=" + std::to_string(spec_.repetitions));
+    diskKey = diskCacheKey(tuningKeyMaterial(firstMaterial->material,
+                                             *deviceName, keyText, names));
+    if (auto stored = readDiskEntry(*diskKey, "tuning")) {
+      llvm::StringRef text = *stored;
+      llvm::StringRef line = text.split('\n').first;
+      for (const Candidate &c : candidates)
+        if (line == "config " + c.config.str()) {
+          result.config = c.config;
+          result.fromDiskCache = true;
+          result.tuningMilliseconds = millisecondsSince(start);
+          return result;
+        }
+      discardDiskCacheEntry(*diskKey,
+                            "its config is not among this tuner's candidates");
+    }
+  }
+
+  // 3. Compile in parallel (the kernel cache compiles each key once).
+  {
+    unsigned threads = std::max(1u, std::min<unsigned>(
+                                        std::thread::hardware_concurrency(),
+                                        unsigned(candidates.size())));
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t i; (i = next.fetch_add(1)) < candidates.size();)
+        compileAndLoad(candidates[i]);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+      pool.emplace_back(work);
+    work();
+    for (std::thread &thread : pool)
+      thread.join();
+  }
+
+  // 4. Time each on the caller's stream.
+  Scratch scratch{executor, options.device, {}};
+  void *flush = nullptr;
+  if (targetKind == TargetKind::CUDA) {
+    auto block = scratch.allocate(kFlushBytes);
+    if (!block)
+      return block.takeError();
+    flush = *block;
+  }
+  auto bufferOf = [&](const TuningBuffer &buffer) -> llvm::Expected<
+                                                      std::pair<void *, size_t>> {
+    int index = paramIndex(*kernel_, buffer.name);
+    if (index < 0 || size_t(index) >= args.size() ||
+        args[index].kind != Arg::Kind::Pointer)
+      return tuneError(*kernel_, "'" + buffer.name +
+                                     "' (reset or restored) is not a pointer "
+                                     "parameter");
+    int64_t bytes = buffer.bytes ? buffer.bytes(args) : 0;
+    return std::make_pair(const_cast<void *>(args[index].pointer),
+                          size_t(std::max<int64_t>(0, bytes)));
+  };
+  std::vector<std::pair<void *, size_t>> zeroed;
+  for (const TuningBuffer &buffer : spec_.resetToZero) {
+    auto where = bufferOf(buffer);
+    if (!where)
+      return where.takeError();
+    zeroed.push_back(*where);
+  }
+  // Saved copies of the restored buffers: (buffer, copy, bytes).
+  std::vector<std::tuple<void *, void *, size_t>> saved;
+  for (const TuningBuffer &buffer : spec_.restore) {
+    auto where = bufferOf(buffer);
+    if (!where)
+      return where.takeError();
+    auto copy = scratch.allocate(where->second);
+    if (!copy)
+      return copy.takeError();
+    if (llvm::Error e = executor.copyOnStream(*copy, where->first,
+                                              where->second, options.stream,
+                                              options.device))
+      return std::move(e);
+    saved.push_back({where->first, *copy, where->second});
+  }
+
+  int reps = std::max(1, spec_.repetitions);
+  auto startEvent = Event::create(targetKind, options.device);
+  if (!startEvent)
+    return startEvent.takeError();
+  std::vector<Event> events;
+  for (int i = 0; i < 2 * reps; ++i) {
+    auto event = Event::create(targetKind, options.device);
+    if (!event)
+      return event.takeError();
+    events.push_back(std::move(*event));
+  }
+  // One timed run of `c` between events[2*rep] and events[2*rep+1].
+  auto run = [&](Candidate &c, Grid grid, int rep) -> llvm::Error {
+    if (flush)
+      if (llvm::Error e = executor.fillOnStream(flush, uint8_t(rep), kFlushBytes,
+                                                options.stream, options.device))
+        return e;
+    for (auto &[address, bytes] : zeroed)
+      if (llvm::Error e = executor.fillOnStream(address, 0, bytes,
+                                                options.stream, options.device))
+        return e;
+    if (llvm::Error e = events[2 * rep].record(options.stream))
+      return e;
+    LaunchOptions launchOptions = c.options;
+    launchOptions.grid = grid;
+    if (llvm::Error e = blockjit::launch(*kernel_, launchOptions, c.args))
+      return e;
+    return events[2 * rep + 1].record(options.stream);
+  };
+  // The median over `reps` runs of `c`, or an error (the config is skipped).
+  auto time = [&](Candidate &c) -> llvm::Expected<double> {
+    auto resources = warmup(*kernel_, c.options, c.args);
+    if (!resources)
+      return resources.takeError();
+    Grid grid = spec_.grid(c.config, *resources, c.args);
+    // The warm-up run also surfaces a launch the device refuses.
+    if (llvm::Error e = run(c, grid, 0))
+      return std::move(e);
+    if (llvm::Error e = events[1].synchronize())
+      return std::move(e);
+    for (int rep = 0; rep < reps; ++rep)
+      if (llvm::Error e = run(c, grid, rep))
+        return std::move(e);
+    std::vector<double> times;
+    for (int rep = 0; rep < reps; ++rep) {
+      auto ms = Event::elapsedMilliseconds(events[2 * rep], events[2 * rep + 1]);
+      if (!ms)
+        return ms.takeError();
+      times.push_back(*ms);
+    }
+    return median(times);
+  };
+
+  double lastProgress = 0;
+  auto progress = [&](bool done) {
+    double elapsed = millisecondsSince(start);
+    if (elapsed < 1000 || (!done && elapsed - lastProgress < 1000))
+      return;
+    lastProgress = elapsed;
+    auto best = std::min_element(
+        result.timings.begin(), result.timings.end(),
+        [](const auto &a, const auto &b) { return a.second < b.second; });
+    llvm::errs() << llvm::formatv(
+        "blockjit: {0} '{1}' [{2}]: {3}/{4} configs timed in {5:f1} s",
+        done ? "tuned" : "tuning", kernel_->name(), keyText,
+        result.timings.size(), candidates.size(), elapsed / 1000);
+    if (best != result.timings.end())
+      llvm::errs() << llvm::formatv(", best {0} {1:f4} ms", best->first.str(),
+                                    best->second);
+    llvm::errs() << "\n";
+  };
+
+  std::vector<size_t> survivors;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    Candidate &c = candidates[i];
+    if (c.skipped.empty()) {
+      auto ms = time(c);
+      if (ms) {
+        result.timings.push_back({c.config, *ms});
+        survivors.push_back(i);
+      } else {
+        c.skipped = llvm::toString(ms.takeError());
+      }
+    }
+    if (!c.skipped.empty())
+      result.skipped.push_back({c.config, c.skipped});
+    progress(false);
+  }
+  // Order survivors by their median; re-time the best two against each other.
+  std::vector<size_t> order(survivors.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return result.timings[a].second < result.timings[b].second;
+  });
+  size_t winner = survivors.empty() ? 0 : survivors[order[0]];
+  if (order.size() > 1) {
+    size_t runnerUp = survivors[order[1]];
+    auto again = time(candidates[winner]);
+    auto challenger = time(candidates[runnerUp]);
+    if (again && challenger && *challenger < *again)
+      winner = runnerUp;
+    if (!again)
+      llvm::consumeError(again.takeError());
+    if (!challenger)
+      llvm::consumeError(challenger.takeError());
+  }
+
+  // 5. Give the restored buffers their contents back.
+  for (auto &[buffer, copy, bytes] : saved)
+    if (llvm::Error e = executor.copyOnStream(buffer, copy, bytes,
+                                              options.stream, options.device))
+      return std::move(e);
+  if (llvm::Error e = executor.synchronize(options.device))
+    return std::move(e);
+  if (survivors.empty())
+    return noneLeft();
+  result.config = candidates[winner].config;
+
+  ++tuningsRun_;
+  result.tuningMilliseconds = millisecondsSince(start);
+  progress(true);
+  if (diskKey) {
+    std::string content = "config " + result.config.str() + "\n";
+    for (auto &[config, ms] : result.timings)
+      content += llvm::formatv("timed {0} {1:f5} ms\n", config.str(), ms).str();
+    writeDiskEntry(*diskKey, "tuning", content);
+  }
+  return result;
+}
+
+} // namespace blockjit

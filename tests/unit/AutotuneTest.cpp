@@ -1,0 +1,480 @@
+//===- AutotuneTest.cpp - the autotuner and the prepared launch, on the CPU ===//
+//
+// The autotuner times configs on the caller's target; on the CPU (what CI
+// has) configs differ through a Constexpr that sets how much busy work each
+// program does, so the fastest one is known. Also: results on disk (a second
+// process tunes nothing), corrupt entries, pruning, concurrent first calls,
+// restored buffers, BLOCKJIT_AUTOTUNE=0, and PreparedLaunch / the C ABI's
+// prepared handle.
+//
+//===----------------------------------------------------------------------===//
+#include "examples/kernels/Kernels.h"
+#include "runtime/Autotune.h"
+#include "runtime/PreparedLaunch.h"
+#include "runtime/blockjit_c.h"
+#include "tests/common/ScopedCacheDirectory.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace blockjit;
+
+namespace {
+
+/// acc[i] += x[i] + 0 * t, where t is WORK rounds of t = t * 0.999 + 0.001
+/// from x (finite, so 0 * t is a zero the compiler cannot fold away): the
+/// result does not depend on WORK, the time does.
+void accumulate_kernel(Ptr<float> acc_ptr, Ptr<float> x_ptr, Int n,
+                       Constexpr WORK, Constexpr BLOCK) {
+  Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
+  Tensor mask = offsets < n;
+  Tensor x = load(x_ptr + offsets, mask, 0.0);
+  std::vector<Tensor> t =
+      for_range(0, WORK, 1, {x},
+                [&](Int, std::vector<Tensor> c) -> std::vector<Tensor> {
+                  return {c[0] * 0.999 + 0.001};
+                });
+  Tensor acc = load(acc_ptr + offsets, mask, 0.0);
+  store(acc_ptr + offsets, acc + (x + t[0] * 0.0), mask);
+}
+
+const std::shared_ptr<KernelDef> &accumulateKernel() {
+  static auto kernel = jit("tuned_accumulate", accumulate_kernel,
+                           {"acc_ptr", "x_ptr", "n", "WORK", "BLOCK"});
+  return kernel;
+}
+
+enum { kAcc, kX, kN, kWork, kBlock };
+
+TuningConfig work(int64_t rounds) { return {4, 1, 1, {{"WORK", rounds}}}; }
+
+/// A spec over WORK = 20000, 1, 2000 (the fastest in the middle of the list).
+AutotuneSpec accumulateSpec() {
+  AutotuneSpec spec;
+  spec.configs = {work(20000), work(1), work(2000)};
+  spec.key = {{"n", KeyBucket::PowerOfTwo}};
+  spec.grid = [](const TuningConfig &, const KernelResources &,
+                 llvm::ArrayRef<Arg> args) {
+    return Grid{int((args[kN].i32 + args[kBlock].i64 - 1) / args[kBlock].i64)};
+  };
+  // The accumulation is in place: every timed run would add x again.
+  spec.restore = {{"acc_ptr", [](llvm::ArrayRef<Arg> args) {
+                     return int64_t(args[kN].i32) * 4;
+                   }}};
+  spec.repetitions = 5;
+  return spec;
+}
+
+struct Buffers {
+  std::vector<float> acc, x;
+  explicit Buffers(int n) : acc(n), x(n) {
+    for (int i = 0; i < n; ++i) {
+      acc[i] = float(i % 7);
+      x[i] = float(i % 5) - 2;
+    }
+  }
+  std::vector<Arg> args() {
+    return {acc.data(), x.data(), int32_t(acc.size()), Constexpr(0),
+            Constexpr(1024)};
+  }
+};
+
+LaunchOptions cpu() {
+  LaunchOptions options;
+  options.target = TargetKind::CPU;
+  return options;
+}
+
+/// Sets an environment variable for one scope.
+struct ScopedEnv {
+  std::string name;
+  std::optional<std::string> previous;
+  ScopedEnv(std::string n, const char *value) : name(std::move(n)) {
+    if (const char *old = std::getenv(name.c_str()))
+      previous = old;
+    setenv(name.c_str(), value, 1);
+  }
+  ~ScopedEnv() {
+    if (previous)
+      setenv(name.c_str(), previous->c_str(), 1);
+    else
+      unsetenv(name.c_str());
+  }
+};
+
+std::vector<std::string> filesIn(const std::string &directory) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(directory, ec), end;
+       it != end && !ec; it.increment(ec))
+    files.push_back(it->path());
+  return files;
+}
+
+} // namespace
+
+TEST(Autotune, PicksTheFastestConfigAndRestoresBuffers) {
+  ScopedCacheDirectory cache;
+  Autotuner tuner(accumulateKernel(), accumulateSpec());
+  Buffers b(1 << 14);
+  std::vector<float> before = b.acc;
+  auto tuned = tuner.choose(cpu(), b.args());
+  ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
+  EXPECT_EQ(tuned->result->config, work(1)) << tuned->result->config.str();
+  EXPECT_EQ(tuned->result->timings.size(), 3u);
+  EXPECT_FALSE(tuned->result->fromDiskCache);
+  EXPECT_EQ(tuner.tuningsRun(), 1);
+  // The config's WORK replaced the caller's, and the grid covers n.
+  EXPECT_EQ(tuned->args[kWork].i64, 1);
+  EXPECT_EQ(tuned->options.grid.x, 16);
+  // Dozens of timed runs accumulated into acc; restore gave it back.
+  EXPECT_EQ(b.acc, before);
+  ASSERT_FALSE(bool(tuner.launch(cpu(), b.args())));
+  for (size_t i = 0; i < b.acc.size(); ++i)
+    ASSERT_EQ(b.acc[i], before[i] + b.x[i]) << i;
+  EXPECT_EQ(tuner.tuningsRun(), 1); // the launch found the result in memory
+}
+
+TEST(Autotune, ResultOnDiskMeansNoTuning) {
+  ScopedCacheDirectory cache;
+  Buffers b(1 << 12);
+  {
+    Autotuner tuner(accumulateKernel(), accumulateSpec());
+    ASSERT_FALSE(bool(tuner.launch(cpu(), b.args())));
+    EXPECT_EQ(tuner.tuningsRun(), 1);
+  }
+  Autotuner again(accumulateKernel(), accumulateSpec());
+  auto tuned = again.choose(cpu(), b.args());
+  ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
+  EXPECT_TRUE(tuned->result->fromDiskCache);
+  EXPECT_EQ(tuned->result->config, work(1));
+  EXPECT_EQ(again.tuningsRun(), 0);
+  // A row count in the same power-of-two bucket shares the entry; another
+  // bucket tunes.
+  Buffers sameBucket(4000), otherBucket(5000);
+  ASSERT_TRUE(bool(again.choose(cpu(), sameBucket.args())));
+  EXPECT_EQ(again.tuningsRun(), 0);
+  ASSERT_TRUE(bool(again.choose(cpu(), otherBucket.args())));
+  EXPECT_EQ(again.tuningsRun(), 1);
+  // So does another config list (the disk key has the whole list).
+  AutotuneSpec wider = accumulateSpec();
+  wider.configs.push_back(work(2));
+  Autotuner widerTuner(accumulateKernel(), wider);
+  ASSERT_TRUE(bool(widerTuner.choose(cpu(), b.args())));
+  EXPECT_EQ(widerTuner.tuningsRun(), 1);
+}
+
+TEST(Autotune, CorruptOrTruncatedEntriesAreTunedAgain) {
+  for (bool truncate : {false, true}) {
+    ScopedCacheDirectory cache;
+    Buffers b(1 << 12);
+    Autotuner tuner(accumulateKernel(), accumulateSpec());
+    ASSERT_TRUE(bool(tuner.choose(cpu(), b.args())));
+    // Damage every entry (tuning result and artifacts alike).
+    for (const std::string &file : filesIn(cache.directory)) {
+      auto content = llvm::MemoryBuffer::getFile(file);
+      ASSERT_TRUE(bool(content));
+      std::string bytes = (*content)->getBuffer().str();
+      if (truncate)
+        bytes.resize(bytes.size() / 2);
+      else
+        bytes[bytes.size() - 3] ^= 0x55;
+      std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+    }
+    tuner.forgetInMemory();
+    KernelCache::instance().clear();
+    testing::internal::CaptureStderr();
+    auto tuned = tuner.choose(cpu(), b.args());
+    std::string warnings = testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
+    EXPECT_FALSE(tuned->result->fromDiskCache);
+    EXPECT_EQ(tuner.tuningsRun(), 2) << truncate;
+    EXPECT_NE(warnings.find(truncate ? "truncated" : "checksum mismatch"),
+              std::string::npos)
+        << warnings;
+  }
+}
+
+TEST(Autotune, PrunedAndRejectedConfigsAreSkippedWithoutAnError) {
+  ScopedCacheDirectory cache;
+  AutotuneSpec spec = accumulateSpec();
+  // num_warps 3 is not a power of two: the compiler rejects it before
+  // anything compiles. BLOCK 1000 fails to trace (not a power of two).
+  spec.configs.push_back({3, 1, 1, {{"WORK", 1}}});
+  spec.configs.push_back({4, 1, 1, {{"WORK", 1}, {"BLOCK", 1000}}});
+  std::vector<std::string> seen;
+  spec.prune = [&](llvm::ArrayRef<TuningConfig> configs, llvm::ArrayRef<Arg>,
+                   const Target &target) {
+    EXPECT_EQ(target.kind, TargetKind::CPU);
+    std::vector<TuningConfig> kept;
+    for (const TuningConfig &c : configs) {
+      seen.push_back(c.str());
+      if (!(c == work(1))) // the fastest is pruned
+        kept.push_back(c);
+    }
+    return kept;
+  };
+  Autotuner tuner(accumulateKernel(), spec);
+  Buffers b(1 << 12);
+  auto tuned = tuner.choose(cpu(), b.args());
+  ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
+  EXPECT_EQ(seen.size(), 5u);
+  EXPECT_EQ(tuned->result->config, work(2000));
+  for (auto &[config, ms] : tuned->result->timings)
+    EXPECT_NE(config, work(1));
+  ASSERT_EQ(tuned->result->skipped.size(), 2u);
+  EXPECT_NE(tuned->result->skipped[0].second.find("num_warps"),
+            std::string::npos)
+      << tuned->result->skipped[0].second;
+  EXPECT_NE(tuned->result->skipped[1].second.find("power of two"),
+            std::string::npos)
+      << tuned->result->skipped[1].second;
+}
+
+TEST(Autotune, NoConfigLeftIsAnErrorListingWhy) {
+  ScopedCacheDirectory cache;
+  AutotuneSpec spec = accumulateSpec();
+  spec.configs = {{3, 1, 1, {}}, {4, 1, 1, {{"BLOCK", 1000}}}};
+  Autotuner tuner(accumulateKernel(), spec);
+  Buffers b(64);
+  auto tuned = tuner.choose(cpu(), b.args());
+  ASSERT_FALSE(bool(tuned));
+  std::string message = llvm::toString(tuned.takeError());
+  EXPECT_NE(message.find("tuned_accumulate"), std::string::npos) << message;
+  EXPECT_NE(message.find("warps=3"), std::string::npos) << message;
+  EXPECT_NE(message.find("BLOCK=1000"), std::string::npos) << message;
+}
+
+TEST(Autotune, ConfigNamingANonConstexprIsAnError) {
+  AutotuneSpec spec = accumulateSpec();
+  spec.configs = {{4, 1, 1, {{"n", 5}}}, work(1)};
+  Autotuner tuner(accumulateKernel(), spec);
+  Buffers b(64);
+  auto tuned = tuner.choose(cpu(), b.args());
+  ASSERT_FALSE(bool(tuned));
+  EXPECT_NE(llvm::toString(tuned.takeError()).find("not a Constexpr"),
+            std::string::npos);
+}
+
+TEST(Autotune, TopKKeepsTheBestRankedAndTuningOffTimesNothing) {
+  ScopedCacheDirectory cache;
+  AutotuneSpec spec = accumulateSpec();
+  // A model that ranks more work as cheaper: with topK 2 the fastest config
+  // is never compiled.
+  spec.estimate = [](const TuningConfig &c, llvm::ArrayRef<Arg>,
+                     const Target &) {
+    return -double(c.constexprs[0].second);
+  };
+  spec.topK = 2;
+  Autotuner tuner(accumulateKernel(), spec);
+  Buffers b(1 << 12);
+  auto tuned = tuner.choose(cpu(), b.args());
+  ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
+  EXPECT_EQ(tuned->result->timings.size(), 2u);
+  EXPECT_EQ(tuned->result->config, work(2000));
+
+  ScopedEnv off("BLOCKJIT_AUTOTUNE", "0");
+  Autotuner untimed(accumulateKernel(), spec);
+  auto first = untimed.choose(cpu(), b.args());
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  EXPECT_TRUE(first->result->untimed);
+  EXPECT_EQ(first->result->config, work(20000)); // the model's best
+  EXPECT_EQ(untimed.tuningsRun(), 0);
+}
+
+TEST(Autotune, ConcurrentFirstCallsTuneOnce) {
+  ScopedCacheDirectory cache;
+  Autotuner tuner(accumulateKernel(), accumulateSpec());
+  std::vector<Buffers> buffers(4, Buffers(1 << 12));
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (Buffers &b : buffers)
+    threads.emplace_back([&] {
+      auto tuned = tuner.choose(cpu(), b.args());
+      if (!tuned) {
+        llvm::consumeError(tuned.takeError());
+        ++failures;
+      }
+    });
+  for (std::thread &t : threads)
+    t.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(tuner.tuningsRun(), 1);
+}
+
+TEST(Autotune, SoftmaxOnTheCPUHasOneConfigAndRunsIt) {
+  ScopedCacheDirectory cache;
+  std::vector<float> in(3 * 781, 1.0f), out(3 * 781);
+  std::vector<Arg> args = {out.data(), in.data(), 781, 781, 3, 781,
+                           Constexpr(1024)};
+  auto tuned = examples::softmaxTuner().choose(cpu(), args);
+  ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
+  EXPECT_TRUE(tuned->result->untimed);
+  ASSERT_FALSE(bool(launch(examples::softmaxTuner().kernel(), tuned->options,
+                           tuned->args)));
+  for (float y : out)
+    ASSERT_FLOAT_EQ(y, 1.0f / 781);
+}
+
+// Run by SecondProcessTunesNothing in a child process (when
+// BLOCKJIT_TEST_AUTOTUNE_REPORT names a file); otherwise it returns at once.
+TEST(Autotune, ChildProcessHelper) {
+  const char *report = std::getenv("BLOCKJIT_TEST_AUTOTUNE_REPORT");
+  if (!report)
+    return;
+  Autotuner tuner(accumulateKernel(), accumulateSpec());
+  Buffers b(1 << 12);
+  auto tuned = tuner.choose(cpu(), b.args());
+  std::ofstream out(report);
+  if (!tuned) {
+    out << "error " << llvm::toString(tuned.takeError());
+    return;
+  }
+  out << "tunings=" << tuner.tuningsRun()
+      << " disk=" << tuned->result->fromDiskCache
+      << " config=" << tuned->result->config.str();
+}
+
+TEST(Autotune, SecondProcessTunesNothing) {
+  ScopedCacheDirectory cache;
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  ASSERT_FALSE(self.empty());
+  std::string report = cache.directory + "/report.txt";
+  std::vector<std::string> environment;
+  for (char **e = environ; *e; ++e)
+    environment.push_back(*e);
+  environment.push_back("BLOCKJIT_TEST_AUTOTUNE_REPORT=" + report);
+  std::vector<llvm::StringRef> env(environment.begin(), environment.end());
+  auto runChild = [&] {
+    std::vector<llvm::StringRef> argv = {
+        self, "--gtest_filter=Autotune.ChildProcessHelper"};
+    std::string error;
+    int rc = llvm::sys::ExecuteAndWait(self, argv, env, {}, 0, 0, &error);
+    EXPECT_EQ(rc, 0) << error;
+    auto text = llvm::MemoryBuffer::getFile(report);
+    return text ? (*text)->getBuffer().str() : std::string("no report");
+  };
+  EXPECT_EQ(runChild(), "tunings=1 disk=0 config=warps=4,stages=1,ctas=1,WORK=1");
+  EXPECT_EQ(runChild(), "tunings=0 disk=1 config=warps=4,stages=1,ctas=1,WORK=1");
+}
+
+//===----------------------------------------------------------------------===//
+// Prepared launches
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// vector_add's runtime values: x, y, out, n.
+std::vector<uint64_t> addValues(const float *x, const float *y, float *out,
+                                int64_t n) {
+  return {uint64_t(uintptr_t(x)), uint64_t(uintptr_t(y)),
+          uint64_t(uintptr_t(out)), uint64_t(n)};
+}
+
+} // namespace
+
+TEST(PreparedLaunch, RunsWithNewBuffersAndFallsBackWhenAnAssumptionBreaks) {
+  ScopedCacheDirectory cache;
+  const int n = 4096 + 64;
+  alignas(64) static float x[n], y[n], out[n];
+  for (int i = 0; i < n; ++i) {
+    x[i] = float(i);
+    y[i] = float(2 * i);
+  }
+  LaunchOptions options = cpu();
+  options.grid = {int((4096 + 255) / 256)};
+  std::vector<Arg> args = {x, y, out, int32_t(4096), Constexpr(256)};
+  auto prepared = PreparedLaunch::prepare(*examples::vectorAdd(), options, args);
+  ASSERT_TRUE(bool(prepared)) << llvm::toString(prepared.takeError());
+  EXPECT_EQ(prepared->numValues(), 4u);
+  auto check = [&](const float *a, const float *b, const float *o, int count) {
+    for (int i = 0; i < count; ++i)
+      ASSERT_EQ(o[i], a[i] + b[i]) << i;
+  };
+  // Same specialization, swapped buffers.
+  auto values = addValues(y, x, out, 4096);
+  ASSERT_FALSE(bool(prepared->launch(values, nullptr)));
+  check(y, x, out, 4096);
+  // Pointers 4 bytes off their 16-byte alignment and an odd n: the
+  // specialization assumed both divisible by 16, so this launch takes the
+  // general path, and is still right.
+  std::fill(out, out + n, 0.0f);
+  values = addValues(x + 1, y + 1, out + 1, 4095);
+  ASSERT_FALSE(bool(prepared->launch(values, nullptr)));
+  check(x + 1, y + 1, out + 1, 4095);
+  // Errors: the wrong count, a null pointer, an i32 that does not fit.
+  EXPECT_TRUE(bool(prepared->launch(llvm::ArrayRef(values).drop_back(), nullptr)));
+  std::string null = llvm::toString(
+      prepared->launch(addValues(x, nullptr, out, 16), nullptr));
+  EXPECT_NE(null.find("y_ptr"), std::string::npos) << null;
+  std::string big = llvm::toString(
+      prepared->launch(addValues(x, y, out, int64_t(1) << 40), nullptr));
+  EXPECT_NE(big.find("does not fit"), std::string::npos) << big;
+}
+
+TEST(PreparedLaunch, CABIHandleWithAutotuning) {
+  ScopedCacheDirectory cache;
+  const int rows = 5, cols = 300;
+  std::vector<float> in(rows * cols), out(rows * cols);
+  for (int i = 0; i < rows * cols; ++i)
+    in[i] = float(i % 11);
+  blockjit_arg args[7] = {};
+  args[0].kind = args[1].kind = BLOCKJIT_ARG_POINTER;
+  args[0].dtype = args[1].dtype = BLOCKJIT_F32;
+  args[0].value.pointer = out.data();
+  args[1].value.pointer = in.data();
+  int32_t ints[4] = {cols, cols, rows, cols};
+  for (int i = 0; i < 4; ++i) {
+    args[2 + i].kind = BLOCKJIT_ARG_I32;
+    args[2 + i].value.i32 = ints[i];
+  }
+  args[6].kind = BLOCKJIT_ARG_CONSTEXPR;
+  args[6].value.i64 = 512;
+  blockjit_launch_options options = {};
+  options.target = BLOCKJIT_TARGET_CPU;
+  options.autotune = 1;
+  blockjit_prepared *prepared = nullptr;
+  ASSERT_EQ(blockjit_prepare("softmax", args, 7, &options, &prepared), 0)
+      << blockjit_last_error();
+  blockjit_kernel_info info;
+  const char *config = nullptr;
+  ASSERT_EQ(blockjit_prepared_info(prepared, &info, &config), 0);
+  EXPECT_NE(std::string(config).find("BLOCK_SIZE=512"), std::string::npos)
+      << config;
+  uint64_t values[6] = {uint64_t(uintptr_t(out.data())),
+                        uint64_t(uintptr_t(in.data())), cols, cols, rows, cols};
+  ASSERT_EQ(blockjit_launch_prepared(prepared, values, 6, nullptr), 0)
+      << blockjit_last_error();
+  for (int r = 0; r < rows; ++r) {
+    double sum = 0;
+    for (int c = 0; c < cols; ++c)
+      sum += std::exp(double(in[r * cols + c]));
+    for (int c = 0; c < cols; ++c)
+      ASSERT_NEAR(out[r * cols + c], std::exp(double(in[r * cols + c])) / sum,
+                  1e-6);
+  }
+  EXPECT_EQ(blockjit_launch_prepared(prepared, values, 5, nullptr), 1);
+  EXPECT_NE(std::string(blockjit_last_error()).find("6 runtime arguments"),
+            std::string::npos)
+      << blockjit_last_error();
+  blockjit_release(prepared);
+  // A kernel without a tuner cannot be launched with autotune.
+  EXPECT_EQ(blockjit_launch("vector_add", args, 5, &options), 1);
+  EXPECT_NE(std::string(blockjit_last_error()).find("no autotuner"),
+            std::string::npos);
+}
+
+namespace blockjit {
+void PrintTo(const TuningConfig &config, std::ostream *os) {
+  *os << config.str();
+}
+} // namespace blockjit
