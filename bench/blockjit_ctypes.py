@@ -4,10 +4,16 @@
     lib.launch("softmax", [ptr(y), ptr(x), 1024, 1024, 4096, 1024, constexpr(1024)],
                grid=(132,), num_warps=4, stream=torch.cuda.current_stream().cuda_stream)
 
+    # Tuned once (or read from the disk cache), then launched cheaply:
+    softmax = lib.prepare("softmax", [y, x, 1024, 1024, 4096, 1024, constexpr(1024)],
+                          autotune=True, target="cuda")
+    softmax(y, x, 1024, 1024, 4096, 1024)   # runtime arguments only
+
 Pointer arguments are (address, dtype name) pairs; torch tensors can be
 passed directly (their data_ptr() and dtype are used).
 """
 import ctypes
+import struct
 
 _KINDS = {"pointer": 0, "i32": 1, "i64": 2, "f32": 3, "constexpr": 4}
 _DTYPES = {"i1": 0, "i8": 1, "i16": 2, "i32": 3, "i64": 4, "f16": 5, "bf16": 6,
@@ -31,7 +37,8 @@ class _Arg(ctypes.Structure):
 class _Options(ctypes.Structure):
     _fields_ = [("grid", ctypes.c_int32 * 3), ("num_warps", ctypes.c_int32),
                 ("num_stages", ctypes.c_int32), ("target", ctypes.c_int32),
-                ("stream", ctypes.c_void_p), ("num_ctas", ctypes.c_int32)]
+                ("stream", ctypes.c_void_p), ("num_ctas", ctypes.c_int32),
+                ("autotune", ctypes.c_int32)]
 
 
 class KernelInfo(ctypes.Structure):
@@ -52,15 +59,88 @@ class BlockjitError(RuntimeError):
     pass
 
 
+def _stream_getter():
+    """A function giving torch's current CUDA stream on the current device
+    (through the accessor Triton's launcher uses, cheaper than
+    torch.cuda.current_stream()), or one giving None without torch or CUDA."""
+    try:
+        import torch
+        if torch.cuda.is_available():
+            device = torch.cuda.current_device()
+            raw = torch._C._cuda_getCurrentRawStream
+            return lambda: raw(device)
+    except ImportError:
+        pass
+    return lambda: None
+
+
+class Prepared:
+    """A launch fixed once by Blockjit.prepare: call it with the runtime
+    arguments only (tensors or addresses, ints, floats; constexprs are
+    fixed). Each call checks what the specialization assumed (alignment,
+    divisibility) in C and falls back to the general path if a value breaks
+    it. `stream`: a CUstream, or None for torch's current stream."""
+
+    def __init__(self, lib, handle, kinds):
+        self._lib = lib
+        self._handle = handle
+        self._values = (ctypes.c_uint64 * len(kinds))()
+        self._kinds = kinds
+        info, config = KernelInfo(), ctypes.c_char_p()
+        lib.blockjit_prepared_info(handle, ctypes.byref(info), ctypes.byref(config))
+        self.info, self.config = info, config.value.decode()
+        # One assignment per argument, chosen now: the call does no type
+        # dispatch of its own.
+        setters = []
+        for i, kind in enumerate(kinds):
+            if kind == "tensor":
+                setters.append(f"v[{i}] = a{i}.data_ptr()")
+            elif kind == "f32":
+                setters.append(f"v[{i}] = _f32_bits(a{i})")
+            else:  # ints and (address, dtype) pairs
+                setters.append(f"v[{i}] = a{i}[0] if a{i}.__class__ is tuple else a{i}")
+        names = ", ".join(f"a{i}" for i in range(len(kinds)))
+        source = (f"def call({names}{', ' if names else ''}stream=None):\n"
+                  + "".join(f"    {line}\n" for line in setters)
+                  + "    if stream is None:\n        stream = current()\n"
+                  + f"    if launch(handle, v, {len(kinds)}, stream):\n"
+                  + "        raise BlockjitError(error().decode())\n")
+        scope = {"v": self._values, "_f32_bits": _f32_bits, "current": _stream_getter(),
+                 "launch": lib.blockjit_launch_prepared, "handle": handle,
+                 "error": lib.blockjit_last_error, "BlockjitError": BlockjitError}
+        exec(source, scope)
+        # The generated function itself: calling it skips a Python frame.
+        self.launch = scope["call"]
+
+    def __call__(self, *args, stream=None):
+        return self.launch(*args, stream=stream)
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            self._lib.blockjit_release(self._handle)
+            self._handle = None
+
+
+def _f32_bits(value):
+    return struct.unpack("<I", struct.pack("<f", value))[0]
+
+
 class Blockjit:
     TARGETS = {"auto": 0, "cpu": 1, "cuda": 2}
 
     def __init__(self, path):
         self._lib = ctypes.CDLL(path)
-        for name in ("blockjit_launch", "blockjit_warmup"):
+        for name in ("blockjit_launch", "blockjit_warmup", "blockjit_prepare",
+                     "blockjit_launch_prepared", "blockjit_prepared_info"):
             getattr(self._lib, name).restype = ctypes.c_int
         self._lib.blockjit_last_error.restype = ctypes.c_char_p
         self._lib.blockjit_kernel_names.restype = ctypes.c_char_p
+        self._lib.blockjit_launch_prepared.argtypes = [
+            ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int32,
+            ctypes.c_void_p]
+        self._lib.blockjit_release.argtypes = [ctypes.c_void_p]
+        self._lib.blockjit_prepared_info.argtypes = [
+            ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
 
     def kernels(self):
         return self._lib.blockjit_kernel_names().decode().split(",")
@@ -85,25 +165,47 @@ class Blockjit:
         return arg
 
     def _prepare(self, args, grid, num_warps, num_stages, target, stream,
-                 num_ctas=1):
+                 num_ctas=1, autotune=False):
         c_args = (_Arg * len(args))(*[self._arg(a) for a in args])
         grid = tuple(grid) + (1,) * (3 - len(grid))
         options = _Options((ctypes.c_int32 * 3)(*grid), num_warps, num_stages,
-                           self.TARGETS[target], stream or None, num_ctas)
+                           self.TARGETS[target], stream or None, num_ctas,
+                           1 if autotune else 0)
         return c_args, options
 
     def launch(self, kernel, args, grid=(1,), num_warps=4, num_stages=1,
-               target="auto", stream=None, num_ctas=1):
+               target="auto", stream=None, num_ctas=1, autotune=False):
+        """Compiles if needed and launches. autotune=True: the kernel's
+        autotuner picks num_warps, num_stages, num_ctas and the grid."""
         c_args, options = self._prepare(args, grid, num_warps, num_stages,
-                                        target, stream, num_ctas)
+                                        target, stream, num_ctas, autotune)
         if self._lib.blockjit_launch(kernel.encode(), c_args, len(args),
                                      ctypes.byref(options)):
             raise BlockjitError(self._lib.blockjit_last_error().decode())
 
+    def prepare(self, kernel, args, grid=(1,), num_warps=4, num_stages=1,
+                target="auto", num_ctas=1, autotune=False, stream=None):
+        """A Prepared launch of `kernel` for arguments like `args` (all of
+        them, constexprs included); autotune=True tunes it (on `stream`) and
+        takes the tuner's grid."""
+        c_args, options = self._prepare(args, grid, num_warps, num_stages,
+                                        target, stream, num_ctas, autotune)
+        handle = ctypes.c_void_p()
+        if self._lib.blockjit_prepare(kernel.encode(), c_args, len(args),
+                                      ctypes.byref(options), ctypes.byref(handle)):
+            raise BlockjitError(self._lib.blockjit_last_error().decode())
+        kinds = []
+        for a in args:
+            if isinstance(a, constexpr):
+                continue
+            kinds.append("tensor" if hasattr(a, "data_ptr") else
+                         "f32" if isinstance(a, float) else "int")
+        return Prepared(self._lib, handle, kinds)
+
     def warmup(self, kernel, args, num_warps=4, num_stages=1, target="auto",
-               num_ctas=1):
+               num_ctas=1, autotune=False):
         c_args, options = self._prepare(args, (1,), num_warps, num_stages,
-                                        target, None, num_ctas)
+                                        target, None, num_ctas, autotune)
         info = KernelInfo()
         if self._lib.blockjit_warmup(kernel.encode(), c_args, len(args),
                                      ctypes.byref(options), ctypes.byref(info)):

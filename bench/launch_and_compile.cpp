@@ -3,7 +3,8 @@
 //   build/bin/launch_and_compile [--launches N]
 //
 // 1. Host time per launch of a tiny softmax (4x128) that hits the in-memory
-//    cache, against a bare cuLaunchKernel of the same function and arguments
+//    cache, and of the same launch prepared once (PreparedLaunch), against
+//    a bare cuLaunchKernel of the same function and arguments
 //    in the same process; and the device time per launch between events
 //    around the same launches, which matches the host time while the host
 //    limits the launch rate (above it, the GPU did and the host figure is
@@ -21,6 +22,7 @@
 #include "runtime/Executor.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
+#include "runtime/PreparedLaunch.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -136,6 +138,23 @@ int main(int argc, char **argv) {
     if (llvm::Error e = launch(kernel, options, args))
       llvm::report_fatal_error(std::move(e));
   };
+  // The same launch prepared once (runtime/PreparedLaunch.h): per launch,
+  // only the argument checks and the driver call.
+  LaunchOptions preparedOptions = options;
+  auto prepared = PreparedLaunch::prepare(kernel, preparedOptions, args);
+  if (!prepared)
+    return fail(llvm::toString(prepared.takeError()));
+  std::vector<uint64_t> values;
+  for (const Arg &arg : args)
+    if (arg.kind == Arg::Kind::Pointer)
+      values.push_back(uint64_t(uintptr_t(arg.pointer)));
+    else if (arg.kind != Arg::Kind::Constexpr)
+      values.push_back(uint64_t(arg.kind == Arg::Kind::Int32 ? arg.i32
+                                                              : arg.i64));
+  auto preparedLaunch = [&] {
+    if (llvm::Error e = prepared->launch(values, nullptr))
+      llvm::report_fatal_error(std::move(e));
+  };
   // The baseline calls the driver by hand on purpose: it is what a launch
   // costs with nothing of blockjit's in between.
   auto driver = cuda::driver();
@@ -160,13 +179,15 @@ int main(int argc, char **argv) {
   // frequency step) from deciding the result.
   const int rounds = 9;
   std::vector<double> blockjitUs, bareUs, ratios, deviceBlockjitUs,
-      deviceBareUs;
+      deviceBareUs, preparedUs, preparedRatios;
   for (int round = 0; round < rounds; ++round) {
     blockjitUs.push_back(timeLaunches(blockjitLaunch));
     deviceBlockjitUs.push_back(deviceUs);
     bareUs.push_back(timeLaunches(bareLaunch));
     deviceBareUs.push_back(deviceUs);
+    preparedUs.push_back(timeLaunches(preparedLaunch));
     ratios.push_back(blockjitUs.back() / bareUs.back());
+    preparedRatios.push_back(preparedUs.back() / bareUs.back());
   }
   auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -179,6 +200,12 @@ int main(int argc, char **argv) {
       rounds, launches, median(blockjitUs), median(bareUs), median(ratios),
       *std::min_element(ratios.begin(), ratios.end()),
       *std::max_element(ratios.begin(), ratios.end()));
+  llvm::outs() << llvm::format(
+      "host time per prepared launch (PreparedLaunch): %.2f us, ratio to bare "
+      "%.2f (per-round ratios %.2f..%.2f)\n",
+      median(preparedUs), median(preparedRatios),
+      *std::min_element(preparedRatios.begin(), preparedRatios.end()),
+      *std::max_element(preparedRatios.begin(), preparedRatios.end()));
   llvm::outs() << llvm::format(
       "device time per launch (events, medians): blockjit %.2f us, bare "
       "%.2f us\n",

@@ -9,13 +9,15 @@ def plot(csv_path, png_path, device="the GPU"):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     with open(csv_path) as f:
-        rows = [r for r in csv.DictReader(f) if r["dtype"] == "float32"]
+        rows = [r for r in csv.DictReader(f)
+                if r["dtype"] == "float32" and r.get("M", "4096") == "4096"]
     n = [int(r["N"]) for r in rows]
     fig, ax = plt.subplots(figsize=(9, 5))
-    for provider, style in (("blockjit", "-o"), ("triton", "-s"), ("torch", "-^"),
-                            ("copy", "--")):
-        ax.plot(n, [float(r[provider]) for r in rows], style, markersize=3,
-                label=provider)
+    for provider, style in (("blockjit", "-o"), ("triton", "-s"),
+                            ("triton_tuned", "-d"), ("torch", "-^"), ("copy", "--")):
+        if provider in rows[0]:
+            ax.plot(n, [float(r[provider]) for r in rows], style, markersize=3,
+                    label=provider)
     ax.set_xlabel("N (columns), M = 4096, fp32")
     ax.set_ylabel("GB/s (2·M·N·4 bytes / time)")
     ax.set_title("Row-wise softmax on " + device)

@@ -3,17 +3,23 @@
 
     python3 bench/softmax_gpu.py --lib build/lib/libblockjit_c.so --out results/
 
-One process, the same tensors and the same timer (triton.testing.do_bench:
-CUDA events, L2 flushed before every run, median) for every provider.
+One process, the same tensors and the same timer for every provider
+(bench_ms: a fixed number of runs, each between CUDA events after an L2
+flush; the median). Providers: blockjit's softmax through the C ABI's
+prepared, autotuned launch (tuned on the first call of a shape, or read
+from the disk cache); torch.softmax; the Triton tutorial kernel with its
+fixed num_warps; the same Triton kernel autotuned over num_warps x
+num_stages (Triton's space); a device copy of the same bytes.
 GB/s = 2 * M * N * sizeof(T) / time. Writes softmax_gpu.csv (and
 softmax_gpu.png when matplotlib is installed) to --out and prints the table
-with the ratios blockjit/copy, blockjit/torch and blockjit/Triton.
+with the ratios to copy and to the best peer, and the configs chosen.
 """
 import argparse
 import csv
 import os
 import statistics
 import sys
+import time
 
 import torch
 import triton
@@ -67,131 +73,221 @@ def triton_softmax(x, y):
     kernel[(grid, 1, 1)](y, x, x.stride(0), y.stride(0), n_rows, n_cols, block, 0)
 
 
-def blockjit_config(block):
-    """(num_warps, num_stages), as examples::softmaxNumWarps/NumStages in C++
-    (measured on the H100 with bench/tune_softmax_warps.py)."""
-    warps = 2 if block <= 512 else 4 if block == 1024 else min(16, block // 2048)
-    return warps, 1 if block == 512 else 2
+@triton.autotune(
+    configs=[triton.Config({"NUM_STAGES": s, "WARPS": w}, num_warps=w, num_stages=s)
+             for w in (1, 2, 4, 8, 16, 32) for s in (1, 2, 3, 4)],
+    key=["n_cols"],
+    prune_configs_by={"early_config_prune": lambda configs, named_args, **kw: [
+        c for c in configs
+        if 1 <= named_args.get("BLOCK_SIZE", kw.get("BLOCK_SIZE", 1024)) //
+        (32 * c.kwargs["WARPS"]) <= 128]})
+@triton.jit
+def triton_softmax_tuned_kernel(out_ptr, in_ptr, in_stride, out_stride, n_rows, n_cols,
+                                BLOCK_SIZE: tl.constexpr, NUM_STAGES: tl.constexpr,
+                                WARPS: tl.constexpr):
+    # The same algorithm as triton_softmax_kernel, tuned over Triton's space
+    # (num_warps x num_stages; elements per thread kept in 1..128).
+    start = tl.program_id(0)
+    step = tl.num_programs(0)
+    for row in tl.range(start, n_rows, step, num_stages=NUM_STAGES):
+        cols = tl.arange(0, BLOCK_SIZE)
+        mask = cols < n_cols
+        x = tl.load(in_ptr + row * in_stride + cols, mask=mask, other=-float("inf"))
+        x = x.to(tl.float32)
+        x = x - tl.max(x, axis=0)
+        num = tl.exp(x)
+        y = num / tl.sum(num, axis=0)
+        tl.store(out_ptr + row * out_stride + cols, y, mask=mask)
+
+
+_SMS = None
+
+
+def triton_softmax_tuned(x, y):
+    global _SMS
+    if _SMS is None:
+        _SMS = torch.cuda.get_device_properties(x.device).multi_processor_count
+    n_rows, n_cols = x.shape
+    # A persistent grid: the programs 2048 threads per SM hold.
+    grid = lambda meta: (min(n_rows, _SMS * max(1, 2048 // (32 * meta["WARPS"]))),)
+    triton_softmax_tuned_kernel[grid](y, x, x.stride(0), y.stride(0), n_rows, n_cols,
+                                      BLOCK_SIZE=triton.next_power_of_2(n_cols))
 
 
 class BlockjitSoftmax:
-    def __init__(self, lib):
-        self.lib = lib
-        self.grids = {}
+    """blockjit's `kernel` (softmax or softmax_online) through the C ABI:
+    prepared once per shape with autotuning (the tuner picks num_warps,
+    num_stages, num_ctas, softmax_online's chunk and the grid, or reads them
+    from the disk cache), then launched through the prepared handle."""
+
+    def __init__(self, lib, kernel="softmax"):
+        self.lib, self.kernel = lib, kernel
+        self.prepared = {}
+
+    def config(self, x, y):
+        return self._prepare(x, y).config
+
+    def _prepare(self, x, y):
+        key = (x.dtype, x.shape, x.stride(0), y.stride(0), x.data_ptr() % 16,
+               y.data_ptr() % 16)
+        p = self.prepared.get(key)
+        if p is None:
+            n_rows, n_cols = x.shape
+            block = triton.next_power_of_2(n_cols) if self.kernel == "softmax" else 4096
+            p = self.lib.prepare(self.kernel, [y, x, x.stride(0), y.stride(0), n_rows,
+                                               n_cols, constexpr(block)],
+                                 autotune=True, target="cuda",
+                                 stream=torch.cuda.current_stream().cuda_stream)
+            self.prepared[key] = p
+        return p
 
     def __call__(self, x, y):
-        n_rows, n_cols = x.shape
-        block = triton.next_power_of_2(n_cols)
-        args = [y, x, x.stride(0), y.stride(0), n_rows, n_cols, constexpr(block)]
-        warps, stages = blockjit_config(block)
-        key = (x.dtype, block, n_rows)
-        if key not in self.grids:
-            info = self.lib.warmup("softmax", args, num_warps=warps,
-                                   num_stages=stages, target="cuda")
-            self.grids[key] = min(n_rows, info.processors * info.max_programs_per_processor)
-        self.lib.launch("softmax", args, grid=(self.grids[key],), num_warps=warps,
-                        num_stages=stages, target="cuda",
-                        stream=torch.cuda.current_stream().cuda_stream)
+        self._prepare(x, y).launch(y, x, x.stride(0), y.stride(0), x.shape[0], x.shape[1])
+
+
+_FLUSH = None
+
+
+def bench_ms(fn, reps=50, warmup=5):
+    """Median milliseconds of `reps` runs of fn (a fixed count), each between
+    two CUDA events after a 256 MB write that flushes the L2."""
+    global _FLUSH
+    if _FLUSH is None:
+        _FLUSH = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    for _ in range(warmup):
+        fn()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for i in range(reps):
+        _FLUSH.zero_()
+        starts[i].record()
+        fn()
+        ends[i].record()
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
+
+
+# Shape sets: (dtype, M, N).
+SWEEP = ([(torch.float32, 4096, n) for n in range(256, 12544 + 1, 256)]
+         + [(dt, 4096, n) for dt in (torch.float16, torch.bfloat16) for n in (1024, 4096, 12288)])
+EXTRA = ([(torch.float32, m, n) for m, n in ((65536, 64), (32768, 128), (65536, 128))]  # tall-narrow
+         + [(torch.float32, m, n) for m, n in ((16, 4096), (16, 16384), (8, 32768), (4, 65536))]  # short-wide
+         + [(torch.float32, 4096, (1 << k) + 1) for k in (8, 10, 12, 13)]  # 2^k + 1
+         + [(torch.float32, 4096, 12289), (torch.float32, 512, 32768)]
+         + [(torch.bfloat16, 4096, 4097), (torch.bfloat16, 65536, 128)])
+QUICK = [(torch.float32, 4096, n) for n in (256, 1024, 4096, 12288)]
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lib", default="build/lib/libblockjit_c.so")
     parser.add_argument("--out", default="bench-results")
-    parser.add_argument("--quick", action="store_true", help="a few shapes only")
+    parser.add_argument("--set", default="sweep", choices=("sweep", "extra", "all", "quick"),
+                        help="sweep: M = 4096, fp32 N = 256..12544 step 256 and fp16/bf16 "
+                             "at 1024, 4096, 12288; extra: tall-narrow, short-wide and "
+                             "2^k + 1 shapes; all: both")
     parser.add_argument("--n", default=None,
-                        help="comma-separated fp32 row lengths to time instead "
-                             "of the full sweep")
-    parser.add_argument("--lib-before", default=None,
-                        help="another build's libblockjit_c.so, timed as the "
-                             "provider 'before' in the same run (before/after "
-                             "comparisons)")
+                        help="comma-separated fp32 row lengths (M = 4096) instead of a set")
+    parser.add_argument("--reps", type=int, default=50, help="timed runs per point (fixed)")
+    parser.add_argument("--no-tuned-triton", action="store_true",
+                        help="leave out the autotuned Triton kernel (slow to tune)")
     opts = parser.parse_args()
     os.makedirs(opts.out, exist_ok=True)
     lib = Blockjit(opts.lib)
     blockjit_softmax = BlockjitSoftmax(lib)
-    before_softmax = BlockjitSoftmax(Blockjit(opts.lib_before)) if opts.lib_before else None
     torch.manual_seed(0)
-    M = 4096
-    shapes = [(torch.float32, n) for n in range(256, 12544 + 1, 256)]
-    shapes += [(dt, n) for dt in (torch.float16, torch.bfloat16) for n in (1024, 4096, 12288)]
-    if opts.quick:
-        shapes = [(torch.float32, n) for n in (256, 1024, 4096, 12288)]
+    shapes = {"sweep": SWEEP, "extra": EXTRA, "all": SWEEP + EXTRA, "quick": QUICK}[opts.set]
     if opts.n:
-        shapes = [(torch.float32, int(n)) for n in opts.n.split(",")]
+        shapes = [(torch.float32, 4096, int(n)) for n in opts.n.split(",")]
     providers = {
         "blockjit": blockjit_softmax,
         "torch": lambda x, y: torch.softmax(x, dim=-1),
         "triton": triton_softmax,
+        "triton_tuned": triton_softmax_tuned,
         "copy": lambda x, y: y.copy_(x),
     }
-    if before_softmax:
-        providers["before"] = before_softmax
+    if opts.no_tuned_triton:
+        del providers["triton_tuned"]
+    peers = [p for p in ("torch", "triton", "triton_tuned") if p in providers]
     rows = []
     name = torch.cuda.get_device_name()
-    print(f"device: {name}; M = {M}; GB/s = 2*M*N*sizeof(T)/time (do_bench median)")
-    header = f"{'dtype':9} {'N':>6} {'blockjit':>9} {'torch':>9} {'triton':>9} {'copy':>9}  {'bj/copy':>7} {'bj/torch':>8} {'bj/triton':>9}"
-    print(header)
-    for dtype, n in shapes:
-        x = torch.randn(M, n, device="cuda", dtype=dtype)
+    print(f"device: {name}; GB/s = 2*M*N*sizeof(T)/time (median of {opts.reps} runs, "
+          "CUDA events, L2 flushed before each)")
+    print(f"{'dtype':9} {'M':>6} {'N':>6} " + " ".join(f"{p:>12}" for p in providers)
+          + f"  {'bj/copy':>7} {'bj/best':>7}  configs", flush=True)
+    for dtype, m, n in shapes:
+        x = torch.randn(m, n, device="cuda", dtype=dtype)
         y = torch.empty_like(x)
-        # Correctness first: every provider against torch in float64.
+        # Correctness first (and tuning, for the tuned providers): each
+        # provider against torch in float64.
         ref = torch.softmax(x.double(), dim=-1)
-        blockjit_softmax(x, y)
-        torch.cuda.synchronize()
-        err = (y.double() - ref).abs().max().item()
         tol = 1e-6 if dtype == torch.float32 else 1e-2
-        if not err <= tol:
-            raise SystemExit(f"blockjit wrong at {dtype} N={n}: max error {err}")
-        if before_softmax:
-            before_softmax(x, y)
-            torch.cuda.synchronize()
-            before_err = (y.double() - ref).abs().max().item()
-            if not before_err <= tol:
-                raise SystemExit(f"'before' wrong at {dtype} N={n}: max error {before_err}")
-        gbps = {}
+        gbps, notes = {}, []
         for provider, fn in providers.items():
-            ms = triton.testing.do_bench(lambda: fn(x, y), warmup=25, rep=200,
-                                         return_mode="median")
-            gbps[provider] = 2 * x.numel() * x.element_size() / (ms * 1e-3) / 1e9
-        row = {"dtype": str(dtype).replace("torch.", ""), "M": M, "N": n,
-               **{k: round(v, 1) for k, v in gbps.items()},
+            try:
+                y.fill_(float("nan"))
+                started = time.time()
+                out = fn(x, y)
+                out = y if out is None else out
+                torch.cuda.synchronize()
+                first = time.time() - started
+                if provider != "copy":
+                    err = (out.double() - ref).abs().max().item()
+                    if not err <= tol:
+                        raise RuntimeError(f"wrong: max error {err}")
+                ms = bench_ms(lambda: fn(x, y), reps=opts.reps)
+                gbps[provider] = 2 * x.numel() * x.element_size() / (ms * 1e-3) / 1e9
+                if provider == "blockjit":
+                    blockjit_first = first
+            except Exception as e:  # a provider that fails here is reported, not fatal
+                notes.append(f"{provider}: {str(e).splitlines()[0][:100]}")
+                torch.cuda.synchronize()
+        if "blockjit" not in gbps:
+            raise SystemExit(f"blockjit failed at {dtype} {m}x{n}: {notes}")
+        best_peer = max(gbps.get(p, 0) for p in peers)
+        row = {"dtype": str(dtype).replace("torch.", ""), "M": m, "N": n,
+               **{p: round(gbps.get(p, float("nan")), 1) for p in providers},
                "blockjit_over_copy": round(gbps["blockjit"] / gbps["copy"], 3),
                "blockjit_over_torch": round(gbps["blockjit"] / gbps["torch"], 3),
-               "blockjit_over_triton": round(gbps["blockjit"] / gbps["triton"], 3),
-               "max_error": err}
-        if before_softmax:
-            row["blockjit_over_before"] = round(gbps["blockjit"] / gbps["before"], 3)
+               "blockjit_over_triton": round(gbps["blockjit"] / gbps["triton"], 3)
+               if "triton" in gbps else "",
+               "blockjit_over_triton_tuned": round(gbps["blockjit"] / gbps["triton_tuned"], 3)
+               if "triton_tuned" in gbps else "",
+               "blockjit_over_best_peer": round(gbps["blockjit"] / best_peer, 3),
+               "blockjit_config": blockjit_softmax.config(x, y),
+               "blockjit_first_call_s": round(blockjit_first, 2),
+               "triton_tuned_config": str(triton_softmax_tuned_kernel.best_config)
+               if "triton_tuned" in gbps else "",
+               "notes": "; ".join(notes)}
         rows.append(row)
-        print(f"{row['dtype']:9} {n:>6} {gbps['blockjit']:>9.0f} {gbps['torch']:>9.0f} "
-              f"{gbps['triton']:>9.0f} {gbps['copy']:>9.0f}  {row['blockjit_over_copy']:>7.2f} "
-              f"{row['blockjit_over_torch']:>8.2f} {row['blockjit_over_triton']:>9.2f}"
-              + (f"  before {gbps['before']:>6.0f} after/before {row['blockjit_over_before']:.3f}"
-                 if before_softmax else ""), flush=True)
+        print(f"{row['dtype']:9} {m:>6} {n:>6} "
+              + " ".join(f"{gbps.get(p, float('nan')):>12.0f}" for p in providers)
+              + f"  {row['blockjit_over_copy']:>7.3f} {row['blockjit_over_best_peer']:>7.3f}"
+              + f"  bj {row['blockjit_config']} first {blockjit_first:.2f}s"
+              + (f"  [{row['notes']}]" if notes else ""), flush=True)
+        del x, y, ref
     path = os.path.join(opts.out, "softmax_gpu.csv")
     with open(path, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    fp32 = [r for r in rows if r["dtype"] == "float32"]
+    fp32 = [r for r in rows if r["dtype"] == "float32" and r["M"] == 4096]
     big = [r for r in fp32 if r["N"] >= 1024]
-    small = [r for r in fp32 if r["N"] < 1024]
-    wins = sum(r["blockjit"] >= max(r["torch"], r["triton"]) for r in rows)
+    wins = sum(r["blockjit_over_best_peer"] >= 1.0 for r in rows)
+    within = sum(r["blockjit_over_best_peer"] >= 0.98 for r in rows)
     print(f"\nsummary ({name}):")
-    print(f"  blockjit/copy, fp32 N>=1024: min {min(r['blockjit_over_copy'] for r in big):.2f}, "
-          f"median {statistics.median(r['blockjit_over_copy'] for r in big):.2f}")
-    if small:
-        print(f"  blockjit/copy, fp32 N<1024:  min {min(r['blockjit_over_copy'] for r in small):.2f}")
-    print(f"  blockjit >= max(torch, triton) at {wins}/{len(rows)} points")
-    print(f"  median GB/s fp32: blockjit {statistics.median(r['blockjit'] for r in fp32):.0f}, "
-          f"torch {statistics.median(r['torch'] for r in fp32):.0f}, "
-          f"triton {statistics.median(r['triton'] for r in fp32):.0f}, "
-          f"copy {statistics.median(r['copy'] for r in fp32):.0f}")
-    if before_softmax:
-        ratios = [r["blockjit_over_before"] for r in rows]
-        print(f"  after/before: min {min(ratios):.3f}, median {statistics.median(ratios):.3f}, "
-              f"max {max(ratios):.3f}; points below 0.98: "
-              f"{sum(x < 0.98 for x in ratios)}/{len(ratios)}")
+    if big:
+        print(f"  blockjit/copy, fp32 M=4096 N>=1024: min {min(r['blockjit_over_copy'] for r in big):.3f}, "
+              f"median {statistics.median(r['blockjit_over_copy'] for r in big):.3f}")
+    print(f"  blockjit >= max({', '.join(peers)}) at {wins}/{len(rows)} points; "
+          f"within 2 % at {within}/{len(rows)}; min ratio "
+          f"{min(r['blockjit_over_best_peer'] for r in rows):.3f} "
+          f"({min(rows, key=lambda r: r['blockjit_over_best_peer'])['dtype']} "
+          f"{min(rows, key=lambda r: r['blockjit_over_best_peer'])['M']}x"
+          f"{min(rows, key=lambda r: r['blockjit_over_best_peer'])['N']})")
+    if "triton_tuned" in providers:
+        tt = [r["blockjit_over_triton_tuned"] for r in rows if r["blockjit_over_triton_tuned"] != ""]
+        print(f"  blockjit/triton_tuned: min {min(tt):.3f}, median {statistics.median(tt):.3f}")
     print(f"wrote {path}")
     try:
         import matplotlib

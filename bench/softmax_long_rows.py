@@ -8,9 +8,9 @@ plus 5000, 50000 and 200000; M = 32768 rows for N <= 32768, else M * N =
 2^31. Providers, in one process on the same tensors with the same timer
 (triton.testing.do_bench, L2 flushed before every run, median):
 blockjit's `softmax` (one program per row, BLOCK_SIZE = next_power_of_2(N),
-num_warps / num_stages / num_ctas from the long-row heuristic, a persistent
-grid of the programs (clusters) resident at once),
-blockjit's `softmax_online` (chunks of 4096), torch.softmax, torch.compile of
+num_warps / num_stages / num_ctas chosen by its autotuner on the first call
+of a shape, a persistent grid of the programs (clusters) resident at once),
+blockjit's `softmax_online` (chunk and warps chosen by its autotuner), torch.softmax, torch.compile of
 it (--compile; slow to build), the Triton tutorial kernel (where it
 compiles) and a device copy of the same bytes. QuACK's published H100
 figures (CuTe DSL, same metric and shapes) are printed beside them.
@@ -29,7 +29,7 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from blockjit_ctypes import Blockjit, constexpr  # noqa: E402
-from softmax_gpu import blockjit_config, triton_softmax  # noqa: E402
+from softmax_gpu import BlockjitSoftmax, triton_softmax  # noqa: E402
 
 # QuACK's softmax on the H100 (GB/s) as published: fp32 about 2970-3030 for
 # every N from 4K to 256K; bf16 at the listed N.
@@ -42,53 +42,6 @@ QUACK = {
 
 def rows_for(n):
     return 32768 if n <= 32768 else (1 << 31) // n
-
-
-class BlockjitKernel:
-    """Launches a registered softmax-signature kernel with the persistent
-    grid its occupancy allows."""
-
-    def __init__(self, lib, kernel, config):
-        self.lib, self.kernel, self.config = lib, kernel, config
-        self.grids = {}
-
-    def __call__(self, x, y):
-        n_rows, n_cols = x.shape
-        block, warps, stages, ctas = self.config(n_cols, x.element_size())
-        args = [y, x, x.stride(0), y.stride(0), n_rows, n_cols, constexpr(block)]
-        key = (x.dtype, block, n_rows)
-        if key not in self.grids:
-            info = self.lib.warmup(self.kernel, args, num_warps=warps,
-                                   num_stages=stages, target="cuda", num_ctas=ctas)
-            self.grids[key] = min(n_rows, info.max_resident_programs)
-        self.lib.launch(self.kernel, args, grid=(self.grids[key],), num_warps=warps,
-                        num_stages=stages, target="cuda", num_ctas=ctas,
-                        stream=torch.cuda.current_stream().cuda_stream)
-
-
-# examples::softmaxConfig (examples/kernels/Kernels.h) beyond 16384 elements:
-# block -> ((num_warps, num_stages, num_ctas) for 4-byte, for 2-byte elements),
-# measured with bench/tune_softmax_cluster.py.
-LONG_ROWS = {
-    32768: ((32, 1, 1), (16, 2, 1)),
-    65536: ((16, 1, 2), (4, 2, 4)),
-    131072: ((8, 2, 8), (8, 2, 8)),
-    262144: ((16, 1, 8), (8, 2, 16)),
-}
-
-
-def whole_row_config(n, element_bytes):
-    block = triton.next_power_of_2(n)
-    if block <= 16384:
-        warps, stages = blockjit_config(block)
-        return block, warps, stages, 1
-    if block in LONG_ROWS:
-        return (block,) + LONG_ROWS[block][0 if element_bytes > 2 else 1]
-    return block, min(32, block // 16384), 2 if element_bytes <= 2 else 1, 16
-
-
-def online_config(n, element_bytes):
-    return 4096, 8, 2, 1
 
 
 def main():
@@ -109,8 +62,8 @@ def main():
     sizes.sort()
     dtypes = [getattr(torch, d) for d in opts.dtypes.split(",")]
     providers = {
-        "blockjit": BlockjitKernel(lib, "softmax", whole_row_config),
-        "blockjit_online": BlockjitKernel(lib, "softmax_online", online_config),
+        "blockjit": BlockjitSoftmax(lib, "softmax"),
+        "blockjit_online": BlockjitSoftmax(lib, "softmax_online"),
         "torch": lambda x, y: torch.softmax(x, dim=-1),
         "triton": triton_softmax,
         "copy": lambda x, y: y.copy_(x),

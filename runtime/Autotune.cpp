@@ -95,7 +95,16 @@ std::string TuningConfig::str() const {
                                    numStages, numCTAs);
   for (const auto &[name, value] : constexprs)
     text += "," + name + "=" + std::to_string(value);
+  for (const auto &[name, value] : gridParams)
+    text += ",grid:" + name + "=" + std::to_string(value);
   return text;
+}
+
+int64_t TuningConfig::gridParam(llvm::StringRef name, int64_t otherwise) const {
+  for (const auto &[key, value] : gridParams)
+    if (key == name)
+      return value;
+  return otherwise;
 }
 
 llvm::Expected<llvm::SmallVector<Arg, 16>>

@@ -61,11 +61,16 @@ struct TuningConfig {
   /// Constexpr parameters this config sets, by name; the launch's own value
   /// for such a parameter is replaced.
   std::vector<std::pair<std::string, int64_t>> constexprs;
+  /// Values only the spec's grid function reads (e.g. a grid policy); they
+  /// name the config but compile nothing different.
+  std::vector<std::pair<std::string, int64_t>> gridParams;
 
   bool operator==(const TuningConfig &) const = default;
-  /// "warps=8,stages=2,ctas=1,CHUNK=4096": how entries, messages and
-  /// results name it.
+  /// "warps=8,stages=2,ctas=1,CHUNK=4096,grid:ROWS=1": how entries,
+  /// messages and results name it.
   std::string str() const;
+  /// The value of grid parameter `name`, or `otherwise`.
+  int64_t gridParam(llvm::StringRef name, int64_t otherwise = 0) const;
 };
 
 /// How an argument's value enters the tuning key.

@@ -14,13 +14,15 @@ namespace blockjit::examples {
 ///         n_rows, n_cols; BLOCK_SIZE)
 const std::shared_ptr<KernelDef> &softmax();
 
-/// softmax's configuration space: num_warps 1..32 x num_stages 1..2 x
-/// num_ctas 1..16 (SoftmaxTuning.cpp).
+/// softmax's configuration space: num_warps 1..32 x num_stages 1..4 x
+/// num_ctas 1..16 x a persistent grid or one program per row (grid:ROWS=1)
+/// (SoftmaxTuning.cpp).
 std::vector<TuningConfig> softmaxSearchSpace();
 /// The configs of `configs` worth trying for rows of BLOCK_SIZE `block` of
 /// `elementBytes` each on `target`: 1 to 128 elements per thread, clusters
-/// only on sm_90 for rows of 64 KB or more, prefetching up to 64 elements
-/// per thread; the CPU keeps one (its backend ignores these options).
+/// only on sm_90 for rows of 64 KB or more, rows in flight up to 128
+/// elements per thread in all; the CPU keeps one (its backend ignores these
+/// options).
 std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
                                        int64_t block, int elementBytes,
                                        const Target &target);
@@ -32,8 +34,9 @@ double softmaxEstimate(const TuningConfig &config, int64_t block,
 /// untimed ($BLOCKJIT_AUTOTUNE=0) and what tests use as a default config.
 std::vector<TuningConfig> softmaxRankedConfigs(int64_t block, int elementBytes,
                                                const Target &target);
-/// How many of the ranked configs the tuner compiles and times.
-inline constexpr int kSoftmaxTuningTopK = 8;
+/// How many of the ranked configs the tuner times (each compiled config
+/// twice: persistent grid, one program per row).
+inline constexpr int kSoftmaxTuningTopK = 16;
 /// softmax's autotuner: key n_cols (exact) and n_rows (next power of two),
 /// a persistent grid of the occupancy's programs.
 Autotuner &softmaxTuner();

@@ -18,6 +18,9 @@ namespace {
 // Argument positions of softmax and softmax_online (SoftmaxSignature.h).
 enum { kInput = 1, kRows = 4, kCols = 5, kBlock = 6 };
 
+// The grid parameter that asks for one program per row.
+constexpr char kOneProgramPerRow[] = "ROWS";
+
 int elementBytesOf(llvm::ArrayRef<Arg> args) {
   return args.size() > kInput ? int(dtypeBytes(args[kInput].dtype)) : 4;
 }
@@ -26,12 +29,17 @@ int64_t blockOf(llvm::ArrayRef<Arg> args) {
   return args.size() > kBlock ? args[kBlock].i64 : 1024;
 }
 
-/// A persistent grid: every program resident at once, no more than rows.
-Grid persistentRows(const TuningConfig &, const KernelResources &resources,
-                    llvm::ArrayRef<Arg> args) {
+/// The grid: a persistent one (every program resident at once, no more than
+/// rows), or with grid:ROWS=1 one program per row, which the hardware
+/// balances (a persistent grid's last rows fall unevenly: 4096 rows on 132
+/// programs leave some with 31 and some with 32).
+Grid softmaxGrid(const TuningConfig &config, const KernelResources &resources,
+                 llvm::ArrayRef<Arg> args) {
   int64_t rows = args.size() > kRows && args[kRows].kind == Arg::Kind::Int32
                      ? args[kRows].i32
                      : args.size() > kRows ? args[kRows].i64 : 1;
+  if (config.gridParam(kOneProgramPerRow))
+    return {int(std::clamp<int64_t>(rows, 1, INT32_MAX))};
   return {persistentGrid(resources, rows)};
 }
 
@@ -46,8 +54,10 @@ std::vector<TuningConfig> softmaxSearchSpace() {
   std::vector<TuningConfig> space;
   for (int ctas : {1, 2, 4, 8, 16})
     for (int warps : {1, 2, 4, 8, 16, 32})
-      for (int stages : {1, 2})
-        space.push_back({warps, stages, ctas, {}});
+      for (int stages : {1, 2, 3, 4})
+        for (int perRow : {0, 1})
+          space.push_back(
+              {warps, stages, ctas, {}, {{kOneProgramPerRow, perRow}}});
   return space;
 }
 
@@ -59,7 +69,7 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
     // The CPU backend ignores warps, stages and clusters: one config.
     if (target.kind == TargetKind::CPU) {
       if (kept.empty())
-        kept.push_back({4, 1, 1, {}});
+        kept.push_back({4, 1, 1, {}, {{kOneProgramPerRow, 0}}});
       continue;
     }
     double perThread = elementsPerThread(block, c);
@@ -75,9 +85,9 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
         (target.smArch < 90 || block * elementBytes < 65536 ||
          block / c.numCTAs < 4096))
       continue;
-    // Prefetching the next row doubles what a thread holds: pointless
-    // beyond 64 elements (measured: 0.06-0.15 x copy at 256 per thread).
-    if (c.numStages > 1 && perThread > 64)
+    // Each row in flight adds what a thread holds: at most 128 elements in
+    // all (measured: 0.06-0.15 x copy at 256 per thread).
+    if (c.numStages > 1 && perThread * c.numStages > 128)
       continue;
     kept.push_back(c);
   }
@@ -87,10 +97,12 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
 double softmaxEstimate(const TuningConfig &c, int64_t block, int elementBytes) {
   // Best measured (docs/tune_softmax_*.csv): about 64 elements (128-256
   // bytes) per thread, the next row in flight, the smallest cluster.
+  // Each config's two grids rank side by side, the persistent one first.
   double perThread = elementsPerThread(block, c);
   double cost = std::abs(std::log2(perThread * elementBytes / 256.0));
-  cost += c.numStages > 1 ? 0 : 0.5;
+  cost += c.numStages == 2 ? 0 : c.numStages == 1 ? 0.5 : 0.3;
   cost += 0.25 * std::log2(double(c.numCTAs));
+  cost += c.gridParam(kOneProgramPerRow) ? 0.01 : 0;
   return cost;
 }
 
@@ -111,7 +123,7 @@ Autotuner &softmaxTuner() {
     AutotuneSpec spec;
     spec.configs = softmaxSearchSpace();
     spec.key = {{"n_cols"}, {"n_rows", KeyBucket::PowerOfTwo}};
-    spec.grid = persistentRows;
+    spec.grid = softmaxGrid;
     spec.prune = [](llvm::ArrayRef<TuningConfig> configs,
                     llvm::ArrayRef<Arg> args, const Target &target) {
       return softmaxPrune(configs, blockOf(args), elementBytesOf(args), target);
@@ -134,7 +146,7 @@ Autotuner &softmaxOnlineTuner() {
         spec.configs.push_back({warps, 1, 1, {{"BLOCK_SIZE", chunk}}});
     spec.key = {{"n_cols", KeyBucket::PowerOfTwo},
                 {"n_rows", KeyBucket::PowerOfTwo}};
-    spec.grid = persistentRows;
+    spec.grid = softmaxGrid;
     spec.prune = [](llvm::ArrayRef<TuningConfig> configs,
                     llvm::ArrayRef<Arg>, const Target &target) {
       std::vector<TuningConfig> kept;
