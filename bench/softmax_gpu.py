@@ -52,7 +52,10 @@ _triton_cache = {}
 def triton_softmax(x, y):
     n_rows, n_cols = x.shape
     block = triton.next_power_of_2(n_cols)
-    key = (x.dtype, block)
+    # warmup() specializes on the arguments' divisibility by 16 (Triton's
+    # vector accesses): reusing a kernel compiled for aligned rows on rows
+    # that are not would fault (misaligned address).
+    key = (x.dtype, block, x.stride(0) % 16 == 0, y.stride(0) % 16 == 0, n_cols % 16 == 0)
     if key not in _triton_cache:
         num_warps = 8
         props = triton.runtime.driver.active.utils.get_device_properties(x.device.index)

@@ -76,7 +76,9 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
     // At least one element per thread; at most 128 (blocks larger than
     // that per thread are kept in shared memory, which is slower than a
     // cluster where one exists).
-    if (perThread < 1 || perThread > 128)
+    // (Blocks smaller than a warp keep one warp.)
+    bool oneWarp = c.numWarps == 1 && c.numCTAs == 1;
+    if ((perThread < 1 && !oneWarp) || perThread > 128)
       continue;
     // Clusters need sm_90 and only pay for rows that one CTA holds badly
     // (QuACK's rule: none up to 32K f32 / 16K bf16); each CTA keeps at
@@ -91,6 +93,10 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
       continue;
     kept.push_back(c);
   }
+  // Rows longer than 128 elements per thread of 32 warps without clusters
+  // (before sm_90): the most threads, the block in shared memory or spilled.
+  if (kept.empty())
+    kept.push_back({32, 1, 1, {}, {{kOneProgramPerRow, 0}}});
   return kept;
 }
 

@@ -481,3 +481,26 @@ void PrintTo(const TuningConfig &config, std::ostream *os) {
   *os << config.str();
 }
 } // namespace blockjit
+
+TEST(SoftmaxTuning, EveryBlockHasRankedConfigsThatFitTheRules) {
+  for (Target target : {Target::cpu(), Target::cuda(80), Target::cuda(90)})
+    for (int bytes : {2, 4})
+      for (int64_t block = 1; block <= (int64_t(1) << 20); block *= 2) {
+        auto ranked = examples::softmaxRankedConfigs(block, bytes, target);
+        ASSERT_FALSE(ranked.empty()) << target.str() << " " << block;
+        if (target.kind == TargetKind::CPU) {
+          EXPECT_EQ(ranked.size(), 1u);
+          continue;
+        }
+        for (const TuningConfig &c : ranked) {
+          EXPECT_TRUE(c.numCTAs == 1 || target.smArch >= 90) << c.str();
+          double perThread = double(block) / (32.0 * c.numWarps * c.numCTAs);
+          EXPECT_TRUE(perThread * c.numStages <= 128 || ranked.size() == 1)
+              << block << " " << c.str();
+        }
+        // The cost model ranks them: front() is what runs untimed.
+        for (size_t i = 1; i < ranked.size(); ++i)
+          EXPECT_LE(examples::softmaxEstimate(ranked[i - 1], block, bytes),
+                    examples::softmaxEstimate(ranked[i], block, bytes));
+      }
+}
