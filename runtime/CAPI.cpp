@@ -21,7 +21,9 @@ int fail(std::string message) {
   return 1;
 }
 
-/// Converts C arguments and options; reports the kernel or an error.
+/// Converts C arguments and options into those of the launch (the
+/// autotuner's config and grid when options->autotune asks); reports the
+/// kernel or an error.
 const RegisteredKernel *convert(const char *name, const blockjit_arg *args,
                          int32_t numArgs,
                          const blockjit_launch_options *options,
@@ -86,30 +88,21 @@ const RegisteredKernel *convert(const char *name, const blockjit_arg *args,
     else if (options->target == BLOCKJIT_TARGET_CUDA)
       launchOptions.target = TargetKind::CUDA;
     launchOptions.stream = options->stream;
-    if (options->autotune && !kernel->tuner) {
-      fail("kernel '" + kernel->name + "' has no autotuner");
-      return nullptr;
+    if (options->autotune) {
+      if (!kernel->tuner) {
+        fail("kernel '" + kernel->name + "' has no autotuner");
+        return nullptr;
+      }
+      auto tuned = kernel->tuner().choose(launchOptions, converted);
+      if (!tuned) {
+        fail(llvm::toString(tuned.takeError()));
+        return nullptr;
+      }
+      launchOptions = tuned->options;
+      converted.assign(tuned->args.begin(), tuned->args.end());
     }
   }
   return kernel;
-}
-
-bool wantsTuning(const blockjit_launch_options *options) {
-  return options && options->autotune;
-}
-
-/// The options and arguments of a launch: tuned when asked.
-int resolve(const RegisteredKernel &kernel,
-            const blockjit_launch_options *options, LaunchOptions &launchOptions,
-            llvm::SmallVectorImpl<Arg> &args) {
-  if (!wantsTuning(options))
-    return 0;
-  auto tuned = kernel.tuner().choose(launchOptions, args);
-  if (!tuned)
-    return fail(llvm::toString(tuned.takeError()));
-  launchOptions = tuned->options;
-  args.assign(tuned->args.begin(), tuned->args.end());
-  return 0;
 }
 
 } // namespace
@@ -124,12 +117,6 @@ int blockjit_launch(const char *kernel, const blockjit_arg *args,
       convert(kernel, args, numArgs, options, converted, launchOptions);
   if (!registered)
     return 1;
-  if (wantsTuning(options)) {
-    if (llvm::Error error =
-            registered->tuner().launch(launchOptions, converted))
-      return fail(llvm::toString(std::move(error)));
-    return 0;
-  }
   if (llvm::Error error =
           launch(*registered->kernel, launchOptions, converted))
     return fail(llvm::toString(std::move(error)));
@@ -143,8 +130,7 @@ int blockjit_warmup(const char *kernel, const blockjit_arg *args,
   LaunchOptions launchOptions;
   const RegisteredKernel *registered =
       convert(kernel, args, numArgs, options, converted, launchOptions);
-  if (!registered ||
-      resolve(*registered, options, launchOptions, converted))
+  if (!registered)
     return 1;
   auto result = warmup(*registered->kernel, launchOptions, converted);
   if (!result)
@@ -172,8 +158,7 @@ int blockjit_prepare(const char *kernel, const blockjit_arg *args,
   LaunchOptions launchOptions;
   const RegisteredKernel *registered =
       convert(kernel, args, numArgs, options, converted, launchOptions);
-  if (!registered ||
-      resolve(*registered, options, launchOptions, converted))
+  if (!registered)
     return 1;
   auto launch =
       PreparedLaunch::prepare(*registered->kernel, launchOptions, converted);

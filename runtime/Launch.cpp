@@ -130,14 +130,18 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
   return key;
 }
 
-llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
-                   llvm::ArrayRef<Arg> args) {
-  if (options.grid.x < 1 || options.grid.y < 1 || options.grid.z < 1)
+llvm::Error checkGrid(const KernelDef &kernel, const Grid &grid) {
+  if (grid.x < 1 || grid.y < 1 || grid.z < 1)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         llvm::formatv("kernel '{0}': grid ({1}, {2}, {3}) must be positive",
-                      kernel.name(), options.grid.x, options.grid.y,
-                      options.grid.z));
+                      kernel.name(), grid.x, grid.y, grid.z));
+  return llvm::Error::success();
+}
+
+llvm::Expected<LoadedSpecialization>
+loadSpecialization(const KernelDef &kernel, const LaunchOptions &options,
+                   llvm::ArrayRef<Arg> args) {
   auto key = specializationFor(kernel, options, args);
   if (!key)
     return key.takeError();
@@ -145,6 +149,27 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
   if (!compiled)
     return compiled.takeError();
   auto loaded = compiled->loaded(options.device);
+  if (!loaded)
+    return loaded.takeError();
+  return LoadedSpecialization{std::move(*key), &*loaded};
+}
+
+LaunchConfig launchConfigOf(const LaunchOptions &options) {
+  LaunchConfig config;
+  config.grid = options.grid;
+  config.dynamicSharedMemoryBytes = options.dynamicSharedMemoryBytes;
+  config.cluster = options.cluster;
+  config.stream = options.stream;
+  config.device = options.device;
+  config.attributes = options.attributes;
+  return config;
+}
+
+llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
+                   llvm::ArrayRef<Arg> args) {
+  if (llvm::Error error = checkGrid(kernel, options.grid))
+    return error;
+  auto loaded = loadSpecialization(kernel, options, args);
   if (!loaded)
     return loaded.takeError();
 
@@ -175,30 +200,18 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
     }
     ++n;
   }
-  LaunchConfig config;
-  config.grid = options.grid;
-  config.dynamicSharedMemoryBytes = options.dynamicSharedMemoryBytes;
-  config.cluster = options.cluster;
-  config.stream = options.stream;
-  config.device = options.device;
-  config.attributes = options.attributes;
-  return executorFor(key->options.target.kind).launch(*loaded, config, slots);
+  return executorFor(loaded->key.options.target.kind)
+      .launch(*loaded->kernel, launchConfigOf(options), slots);
 }
 
 llvm::Expected<KernelResources> warmup(const KernelDef &kernel,
                                        const LaunchOptions &options,
                                        llvm::ArrayRef<Arg> args) {
-  auto key = specializationFor(kernel, options, args);
-  if (!key)
-    return key.takeError();
-  auto compiled = KernelCache::instance().get(kernel, *key);
-  if (!compiled)
-    return compiled.takeError();
-  auto loaded = compiled->loaded(options.device);
+  auto loaded = loadSpecialization(kernel, options, args);
   if (!loaded)
     return loaded.takeError();
-  return executorFor(key->options.target.kind)
-      .resources(*loaded, options.dynamicSharedMemoryBytes);
+  return executorFor(loaded->key.options.target.kind)
+      .resources(*loaded->kernel, options.dynamicSharedMemoryBytes);
 }
 
 } // namespace blockjit

@@ -124,6 +124,24 @@ struct LaunchOptions {
 llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
                    llvm::ArrayRef<Arg> args);
 
+/// Success if every dimension of `grid` is positive, else an error naming
+/// the kernel.
+llvm::Error checkGrid(const KernelDef &kernel, const Grid &grid);
+
+/// The specialization `args` call for, compiled (or found in the cache) and
+/// loaded on `options.device`: what launch(), warmup() and PreparedLaunch
+/// start from.
+struct LoadedSpecialization {
+  SpecializationKey key;
+  const LoadedKernel *kernel;
+};
+llvm::Expected<LoadedSpecialization>
+loadSpecialization(const KernelDef &kernel, const LaunchOptions &options,
+                   llvm::ArrayRef<Arg> args);
+
+/// The executor's view of one launch with `options`.
+LaunchConfig launchConfigOf(const LaunchOptions &options);
+
 /// The specialization key `args` call for (checked against the signature).
 llvm::Expected<SpecializationKey>
 specializationFor(const KernelDef &kernel, const LaunchOptions &options,

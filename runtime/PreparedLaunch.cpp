@@ -1,8 +1,6 @@
 //===- PreparedLaunch.cpp - a launch fixed once, repeated cheaply --------===//
 #include "runtime/PreparedLaunch.h"
 
-#include "runtime/KernelCache.h"
-
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstring>
@@ -12,34 +10,25 @@ namespace blockjit {
 llvm::Expected<PreparedLaunch>
 PreparedLaunch::prepare(const KernelDef &kernel, const LaunchOptions &options,
                         llvm::ArrayRef<Arg> args) {
-  if (options.grid.x < 1 || options.grid.y < 1 || options.grid.z < 1)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        llvm::formatv("kernel '{0}': grid ({1}, {2}, {3}) must be positive",
-                      kernel.name(), options.grid.x, options.grid.y,
-                      options.grid.z));
-  auto key = specializationFor(kernel, options, args);
-  if (!key)
-    return key.takeError();
+  if (llvm::Error error = checkGrid(kernel, options.grid))
+    return std::move(error);
   if (kernel.numRuntimeParams() > 64)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "kernels take at most 64 runtime arguments");
-  auto compiled = KernelCache::instance().get(kernel, *key);
-  if (!compiled)
-    return compiled.takeError();
-  auto loaded = compiled->loaded(options.device);
+  auto loaded = loadSpecialization(kernel, options, args);
   if (!loaded)
     return loaded.takeError();
+  const SpecializationKey *key = &loaded->key;
 
   PreparedLaunch prepared;
   prepared.kernel_ = &kernel;
   prepared.options_ = options;
   prepared.options_.target = key->options.target.kind;
   prepared.args_.assign(args.begin(), args.end());
-  prepared.loaded_ = &*loaded;
+  prepared.loaded_ = loaded->kernel;
   prepared.executor_ = &executorFor(key->options.target.kind);
   auto resources = prepared.executor_->resources(
-      *loaded, options.dynamicSharedMemoryBytes);
+      *loaded->kernel, options.dynamicSharedMemoryBytes);
   if (!resources)
     return resources.takeError();
   prepared.resources_ = *resources;
@@ -86,13 +75,8 @@ llvm::Error PreparedLaunch::launch(llvm::ArrayRef<uint64_t> values,
       return launchUnprepared(values, stream);
     slots[i] = const_cast<uint64_t *>(&values[i]);
   }
-  LaunchConfig config;
-  config.grid = options_.grid;
-  config.dynamicSharedMemoryBytes = options_.dynamicSharedMemoryBytes;
-  config.cluster = options_.cluster;
+  LaunchConfig config = launchConfigOf(options_);
   config.stream = stream;
-  config.device = options_.device;
-  config.attributes = options_.attributes;
   return executor_->launch(*loaded_, config, slots);
 }
 
