@@ -41,8 +41,8 @@ function(blockjit_add_library name)
   endif()
   foreach(target ${targets})
     target_include_directories(${target} PUBLIC
-      $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}>
-      $<BUILD_INTERFACE:${CMAKE_BINARY_DIR}>)
+      $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+      $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}>)
     target_link_libraries(${target} PUBLIC ${ARG_LINK_LIBS})
   endforeach()
   set_property(GLOBAL APPEND PROPERTY BLOCKJIT_LIBRARIES ${name})
@@ -52,7 +52,7 @@ endfunction()
 # repository root (`include "dialect/BlkBase.td"`) and MLIR's.
 macro(blockjit_tablegen ofn)
   mlir_tablegen(${ofn} ${ARGN}
-    EXTRA_INCLUDES ${CMAKE_SOURCE_DIR} ${MLIR_INCLUDE_DIRS})
+    EXTRA_INCLUDES ${PROJECT_SOURCE_DIR} ${MLIR_INCLUDE_DIRS})
 endmacro()
 
 # Writes each blockjit library's direct LINK_LIBS to `output`, one line
