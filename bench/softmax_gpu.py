@@ -27,6 +27,7 @@ import triton.language as tl
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from blockjit_ctypes import Blockjit, constexpr  # noqa: E402
+from bench_common import BlockjitKernel, bench_ms, next_power_of_2  # noqa: E402,F401
 
 
 @triton.jit
@@ -117,57 +118,27 @@ def triton_softmax_tuned(x, y):
                                       BLOCK_SIZE=triton.next_power_of_2(n_cols))
 
 
-class BlockjitSoftmax:
-    """blockjit's `kernel` (softmax or softmax_online) through the C ABI:
-    prepared once per shape with autotuning (the tuner picks num_warps,
-    num_stages, num_ctas, softmax_online's chunk and the grid, or reads them
-    from the disk cache), then launched through the prepared handle."""
+class BlockjitSoftmax(BlockjitKernel):
+    """blockjit's `kernel` (softmax or softmax_online) through the C ABI's
+    prepared, autotuned launch (bench_common.BlockjitKernel: the tuner picks
+    num_warps, num_stages, num_ctas, softmax_online's chunk and the grid, or
+    reads them from the disk cache), called as fn(x, y)."""
 
     def __init__(self, lib, kernel="softmax"):
-        self.lib, self.kernel = lib, kernel
-        self.prepared = {}
+        super().__init__(lib, kernel)
+
+    def _args(self, x, y):
+        n_rows, n_cols = x.shape
+        # softmax's block holds a row; softmax_online's chunk is the tuner's
+        # (4096 is a placeholder).
+        block = next_power_of_2(n_cols) if self.kernel == "softmax" else 4096
+        return (y, x, x.stride(0), y.stride(0), n_rows, n_cols, constexpr(block))
 
     def config(self, x, y):
-        return self._prepare(x, y).config
-
-    def _prepare(self, x, y):
-        key = (x.dtype, x.shape, x.stride(0), y.stride(0), x.data_ptr() % 16,
-               y.data_ptr() % 16)
-        p = self.prepared.get(key)
-        if p is None:
-            n_rows, n_cols = x.shape
-            block = triton.next_power_of_2(n_cols) if self.kernel == "softmax" else 4096
-            p = self.lib.prepare(self.kernel, [y, x, x.stride(0), y.stride(0), n_rows,
-                                               n_cols, constexpr(block)],
-                                 autotune=True, target="cuda",
-                                 stream=torch.cuda.current_stream().cuda_stream)
-            self.prepared[key] = p
-        return p
+        return super().config(*self._args(x, y))
 
     def __call__(self, x, y):
-        self._prepare(x, y).launch(y, x, x.stride(0), y.stride(0), x.shape[0], x.shape[1])
-
-
-_FLUSH = None
-
-
-def bench_ms(fn, reps=50, warmup=5):
-    """Median milliseconds of `reps` runs of fn (a fixed count), each between
-    two CUDA events after a 256 MB write that flushes the L2."""
-    global _FLUSH
-    if _FLUSH is None:
-        _FLUSH = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-    for _ in range(warmup):
-        fn()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for i in range(reps):
-        _FLUSH.zero_()
-        starts[i].record()
-        fn()
-        ends[i].record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
+        super().__call__(*self._args(x, y))
 
 
 # Shape sets: (dtype, M, N).

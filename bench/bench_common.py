@@ -1,0 +1,129 @@
+"""What the GPU benchmarks share: the timer and blockjit's prepared launch.
+
+    from bench_common import BlockjitKernel, bench_ms, next_power_of_2
+
+bench_ms: a fixed number of runs, each between CUDA events after an L2
+flush; the median (DESIGN.md's benchmark protocol). BlockjitKernel: any
+registered kernel through the C ABI's prepared, autotuned launch, prepared
+once per argument signature. Imports torch lazily and never Triton, so a
+CPU-only run (torch CPU, blockjit's CPU target) can use it too.
+"""
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from blockjit_ctypes import BlockjitError, constexpr  # noqa: E402
+
+
+def next_power_of_2(n):
+    return 1 if n <= 1 else 1 << (int(n) - 1).bit_length()
+
+
+_FLUSH = None
+
+
+def bench_ms(fn, reps=50, warmup=5):
+    """Median milliseconds of `reps` runs of fn (a fixed count), each between
+    two CUDA events after a 256 MB write that flushes the L2."""
+    import torch
+    global _FLUSH
+    if _FLUSH is None:
+        _FLUSH = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    for _ in range(warmup):
+        fn()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for i in range(reps):
+        _FLUSH.zero_()
+        starts[i].record()
+        fn()
+        ends[i].record()
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
+
+
+def _signature(args):
+    """What a prepared launch is specific to: tensors' dtype, shape and
+    16-byte alignment, integers' values (strides and sizes), constexprs;
+    floats are runtime values."""
+    key = []
+    for a in args:
+        if hasattr(a, "data_ptr"):
+            key.append((str(a.dtype), tuple(a.shape), a.data_ptr() % 16))
+        elif isinstance(a, tuple):  # (address, dtype name)
+            key.append((a[1], a[0] % 16))
+        elif isinstance(a, constexpr):
+            key.append(("constexpr", int(a)))
+        elif isinstance(a, float):
+            key.append(float)
+        else:
+            key.append(a)
+    return tuple(key)
+
+
+def runtime_args(args):
+    """The arguments a prepared launch takes (constexprs are fixed)."""
+    return [a for a in args if not isinstance(a, constexpr)]
+
+
+class BlockjitKernel:
+    """A registered blockjit kernel through the C ABI: prepared once per
+    argument signature with autotuning (the kernel's tuner picks num_warps,
+    num_stages, num_ctas, the constexprs it tunes and the grid, or reads them
+    from the disk cache), then launched through the prepared handle.
+
+    Calls take the kernel's full argument list, constexpr(...) values
+    included, in the registered order; a constexpr the tuner chooses takes
+    any placeholder (the tuner replaces it). A kernel registered without an
+    autotuner is prepared with `fallback(args) -> (grid, num_warps)` when one
+    is given (`untuned` is then True and the config says so), else fails.
+    """
+
+    def __init__(self, lib, kernel, target="cuda", autotune=True, fallback=None):
+        self.lib, self.kernel, self.target = lib, kernel, target
+        self.autotune, self.fallback = autotune, fallback
+        self.untuned = False
+        self.prepared = {}
+
+    def _stream(self):
+        if self.target != "cuda":
+            return None
+        import torch
+        return torch.cuda.current_stream().cuda_stream
+
+    def prepare(self, args):
+        """The Prepared launch for arguments like `args` (made on first use)."""
+        key = _signature(args)
+        p = self.prepared.get(key)
+        if p is None:
+            p = self._prepare(list(args))
+            self.prepared[key] = p
+        return p
+
+    def _prepare(self, args):
+        if self.autotune and not self.untuned:
+            try:
+                return self.lib.prepare(self.kernel, args, autotune=True,
+                                        target=self.target, stream=self._stream())
+            except BlockjitError as e:
+                if "has no autotuner" not in str(e) or self.fallback is None:
+                    raise
+                self.untuned = True
+        grid, num_warps = self.fallback(args) if self.fallback else ((1,), 4)
+        return self.lib.prepare(self.kernel, args, grid=grid, num_warps=num_warps,
+                                target=self.target, stream=self._stream())
+
+    def config(self, *args):
+        """The prepared launch's configuration as text."""
+        return self.prepare(args).config + (",untuned" if self.untuned else "")
+
+    def bind(self, *args):
+        """A function of no arguments that launches on `args` (prepared now):
+        the cheapest call, for timing loops."""
+        launch = self.prepare(args).launch
+        values = runtime_args(args)
+        return lambda: launch(*values)
+
+    def __call__(self, *args):
+        self.prepare(args).launch(*runtime_args(args))
