@@ -53,9 +53,42 @@ for fuzz in \
   echo "$out" | grep -E '^(fuzz-(ir|dsl): [0-9]+ (inputs|kernels)|distinct crash)'
 done
 
+# blockjit as another project uses it (examples/external), one test each:
+# built against the installed package (build/install, build/external;
+# incremental: an unchanged install relinks nothing) and run on the CPU;
+# and configured through add_subdirectory (configure only: building would
+# compile blockjit a second time).
+echo "== package"
+pk_pass=0; pk_fail=0
+package_test() { # NAME FUNCTION
+  local out
+  if out="$("$2" 2>&1)"; then
+    pk_pass=$((pk_pass + 1)); echo "$1: ${out##*$'\n'}"
+  else
+    pk_fail=$((pk_fail + 1)); status=1; echo "$1: FAILED"; echo "$out" | tail -40
+  fi
+}
+installed_package() {
+  cmake --install "$BUILD" --prefix "$BUILD/install" --component blockjit-dev >/dev/null &&
+  { [ -f "$BUILD/external/build.ninja" ] ||
+    cmake -G Ninja -S "$ROOT/examples/external" -B "$BUILD/external" \
+      -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$BUILD/install" >/dev/null; } &&
+  ninja -C "$BUILD/external" | { grep -vE '^(\[[0-9]+/[0-9]+\] |ninja: )' || true; } &&
+  BLOCKJIT_TARGET=cpu "$BUILD/external/saxpy"
+}
+subdirectory() {
+  local dir; dir="$(mktemp -d /tmp/blockjit-subdirectory-XXXXXX)"
+  cmake -G Ninja -S "$ROOT/examples/external" -B "$dir" -DBLOCKJIT_SOURCE_DIR="$ROOT" >/dev/null &&
+  echo "configured with add_subdirectory"
+  local rc=$?; rm -rf "$dir"; return $rc
+}
+package_test "find_package(blockjit)" installed_package
+package_test "add_subdirectory(blockjit)" subdirectory
+
 echo "lit: $lit_pass passed, $lit_fail failed"
 echo "googletest: $gt_pass passed, $gt_fail failed, ${gt_skip:-0} skipped"
 echo "fuzz: $fz_pass passed, $fz_fail failed"
-echo "$((lit_pass + gt_pass + fz_pass)) passed, $((lit_fail + gt_fail + fz_fail)) failed"
-[ $((lit_fail + gt_fail + fz_fail)) -eq 0 ] || status=1
+echo "package: $pk_pass passed, $pk_fail failed"
+echo "$((lit_pass + gt_pass + fz_pass + pk_pass)) passed, $((lit_fail + gt_fail + fz_fail + pk_fail)) failed"
+[ $((lit_fail + gt_fail + fz_fail + pk_fail)) -eq 0 ] || status=1
 exit $status

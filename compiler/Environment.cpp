@@ -1,16 +1,56 @@
 //===- Environment.cpp - every environment variable blockjit reads -------===//
 #include "compiler/Environment.h"
 
+#include <cctype>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <string_view>
 
 namespace blockjit::env {
 
 namespace {
+
+/// Every variable blockjit reads, with what its switch takes; the switch is
+/// its name in lower case with '-' for '_' (BLOCKJIT_DUMP_DIR:
+/// --blockjit-dump-dir).
+struct Variable {
+  const char *name;
+  const char *value;
+  const char *help;
+};
+constexpr Variable kVariables[] = {
+    {"BLOCKJIT_CACHE_DIR", "DIR",
+     "disk cache directory (default ~/.cache/blockjit; empty: none)"},
+    {"BLOCKJIT_DUMP_DIR", "DIR",
+     "write every stage of every compiled kernel there"},
+    {"BLOCKJIT_PTXAS", "PATH",
+     "the ptxas that assembles cubins ('none': PTX to the driver)"},
+    {"BLOCKJIT_TARGET", "cpu|cuda", "where launches without a target run"},
+    {"BLOCKJIT_CPU_THREADS", "N", "threads of the CPU executor"},
+    {"BLOCKJIT_AUTOTUNE", "0|1", "0: autotuned launches time nothing"},
+};
+
+/// --blockjit-dump-dir for BLOCKJIT_DUMP_DIR.
+std::string switchOf(const Variable &variable) {
+  std::string text = "--";
+  for (const char *c = variable.name; *c; ++c)
+    text += *c == '_' ? '-' : char(std::tolower((unsigned char)*c));
+  return text;
+}
+
+[[noreturn]] void fail(const char *program, const std::string &message) {
+  std::fprintf(stderr, "%s: %s (--blockjit-help lists blockjit's switches)\n",
+               program, message.c_str());
+  std::exit(1);
+}
+
 std::optional<std::string> read(const char *name) {
   if (const char *value = std::getenv(name))
     return std::string(value);
   return std::nullopt;
 }
+
 } // namespace
 
 std::optional<std::string> cacheDir() { return read("BLOCKJIT_CACHE_DIR"); }
@@ -32,6 +72,51 @@ std::optional<unsigned> cpuThreads() {
   if (end == text->c_str() || *end || n < 1 || n > 4096)
     return std::nullopt;
   return unsigned(n);
+}
+
+void parseCommandLine(int &argc, char **argv) {
+  constexpr std::string_view prefix = "--blockjit-";
+  const char *program = argc > 0 ? argv[0] : "blockjit";
+  int kept = argc > 0 ? 1 : 0;
+  for (int i = kept; i < argc; ++i) {
+    std::string_view argument = argv[i];
+    if (argument == "--") { // the program's own arguments follow
+      while (i < argc)
+        argv[kept++] = argv[i++];
+      break;
+    }
+    if (!argument.starts_with(prefix)) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    if (argument == "--blockjit-help") {
+      std::printf("blockjit's switches, each setting its environment "
+                  "variable:\n");
+      for (const Variable &variable : kVariables)
+        std::printf("  %s=%s\n      %s: %s\n", switchOf(variable).c_str(),
+                    variable.value, variable.name, variable.help);
+      std::exit(0);
+    }
+    std::string_view name = argument.substr(0, argument.find('='));
+    const Variable *variable = nullptr;
+    for (const Variable &candidate : kVariables)
+      if (switchOf(candidate) == name)
+        variable = &candidate;
+    if (!variable)
+      fail(program, "unknown switch " + std::string(name));
+    std::string value;
+    if (name.size() < argument.size())
+      value = argument.substr(name.size() + 1);
+    else if (i + 1 < argc)
+      value = argv[++i];
+    else
+      fail(program,
+           std::string(name) + " needs a value (" + variable->value + ")");
+    if (setenv(variable->name, value.c_str(), /*overwrite=*/1) != 0)
+      fail(program, "cannot set " + std::string(variable->name));
+  }
+  argc = kept;
+  argv[argc] = nullptr;
 }
 
 } // namespace blockjit::env

@@ -16,6 +16,11 @@
 //   BLOCKJIT_AUTOTUNE     "0": autotuned launches take their best-ranked
 //                         config without timing any (runtime/Autotune.h)
 //
+// Each variable is also a command-line switch of every program whose main
+// calls env::parseCommandLine: --blockjit-dump-dir=DIR sets
+// BLOCKJIT_DUMP_DIR, and so on (the name in lower case, '_' as '-');
+// --blockjit-help lists them.
+//
 //===----------------------------------------------------------------------===//
 #ifndef BLOCKJIT_COMPILER_ENVIRONMENT_H
 #define BLOCKJIT_COMPILER_ENVIRONMENT_H
@@ -35,6 +40,14 @@ std::optional<unsigned> cpuThreads();
 bool autotuneEnabled();
 /// $HOME, for the default cache directory.
 std::optional<std::string> home();
+
+/// Takes blockjit's switches (--blockjit-dump-dir=DIR or
+/// --blockjit-dump-dir DIR, ... for each variable above) out of argv, sets
+/// their variables, and leaves the program's own arguments in argv for its
+/// parser. --blockjit-help prints the switches and exits; an unknown
+/// --blockjit-* switch or a missing value is reported and exits with 1.
+/// Call it first in main, before other threads start.
+void parseCommandLine(int &argc, char **argv);
 
 } // namespace blockjit::env
 

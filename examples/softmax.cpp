@@ -12,6 +12,7 @@
 // maximum error and the throughput (2 * rows * cols * sizeof(T) bytes).
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Environment.h"
 #include "examples/kernels/Kernels.h"
 #include "examples/kernels/Reference.h"
 #include "runtime/DeviceBuffer.h"
@@ -59,6 +60,7 @@ static cl::opt<int> numWarps("num-warps", cl::init(0),
                              cl::desc("num_warps (0: the autotuner's choice)"));
 
 int main(int argc, char **argv) {
+  env::parseCommandLine(argc, argv); // --blockjit-dump-dir=DIR, ...
   cl::ParseCommandLineOptions(argc, argv, "blockjit softmax example\n");
   auto fail = [](const llvm::Twine &message) {
     llvm::errs() << "softmax: " << message << "\n";

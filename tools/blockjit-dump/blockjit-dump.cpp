@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Backend.h"
 #include "compiler/Compile.h"
+#include "compiler/Environment.h"
 #include "compiler/Registration.h"
 #include "frontend/blockjit.h"
 #include "runtime/KernelCache.h"
@@ -22,24 +23,35 @@
 using namespace blockjit;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> kernelName(cl::Positional, cl::desc("<kernel>"));
-static cl::opt<bool> list("list", cl::desc("List the kernels and stages"));
+// --help lists these only, not the options of every LLVM library linked in.
+static cl::OptionCategory dumpCategory("blockjit-dump options");
+static cl::opt<std::string> kernelName(cl::Positional, cl::desc("<kernel>"),
+                                       cl::cat(dumpCategory));
+static cl::opt<bool> list("list", cl::desc("List the kernels and stages"),
+                          cl::cat(dumpCategory));
 static cl::opt<std::string>
     stage("stage", cl::init("blk"),
-          cl::desc("Stage to print: trace, a stage name, or 'all'"));
+          cl::desc("Stage to print: trace, a stage name, or 'all'"),
+          cl::cat(dumpCategory));
 static cl::opt<int64_t> blockSize("block-size", cl::init(1024),
-                                  cl::desc("BLOCK_SIZE constexpr"));
-static cl::opt<int> numWarps("num-warps", cl::init(4), cl::desc("num_warps"));
-static cl::opt<int> numStages("num-stages", cl::init(1),
-                              cl::desc("num_stages"));
+                                  cl::desc("BLOCK_SIZE constexpr"),
+                                  cl::cat(dumpCategory));
+static cl::opt<int> numWarps("num-warps", cl::init(4), cl::desc("num_warps"),
+                             cl::cat(dumpCategory));
+static cl::opt<int> numStages("num-stages", cl::init(1), cl::desc("num_stages"),
+                              cl::cat(dumpCategory));
 static cl::opt<int> numCTAs("num-ctas", cl::init(1),
                             cl::desc("num_ctas: CTAs per program, a "
-                                     "thread-block cluster (sm_90)"));
+                                     "thread-block cluster (sm_90)"),
+                            cl::cat(dumpCategory));
 static cl::opt<std::string> dtype("dtype", cl::init("f32"),
-                                  cl::desc("Element type: f32, f16, bf16"));
+                                  cl::desc("Element type: f32, f16, bf16"),
+                                  cl::cat(dumpCategory));
 static cl::opt<std::string> target("target", cl::init("cuda"),
-                                   cl::desc("cuda or cpu"));
-static cl::opt<int> smArch("sm", cl::init(90), cl::desc("CUDA arch, sm_XX"));
+                                   cl::desc("cuda or cpu"),
+                                   cl::cat(dumpCategory));
+static cl::opt<int> smArch("sm", cl::init(90), cl::desc("CUDA arch, sm_XX"),
+                           cl::cat(dumpCategory));
 
 static int listKernels() {
   llvm::outs() << "kernels:\n";
@@ -57,7 +69,11 @@ static int listKernels() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::ParseCommandLineOptions(argc, argv, "blockjit kernel IR dumper\n");
+  env::parseCommandLine(argc, argv);
+  cl::HideUnrelatedOptions(dumpCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "blockjit kernel IR dumper (--blockjit-help: blockjit's own switches)\n");
   if (list)
     return listKernels();
   auto fail = [](const llvm::Twine &message) {
