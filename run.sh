@@ -8,5 +8,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BUILD="${BLOCKJIT_BUILD_DIR:-$ROOT/build}"
-"$ROOT/scripts/setup.sh" softmax
+# Every program the README uses: the example, the tools, the C ABI and the
+# archive for programs built elsewhere (tests: ./test.sh).
+"$ROOT/scripts/setup.sh" softmax blockjit-dump blockjit-opt blockjit_c blockjit
 exec "$BUILD/bin/softmax" "$@"

@@ -22,15 +22,22 @@ if ((${#missing[@]})); then
 fi
 
 if [ ! -f "$BUILD/build.ninja" ]; then
+  echo "setup: configuring $BUILD (the first build takes 5-10 minutes on two cores)"
   cmake -G Ninja -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
-# Quiet when up to date; on failure the compiler's messages are printed.
+# Ninja's [N/M] progress lines are shown as they come, nothing when up to
+# date; on failure the compiler's messages are printed.
 log="$BUILD/last-build.log"
-if ! ninja -C "$BUILD" -j "$(nproc)" "$@" >"$log" 2>&1; then
+set +e
+ninja -C "$BUILD" -j "$(nproc)" "$@" 2>&1 | tee "$log" |
+  { grep --line-buffered -E '^\[[1-9][0-9]*/[0-9]+\] ' || true; }
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
   grep -vE '^\[[0-9]+/[0-9]+\] ' "$log" | tail -60
   echo "setup: build failed (full log: $log)"
   exit 1
 fi
-steps=$(grep -cE '^\[[0-9]+/[0-9]+\] ' "$log" || true)
+steps=$(grep -cE '^\[[1-9][0-9]*/[0-9]+\] ' "$log" || true)
 [ "$steps" -gt 0 ] && echo "setup: built $steps steps"
 exit 0
