@@ -122,6 +122,27 @@ def BlkAssignLayouts : Pass<"blk-assign-layouts", "mlir::ModuleOp"> {
   let dependentDialects = ["blockjit::blkgpu::BlkGPUDialect"];
 }
 
+def BlkSinkBroadcasts : Pass<"blk-sink-broadcasts", "mlir::ModuleOp"> {
+  let summary = "Broadcasts of 2-D blocks in registers: recompute indices, all-reduce";
+  let description = [{
+    On the GPU a `blk.broadcast` moves elements between threads through
+    shared memory (the source and the result are distributed differently).
+    Before blk-assign-layouts, each broadcast whose source is computed only
+    from splats, constants, `make_range`s, reductions along the broadcast
+    axis and elementwise ops on those is rebuilt in the result's shape:
+    the elementwise ops run on the broadcast operands instead, a splat or
+    a constant is made at the result's shape, a `make_range` becomes the
+    broadcast of that range alone (which the lowering computes in each
+    thread from its element's coordinates: no exchange), and
+    `broadcast(expand_dims(reduce(x, a), a))` of x's shape becomes
+    `blkgpu.all_reduce(x, a)` (in registers and shuffles). So
+    `rows[:, None] * stride + cols[None, :]`, its masks and
+    `x - max(x, 1, keep_dims)` need no shared memory. Broadcasts of
+    anything else (a loaded row, say) are left as they are.
+  }];
+  let dependentDialects = ["blockjit::blkgpu::BlkGPUDialect"];
+}
+
 def BlkFuseClusterSoftmax : Pass<"blk-fuse-cluster-softmax", "mlir::ModuleOp"> {
   let summary = "Softmax's two reductions of a cluster-split block in one exchange";
   let description = [{

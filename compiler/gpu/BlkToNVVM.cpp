@@ -66,7 +66,7 @@ struct ConvertBlkToNVVM
     target.addIllegalOp<blk::ProgramIdOp, blk::NumProgramsOp>();
     // Atomics on scalar pointers too: executed by one thread, not all.
     target.addIllegalOp<blk::AtomicRMWOp, blk::AtomicCASOp>();
-    target.addIllegalOp<blkgpu::ClusterSoftmaxStatsOp>();
+    target.addIllegalOp<blkgpu::ClusterSoftmaxStatsOp, blkgpu::AllReduceOp>();
     KernelState kernel;
     kernel.numWarps = warps.getInt();
     kernel.numCTAs = numCTAs;
@@ -98,6 +98,7 @@ struct ConvertBlkToNVVM
       if (failed(checkGPULowering(func)))
         return signalPassFailure();
       kernel.accessWidths = accessWidths(func);
+      kernel.rangeBroadcasts = rangeBroadcasts(func);
       kernel.scratch = ScratchArray(func);
       kernel.clusterBuffer = ScratchArray(func, "__blk_cluster_");
       kernel.clusterPhase = Value();

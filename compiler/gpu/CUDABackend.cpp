@@ -27,6 +27,9 @@ void addPipelineStagePasses(OpPassManager &pm, const CompileOptions &options) {
 }
 
 void addLayoutStagePasses(OpPassManager &pm, const CompileOptions &options) {
+  pm.addPass(createBlkSinkBroadcasts());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   pm.addPass(createBlkAssignLayouts(
       BlkAssignLayoutsOptions{options.numWarps, options.numCTAs}));
   pm.addPass(createBlkFuseClusterSoftmax());

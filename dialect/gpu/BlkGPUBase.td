@@ -23,6 +23,8 @@ def BlkGPU_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  // blkgpu.all_reduce carries blk's reduce kind attribute.
+  let dependentDialects = ["::blockjit::blk::BlkDialect"];
   let extraClassDeclaration = [{
     /// The module attribute holding the warps per CTA (an i32).
     static constexpr ::llvm::StringLiteral kNumWarpsAttrName =

@@ -2,6 +2,8 @@
 #ifndef BLOCKJIT_DIALECT_GPU_BLKGPUDIALECT_H
 #define BLOCKJIT_DIALECT_GPU_BLKGPUDIALECT_H
 
+#include "dialect/BlkDialect.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"

@@ -2,9 +2,11 @@
 #ifndef BLOCKJIT_DIALECT_GPU_BLKGPUOPS_TD
 #define BLOCKJIT_DIALECT_GPU_BLKGPUOPS_TD
 
+include "dialect/BlkBase.td"
 include "dialect/gpu/BlkGPUBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 
 def BlkGPU_ClusterSoftmaxStatsOp
     : Op<BlkGPU_Dialect, "cluster_softmax_stats",
@@ -72,6 +74,34 @@ def BlkGPU_LocalLoadOp : Op<BlkGPU_Dialect, "local_load", [Pure]> {
   let arguments = (ins AnyRankedTensor:$src);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def BlkGPU_AllReduceOp
+    : Op<BlkGPU_Dialect, "all_reduce", [Pure, SameOperandsAndResultType]> {
+  let summary = "Reduce along an axis and give every element its line's result";
+  let description = [{
+    `blk.reduce` along `axis`, broadcast back to the operand's shape: each
+    element of the result holds the reduction of the line (the elements
+    that differ from it only along `axis`) it lies on. The result keeps the
+    operand's layout, so the reduction combines in-thread, across lanes
+    (butterfly shuffles) and, where the axis spans warps, through shared
+    memory, and nothing is redistributed: every thread ends up holding the
+    results of the lines it holds a part of (Triton's slice layout, seen
+    through its broadcast). f16/bf16 accumulate in f32.
+
+    `blk-sink-broadcasts` makes it from `broadcast(expand_dims(reduce(x)))`,
+    as in `x - max(x, axis=1, keep_dims=True)`.
+
+    ```mlir
+    %m = blkgpu.all_reduce max %x axis = 1 : tensor<16x64xf32>
+    ```
+  }];
+  let arguments = (ins Blk_ReduceKindAttr:$kind, AnyRankedTensor:$src,
+                       I32Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat =
+      "`` $kind $src `axis` `=` $axis attr-dict `:` type($src)";
   let hasVerifier = 1;
 }
 

@@ -54,6 +54,17 @@ private:
   int64_t size = 0;
 };
 
+/// A blk.broadcast of a make_range (seen through expand_dims, as
+/// blk-sink-broadcasts leaves it): result element i holds start + its
+/// coordinate along dimension `dim` of `size` elements.
+struct RangeBroadcast {
+  int64_t dim = 0, size = 1, start = 0;
+};
+
+/// The broadcasts of ranges in `func` (Shape.cpp).
+llvm::DenseMap<mlir::Operation *, RangeBroadcast>
+rangeBroadcasts(mlir::func::FuncOp func);
+
 /// What the patterns need to know of the kernel being converted. The pass
 /// owns one, builds the patterns once with it, and sets it up before
 /// converting each kernel.
@@ -74,6 +85,9 @@ struct KernelState {
   /// Elements per vector access of each block load and store, from
   /// AxisAnalysis of the kernel before it is rewritten.
   llvm::DenseMap<mlir::Operation *, int64_t> accessWidths;
+  /// The broadcasts of a make_range, by op (rangeBroadcasts()), found
+  /// before the conversion rewrites their operands.
+  llvm::DenseMap<mlir::Operation *, RangeBroadcast> rangeBroadcasts;
   /// Whether a block was kept in the dynamic shared memory (OnChip.cpp).
   bool usesDynamicShared = false;
 };

@@ -189,6 +189,172 @@ SmallVector<Value> reduce2D(OpBuilder &builder, Location loc,
   return result;
 }
 
+/// blkgpu.all_reduce: every element gets the reduction of its line along
+/// `axis`. The block is distributed by its row-major linear index, whose
+/// bits are the coordinates' bits (power-of-two shapes), and Layout1D puts
+/// each index bit in a register bit or a thread bit: the axis's bits in
+/// registers combine in-thread, those in lanes with butterfly shuffles and
+/// those in warps through shared memory. No element changes threads, and
+/// every holder of a line gets the same bits (commutative combines; warps
+/// in order).
+SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
+                             KernelState &kernel, blkgpu::AllReduceOp op,
+                             ValueRange xs) {
+  RankedTensorType type = op.getSrc().getType();
+  Layout1D layout = layoutOf(type);
+  Type element = type.getElementType();
+  Type accType = reductionAccumulatorType(element);
+  blk::ReduceKind kind = op.getKind();
+  auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
+  auto log2 = [](int64_t v) { return int64_t(llvm::Log2_64(v)); };
+
+  // The axis's bits of the linear index, and where Layout1D puts them:
+  // index bit i < a is register bit i, a <= i < a + b thread bit i - a, and
+  // i >= a + b register bit i - b (a = log2 vector, b = log2 threads).
+  int64_t lo = 0;
+  for (int64_t size : type.getShape().drop_front(op.getAxis() + 1))
+    lo += log2(size);
+  int64_t hi = lo + log2(type.getDimSize(op.getAxis()));
+  int64_t a = log2(layout.vector), b = log2(layout.threads);
+  int64_t registerMask = 0, threadMask = 0;
+  for (int64_t i = lo; i < hi; ++i) {
+    if (i < a)
+      registerMask |= int64_t(1) << i;
+    else if (i < a + b)
+      threadMask |= int64_t(1) << (i - a);
+    else
+      registerMask |= int64_t(1) << (i - b);
+  }
+  int64_t laneBits = log2(kWarpSize);
+  int64_t laneMask = threadMask & ((int64_t(1) << laneBits) - 1);
+  int64_t warpMask = threadMask & ~laneMask;
+
+  // 1. In-thread: each group of registers that differ only in the axis's
+  // register bits, combined in register order.
+  SmallVector<int64_t> leaders;
+  SmallVector<Value> partials;
+  for (int64_t k = 0; k < layout.perThread(); ++k) {
+    if (k & registerMask)
+      continue;
+    Value acc;
+    // Every subset of registerMask, in increasing order.
+    for (int64_t sub = 0;; sub = (sub - registerMask) & registerMask) {
+      Value x = xs[k | sub];
+      if (accType != element)
+        x = arith::ExtFOp::create(builder, loc, accType, x);
+      acc = acc ? combineReduction(builder, loc, kind, acc, x) : x;
+      if (sub == registerMask)
+        break;
+    }
+    leaders.push_back(k);
+    partials.push_back(acc);
+  }
+  // 2. Across the lanes that hold the line: butterfly shuffles.
+  for (int64_t bit = 0; bit < laneBits; ++bit)
+    if (laneMask & (int64_t(1) << bit))
+      for (Value &acc : partials)
+        acc = combineReduction(builder, loc, kind, acc,
+                               warpShuffle(builder, loc, acc, int64_t(1) << bit,
+                                           NVVM::ShflKind::bfly));
+  // 3. Across the warps that hold the line: the lanes whose axis lane bits
+  // are 0 (all lanes hold the same partials after 2.) write them to the
+  // scratch array, slot (group, thread without those bits); after a
+  // barrier, every thread combines the slots of its line's warps in warp
+  // order; a barrier then frees the array. Groups go in rounds of at most
+  // kRoundBytes.
+  if (warpMask) {
+    constexpr int64_t kRoundBytes = 16384;
+    int64_t laneAxisBits = llvm::popcount(uint64_t(laneMask));
+    int64_t writers = layout.threads >> laneAxisBits;
+    int64_t bytes = std::max<int64_t>(1, accType.getIntOrFloatBitWidth() / 8);
+    int64_t perRound =
+        std::max<int64_t>(1, kRoundBytes / (writers * bytes));
+    int64_t groups = int64_t(partials.size());
+    Value smem = kernel.scratch.get(builder, loc, accType,
+                                    std::min(groups, perRound) * writers);
+    auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+    // The axis's lane bits are contiguous (one dimension's bits): drop them.
+    int64_t laneLow = laneMask ? llvm::countr_zero(uint64_t(laneMask)) : 0;
+    auto compact = [&](Value thread) -> Value {
+      if (!laneMask)
+        return thread;
+      Value low = arith::AndIOp::create(builder, loc, thread,
+                                        i32((int64_t(1) << laneLow) - 1));
+      Value high = arith::ShRUIOp::create(builder, loc, thread,
+                                          i32(laneLow + laneAxisBits));
+      return arith::OrIOp::create(
+          builder, loc, low,
+          arith::ShLIOp::create(builder, loc, high, i32(laneLow)));
+    };
+    Value threadId = kernel.threadId;
+    Value writer = compact(threadId);
+    Value isWriter = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(builder, loc, threadId, i32(laneMask)), i32(0));
+    Value others = arith::AndIOp::create(builder, loc, threadId,
+                                         i32(~(warpMask | laneMask)));
+    int64_t warpLow = llvm::countr_zero(uint64_t(warpMask));
+    int64_t warps = int64_t(1) << llvm::popcount(uint64_t(warpMask));
+    for (int64_t first = 0; first < groups; first += perRound) {
+      int64_t count = std::min(perRound, groups - first);
+      {
+        OpBuilder::InsertionGuard guard(builder);
+        auto ifOp = scf::IfOp::create(builder, loc, isWriter);
+        builder.setInsertionPointToStart(ifOp.thenBlock());
+        for (int64_t g = 0; g < count; ++g) {
+          Value slot = arith::AddIOp::create(builder, loc, writer,
+                                             i32(g * writers));
+          LLVM::StoreOp::create(builder, loc, partials[first + g],
+                                LLVM::GEPOp::create(builder, loc, ptrType,
+                                                    accType, smem,
+                                                    ValueRange{slot}));
+        }
+      }
+      NVVM::Barrier0Op::create(builder, loc);
+      for (int64_t g = 0; g < count; ++g) {
+        Value acc;
+        for (int64_t w = 0; w < warps; ++w) {
+          Value thread = arith::OrIOp::create(builder, loc, others,
+                                              i32(w << warpLow));
+          Value slot = arith::AddIOp::create(builder, loc, compact(thread),
+                                             i32(g * writers));
+          Value x = LLVM::LoadOp::create(
+              builder, loc, accType,
+              LLVM::GEPOp::create(builder, loc, ptrType, accType, smem,
+                                  ValueRange{slot}));
+          acc = acc ? combineReduction(builder, loc, kind, acc, x) : x;
+        }
+        partials[first + g] = acc;
+      }
+      NVVM::Barrier0Op::create(builder, loc);
+    }
+  }
+  // Each register gets its group's result: one value per line, so the
+  // elementwise ops that follow are computed once per line after CSE.
+  if (accType != element)
+    for (Value &acc : partials)
+      acc = arith::TruncFOp::create(builder, loc, element, acc);
+  SmallVector<Value> result;
+  for (int64_t k = 0; k < layout.perThread(); ++k)
+    result.push_back(
+        partials[llvm::find(leaders, k & ~registerMask) - leaders.begin()]);
+  return result;
+}
+
+struct AllReduceLowering : KernelOpLowering<blkgpu::AllReduceOp> {
+  using KernelOpLowering::KernelOpLowering;
+
+  LogicalResult
+  matchAndRewrite(blkgpu::AllReduceOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (layoutOf(op.getSrc().getType()).split())
+      return rewriter.notifyMatchFailure(op, "a block split over a cluster");
+    rewriter.replaceOpWithMultiple(
+        op, {allReduce(rewriter, op.getLoc(), kernel, op, adaptor.getSrc())});
+    return success();
+  }
+};
+
 struct ReduceLowering : KernelOpLowering<blk::ReduceOp> {
   using KernelOpLowering::KernelOpLowering;
 
@@ -211,7 +377,8 @@ struct ReduceLowering : KernelOpLowering<blk::ReduceOp> {
 
 void populateReducePatterns(const BlockTypeConverter &converter,
                             RewritePatternSet &patterns, KernelState &kernel) {
-  patterns.add<ReduceLowering>(converter, patterns.getContext(), kernel);
+  patterns.add<ReduceLowering, AllReduceLowering>(converter,
+                                                 patterns.getContext(), kernel);
 }
 
 } // namespace blockjit::nvvm

@@ -6,6 +6,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <optional>
 
 using namespace mlir;
 
@@ -127,9 +130,56 @@ Value publishBlock(OpBuilder &builder, Location loc, KernelState &kernel,
                  [&](Value v) { return toStorage(builder, loc, v, storage); });
 }
 
+/// The range a broadcast stretches, if its source is a make_range seen
+/// through expand_dims: the dimension where the source is not 1.
+std::optional<RangeBroadcast> rangeBroadcastOf(blk::BroadcastOp bcast) {
+  Value src = bcast.getSrc();
+  while (auto expand = src.getDefiningOp<blk::ExpandDimsOp>())
+    src = expand.getSrc();
+  auto range = src.getDefiningOp<blk::MakeRangeOp>();
+  if (!range)
+    return std::nullopt;
+  ArrayRef<int64_t> srcShape = bcast.getSrc().getType().getShape();
+  int64_t n = range.getType().getNumElements();
+  auto dim = llvm::find(srcShape, n);
+  if (n == 1 || dim == srcShape.end() ||
+      bcast.getType().getDimSize(dim - srcShape.begin()) != n)
+    return std::nullopt;
+  return RangeBroadcast{dim - srcShape.begin(), n,
+                        range.getStartAttr().getInt()};
+}
+
+/// The broadcast of a range: each element is start + its coordinate along
+/// the range's dimension, which every thread computes from its elements'
+/// linear indices, so nothing moves.
+SmallVector<Value> broadcastRange(OpBuilder &builder, Location loc,
+                                  KernelState &kernel,
+                                  RankedTensorType resultType,
+                                  const RangeBroadcast &range) {
+  int64_t stride = 1;
+  for (int64_t size : resultType.getShape().drop_front(range.dim + 1))
+    stride *= size;
+  Layout1D layout = layoutOf(resultType);
+  SmallVector<Value> indices;
+  for (int64_t k = 0; k < layout.perThread(); ++k) {
+    Value linear = blockElementIndex(builder, loc, kernel, layout, k);
+    Value along = arith::AndIOp::create(
+        builder, loc,
+        arith::ShRUIOp::create(builder, loc, linear,
+                               i32Constant(builder, loc, llvm::Log2_64(stride))),
+        i32Constant(builder, loc, range.size - 1));
+    indices.push_back(range.start == 0
+                          ? along
+                          : Value(arith::AddIOp::create(
+                                builder, loc, along,
+                                i32Constant(builder, loc, range.start))));
+  }
+  return indices;
+}
+
 /// broadcast: element (i, j) of the result is element (i or 0, j or 0) of
 /// the source, which another thread may own: exchanged through shared
-/// memory.
+/// memory (a broadcast range is computed in place).
 struct BroadcastLowering : KernelOpLowering<blk::BroadcastOp> {
   using KernelOpLowering::KernelOpLowering;
 
@@ -139,6 +189,13 @@ struct BroadcastLowering : KernelOpLowering<blk::BroadcastOp> {
     Location loc = bcast.getLoc();
     RankedTensorType srcType = bcast.getSrc().getType();
     RankedTensorType resultType = bcast.getType();
+    auto range = kernel.rangeBroadcasts.find(bcast);
+    if (range != kernel.rangeBroadcasts.end()) {
+      rewriter.replaceOpWithMultiple(
+          bcast, {broadcastRange(rewriter, loc, kernel, resultType,
+                                 range->second)});
+      return success();
+    }
     Type storage = sharedStorageType(srcType.getElementType());
     Value smem =
         publishBlock(rewriter, loc, kernel, srcType, adaptor.getSrc(), storage);
@@ -295,6 +352,15 @@ struct SplitLowering : KernelOpLowering<blk::SplitOp> {
 };
 
 } // namespace
+
+DenseMap<Operation *, RangeBroadcast> rangeBroadcasts(func::FuncOp func) {
+  DenseMap<Operation *, RangeBroadcast> ranges;
+  func.walk([&](blk::BroadcastOp bcast) {
+    if (std::optional<RangeBroadcast> range = rangeBroadcastOf(bcast))
+      ranges[bcast] = *range;
+  });
+  return ranges;
+}
 
 void populateShapePatterns(const BlockTypeConverter &converter,
                            RewritePatternSet &patterns, KernelState &kernel) {

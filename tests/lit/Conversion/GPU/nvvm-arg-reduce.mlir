@@ -7,13 +7,14 @@
 // RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4" \
 // RUN:   --convert-blk-to-nvvm | grep -c "nvvm.shfl.sync  bfly" | FileCheck %s --check-prefix=SHFL
 // Two barriers per exchange through shared memory (1-D with 4 warps: the
-// cross-warp step; 2-D: after publishing and after reading, plus 2 for the
-// broadcast that builds its pointers), none in a 1-D reduction with one warp.
+// cross-warp step; 2-D: after publishing and after reading; the broadcast
+// of a range that builds its pointers needs none), none in a 1-D reduction
+// with one warp.
 // RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4" \
 // RUN:   --convert-blk-to-nvvm | grep -c "nvvm.barrier0" | FileCheck %s --check-prefix=BAR4
 
 // SHFL: {{^}}25{{$}}
-// BAR4: {{^}}8{{$}}
+// BAR4: {{^}}6{{$}}
 
 // blk.arg_reduce carries (value, index) pairs. In-thread, element k of the
 // thread has linear index tid * 4 + k; the identity is (-inf, INT32_MAX).

@@ -1,0 +1,205 @@
+//===- SinkBroadcasts.cpp - 2-D broadcasts without shared memory ----------===//
+//
+// A broadcast stretches a block along a dimension; on the GPU the source
+// and the result are distributed differently (each element count has its
+// own layout), so the lowering exchanges the elements through shared memory,
+// twice fenced by barriers. 2-D kernels broadcast all the time: the row and
+// column indices of a tile (rows[:, None] * stride + cols[None, :]), its
+// masks, and each reduction kept as a column (x - max(x, 1, keep_dims)).
+//
+// This pass rebuilds such a broadcast in the result's shape when its source
+// is computed only from:
+//   - splats and splat constants: made at the result's shape;
+//   - make_range: the broadcast of the range alone, which the lowering
+//     computes in every thread from its element's coordinates;
+//   - reduce(x, a) stretched back along a (x of the result's shape):
+//     blkgpu.all_reduce(x, a), which leaves each line's result in the
+//     threads that hold the line (in-thread, shuffles, shared memory only
+//     across warps);
+//   - elementwise ops of those: the same op on the rebuilt operands.
+// The elementwise ops then run on more elements (cheap index arithmetic, or
+// values that are equal along the reduced axis and that CSE merges per
+// thread after the lowering). Anything else (a loaded block, a scan) keeps
+// its broadcast.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Passes.h"
+
+#include "dialect/BlkDialect.h"
+#include "dialect/gpu/BlkGPUDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace blockjit {
+#define GEN_PASS_DEF_BLKSINKBROADCASTS
+#include "compiler/Passes.h.inc"
+} // namespace blockjit
+
+using namespace mlir;
+using namespace blockjit;
+
+namespace {
+
+/// Rebuilds values in the shape `shape` of one broadcast's result. A value
+/// of rank r comes with `dims`, the result dimension each of its dimensions
+/// is (its size there or 1); the result's other dimensions are stretched.
+class BroadcastSinker {
+public:
+  BroadcastSinker(OpBuilder &builder, ArrayRef<int64_t> shape)
+      : builder(builder), shape(shape) {}
+
+  /// Whether `value` can be rebuilt, visiting at most kMaxOps ops, and
+  /// whether doing so removes an exchange (a range or a reduction).
+  bool canSink(Value value, ArrayRef<int64_t> dims) {
+    budget = kMaxOps;
+    removesExchange = false;
+    return check(value, dims) && removesExchange;
+  }
+
+  /// `value` rebuilt in the result's shape (canSink must hold).
+  Value sink(Value value, ArrayRef<int64_t> dims) {
+    auto type = cast<RankedTensorType>(value.getType());
+    Location loc = value.getLoc();
+    RankedTensorType result = resultType(type.getElementType());
+    Operation *def = value.getDefiningOp();
+    if (auto splat = dyn_cast<blk::SplatOp>(def))
+      return blk::SplatOp::create(builder, loc, result, splat.getSrc());
+    if (auto constant = dyn_cast<arith::ConstantOp>(def))
+      return arith::ConstantOp::create(
+          builder, loc,
+          cast<SplatElementsAttr>(constant.getValue()).resizeSplat(result));
+    if (auto range = dyn_cast<blk::MakeRangeOp>(def))
+      return sinkRange(range, dims[0]);
+    if (auto reduce = dyn_cast<blk::ReduceOp>(def))
+      return blkgpu::AllReduceOp::create(
+          builder, loc, reduce.getSrc().getType(), reduce.getKindAttr(),
+          reduce.getSrc(), reduce.getAxisAttr());
+    if (auto expand = dyn_cast<blk::ExpandDimsOp>(def))
+      return sink(expand.getSrc(), withoutDim(dims, expand.getAxis()));
+    if (auto inner = dyn_cast<blk::BroadcastOp>(def))
+      return sink(inner.getSrc(), dims);
+    // Elementwise: the same op on the rebuilt operands.
+    OperationState state(loc, def->getName());
+    for (Value operand : def->getOperands())
+      state.addOperands(isa<RankedTensorType>(operand.getType())
+                            ? sink(operand, dims)
+                            : operand);
+    state.addAttributes(def->getAttrs());
+    state.addTypes(result);
+    return builder.create(state)->getResult(0);
+  }
+
+private:
+  static constexpr int kMaxOps = 64;
+  OpBuilder &builder;
+  ArrayRef<int64_t> shape;
+  int budget = kMaxOps;
+  bool removesExchange = false;
+
+  RankedTensorType resultType(Type element) const {
+    return RankedTensorType::get(shape, element);
+  }
+
+  static SmallVector<int64_t> withoutDim(ArrayRef<int64_t> dims,
+                                         int64_t axis) {
+    SmallVector<int64_t> rest(dims);
+    rest.erase(rest.begin() + axis);
+    return rest;
+  }
+
+  /// Whether reduce(x, axis) seen at `dims` is stretched back along its
+  /// own axis: x has the result's shape, and the reduction's dimensions are
+  /// x's other than `axis`, in order.
+  bool reducesAlong(blk::ReduceOp reduce, ArrayRef<int64_t> dims) const {
+    RankedTensorType x = reduce.getSrc().getType();
+    int64_t axis = reduce.getAxis();
+    if (x.getShape() != shape)
+      return false;
+    for (auto [d, target] : llvm::enumerate(dims))
+      if (target != (int64_t(d) < axis ? int64_t(d) : int64_t(d) + 1))
+        return false;
+    return true;
+  }
+
+  bool check(Value value, ArrayRef<int64_t> dims) {
+    if (--budget < 0)
+      return false;
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    Operation *def = value.getDefiningOp();
+    if (!type || !def || def->getNumResults() != 1)
+      return false;
+    if (isa<blk::SplatOp>(def))
+      return true;
+    if (auto constant = dyn_cast<arith::ConstantOp>(def))
+      return isa<SplatElementsAttr>(constant.getValue());
+    if (isa<blk::MakeRangeOp>(def)) {
+      removesExchange = true;
+      return true;
+    }
+    if (auto reduce = dyn_cast<blk::ReduceOp>(def)) {
+      if (!reducesAlong(reduce, dims))
+        return false;
+      removesExchange = true;
+      return true;
+    }
+    if (auto expand = dyn_cast<blk::ExpandDimsOp>(def))
+      return check(expand.getSrc(), withoutDim(dims, expand.getAxis()));
+    if (auto inner = dyn_cast<blk::BroadcastOp>(def))
+      return check(inner.getSrc(), dims);
+    if (!def->hasTrait<OpTrait::Elementwise>() || def->getNumRegions() != 0 ||
+        !isPure(def))
+      return false;
+    for (Value operand : def->getOperands())
+      if (isa<RankedTensorType>(operand.getType()) && !check(operand, dims))
+        return false;
+    return true;
+  }
+
+  /// make_range(start, start + n) along result dimension `dim` (n equals
+  /// the result's size there, or 1): expand_dims to the result's rank, then
+  /// broadcast; the lowering computes that from element coordinates.
+  Value sinkRange(blk::MakeRangeOp range, int64_t dim) {
+    Location loc = range.getLoc();
+    int64_t rank = int64_t(shape.size());
+    if (range.getType().getNumElements() == 1)
+      return arith::ConstantOp::create(
+          builder, loc,
+          SplatElementsAttr::get(resultType(range.getType().getElementType()),
+                                 range.getStartAttr()));
+    Value value = range;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim)
+        value = blk::ExpandDimsOp::create(builder, loc, value, int32_t(d));
+    return blk::BroadcastOp::create(
+        builder, loc, resultType(range.getType().getElementType()), value);
+  }
+};
+
+struct BlkSinkBroadcasts
+    : blockjit::impl::BlkSinkBroadcastsBase<BlkSinkBroadcasts> {
+  void runOnOperation() override {
+    SmallVector<blk::BroadcastOp> broadcasts;
+    getOperation().walk(
+        [&](blk::BroadcastOp broadcast) { broadcasts.push_back(broadcast); });
+    for (blk::BroadcastOp broadcast : broadcasts) {
+      RankedTensorType type = broadcast.getType();
+      OpBuilder builder(broadcast);
+      BroadcastSinker sinker(builder, type.getShape());
+      SmallVector<int64_t> dims =
+          llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+      // A range already alone under its broadcast stays as it is.
+      Value src = broadcast.getSrc();
+      while (auto expand = src.getDefiningOp<blk::ExpandDimsOp>())
+        src = expand.getSrc();
+      if (src.getDefiningOp<blk::MakeRangeOp>() ||
+          !sinker.canSink(broadcast.getSrc(), dims))
+        continue;
+      Value rebuilt = sinker.sink(broadcast.getSrc(), dims);
+      broadcast.replaceAllUsesWith(rebuilt);
+      broadcast.erase();
+    }
+  }
+};
+
+} // namespace

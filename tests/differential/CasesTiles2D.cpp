@@ -1,0 +1,201 @@
+//===- CasesTiles2D.cpp - 2-D tiles: reductions broadcast back ------------===//
+//
+// Kernels on [BLOCK_M, BLOCK_N] tiles that reduce along an axis and use the
+// result at every element (x - max(x, axis, keep_dims)), and that index
+// their tiles with rows[:, None] * stride + cols[None, :]. On the GPU
+// blk-sink-broadcasts turns those broadcasts into blkgpu.all_reduce and
+// broadcast ranges: the shapes and warp counts here put the reduced axis's
+// bits in registers, lanes and warps (and blocks smaller than the threads,
+// whose holders wrap), so each path of the lowering runs:
+//   - softmax along rows, several rows per program;
+//   - layernorm along rows: the mean and the variance divided by n and
+//     rsqrt'ed between the reduction and its broadcast;
+//   - softmax down columns, BLOCK_N columns per program;
+// f32 and f16 (reductions accumulate in f32), with the edge rows (all -inf,
+// +inf, NaN, +-1000) and masked tails in both dimensions.
+//
+//===----------------------------------------------------------------------===//
+#include "tests/differential/CaseHelpers.h"
+
+#include "frontend/blockjit.h"
+
+#include <cmath>
+
+namespace blockjit::difftest {
+
+namespace {
+
+double nanMax(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? kNaN : std::max(a, b);
+}
+
+/// Softmax of rows BLOCK_M at a time: program p takes rows p * BLOCK_M...
+const std::shared_ptr<KernelDef> &tileRowSoftmax() {
+  static auto kernel = jit(
+      "tile_row_softmax", [](Ptr<> out, Ptr<> in, Int stride, Int m, Int n,
+                             Constexpr BLOCK_M, Constexpr BLOCK_N) {
+        Tensor rows =
+            (program_id(0) * BLOCK_M + arange(0, BLOCK_M)).expand_dims(1);
+        Tensor cols = arange(0, BLOCK_N).expand_dims(0);
+        Tensor mask = (rows < m) & (cols < n);
+        Tensor offsets = rows * stride + cols;
+        Tensor x = load(in + offsets, mask, -INFINITY).to(DType::F32);
+        Tensor e = exp(x - max(x, 1, true));
+        store(out + offsets, e / sum(e, 1, true), mask);
+      });
+  return kernel;
+}
+
+/// Layernorm (no weight) of rows BLOCK_M at a time.
+const std::shared_ptr<KernelDef> &tileRowLayerNorm() {
+  static auto kernel = jit(
+      "tile_row_layernorm", [](Ptr<> out, Ptr<> in, Int stride, Int m, Int n,
+                               Float eps, Constexpr BLOCK_M,
+                               Constexpr BLOCK_N) {
+        Tensor rows =
+            (program_id(0) * BLOCK_M + arange(0, BLOCK_M)).expand_dims(1);
+        Tensor cols = arange(0, BLOCK_N).expand_dims(0);
+        Tensor mask = (rows < m) & (cols < n);
+        Tensor offsets = rows * stride + cols;
+        Tensor x = load(in + offsets, mask, 0.0).to(DType::F32);
+        Tensor mean = sum(x, 1, true) / n;
+        Tensor centered = where(mask, x - mean, 0.0);
+        Tensor rstd = rsqrt(sum(centered * centered, 1, true) / n + eps);
+        store(out + offsets, centered * rstd, mask);
+      });
+  return kernel;
+}
+
+/// Softmax down BLOCK_N columns per program, all rows in one tile.
+const std::shared_ptr<KernelDef> &tileColumnSoftmax() {
+  static auto kernel = jit(
+      "tile_column_softmax", [](Ptr<> out, Ptr<> in, Int stride, Int m, Int n,
+                                Constexpr BLOCK_M, Constexpr BLOCK_N) {
+        Tensor rows = arange(0, BLOCK_M).expand_dims(1);
+        Tensor cols =
+            (program_id(0) * BLOCK_N + arange(0, BLOCK_N)).expand_dims(0);
+        Tensor mask = (rows < m) & (cols < n);
+        Tensor offsets = rows * stride + cols;
+        Tensor x = load(in + offsets, mask, -INFINITY).to(DType::F32);
+        Tensor e = exp(x - max(x, 0, true));
+        store(out + offsets, e / sum(e, 0, true), mask);
+      });
+  return kernel;
+}
+
+enum class Kind { RowSoftmax, RowLayerNorm, ColumnSoftmax };
+
+struct TileShape {
+  int64_t m, n, blockM, blockN;
+  int numWarps;
+};
+
+Case tileCase(Kind kind, DType type, TileShape s) {
+  const int64_t stride = s.n + 3;
+  const char *name = kind == Kind::RowSoftmax     ? "tile_row_softmax"
+                     : kind == Kind::RowLayerNorm ? "tile_row_layernorm"
+                                                  : "tile_column_softmax";
+  Case c{std::string(name) + "_" + suffix(type) + "_m" + std::to_string(s.m) +
+             "_n" + std::to_string(s.n) + "_b" + std::to_string(s.blockM) +
+             "x" + std::to_string(s.blockN) + "_w" +
+             std::to_string(s.numWarps),
+         {std::string("tiles:") + name},
+         kind == Kind::RowSoftmax     ? tileRowSoftmax()
+         : kind == Kind::RowLayerNorm ? tileRowLayerNorm()
+                                      : tileColumnSoftmax()};
+  std::vector<double> in =
+      floats(type, s.m * stride, unsigned(s.m * 7 + s.n), false);
+  bool rows = kind != Kind::ColumnSoftmax;
+  // The edge lines: along the reduced axis, line 0 all -inf (softmax; it
+  // gives NaN), line 1 a +inf, line 2 a NaN, line 3 +-1000.
+  int64_t lines = rows ? s.m : s.n, length = rows ? s.n : s.m;
+  auto at = [&](int64_t line, int64_t i) -> double & {
+    return rows ? in[line * stride + i] : in[i * stride + line];
+  };
+  for (int64_t i = 0; i < length; ++i) {
+    if (lines > 0 && kind != Kind::RowLayerNorm)
+      at(0, i) = -kInf;
+    if (lines > 3)
+      at(3, i) = i % 2 ? 1000 : -1000;
+  }
+  if (lines > 1)
+    at(1, length / 2) = kInf;
+  if (lines > 2)
+    at(2, length / 3) = kNaN;
+  c.buffers = {{type, in}, {type, sentinel(s.m * stride)}};
+  c.args = {bufArg(1), bufArg(0), i32Arg(int32_t(stride)),
+            i32Arg(int32_t(s.m)), i32Arg(int32_t(s.n))};
+  const double eps = 1e-5;
+  if (kind == Kind::RowLayerNorm)
+    c.args.push_back(f32Arg(float(eps)));
+  c.args.push_back(constArg(s.blockM));
+  c.args.push_back(constArg(s.blockN));
+  c.grid = {int(rows ? (s.m + s.blockM - 1) / s.blockM
+                     : (s.n + s.blockN - 1) / s.blockN)};
+  c.numWarps = s.numWarps;
+  c.tolerance = type == DType::F32
+                    ? Tolerance{kind == Kind::RowLayerNorm ? 1e-4 : 1e-6, 0,
+                                "f32: abs 1e-6 (layernorm 1e-4)"}
+                    : Tolerance{2e-3, 0, "f16: abs 2e-3"};
+  if (kind == Kind::RowLayerNorm && type != DType::F32)
+    c.tolerance = {1e-2, 0, "f16 layernorm: abs 1e-2"};
+  c.reference = [kind, s, stride, rows, eps](Buffers &b) {
+    int64_t lines = rows ? s.m : s.n, length = rows ? s.n : s.m;
+    auto index = [&](int64_t line, int64_t i) {
+      return rows ? line * stride + i : i * stride + line;
+    };
+    for (int64_t line = 0; line < lines; ++line) {
+      if (kind == Kind::RowLayerNorm) {
+        double mean = 0, var = 0;
+        for (int64_t i = 0; i < length; ++i)
+          mean += b[0][index(line, i)];
+        mean /= double(length);
+        for (int64_t i = 0; i < length; ++i)
+          var += (b[0][index(line, i)] - mean) * (b[0][index(line, i)] - mean);
+        double rstd = 1 / std::sqrt(var / double(length) + eps);
+        for (int64_t i = 0; i < length; ++i)
+          b[1][index(line, i)] = (b[0][index(line, i)] - mean) * rstd;
+        continue;
+      }
+      double mx = -kInf, sum = 0;
+      for (int64_t i = 0; i < length; ++i)
+        mx = nanMax(mx, b[0][index(line, i)]);
+      for (int64_t i = 0; i < length; ++i)
+        sum += std::exp(b[0][index(line, i)] - mx);
+      for (int64_t i = 0; i < length; ++i)
+        b[1][index(line, i)] = std::exp(b[0][index(line, i)] - mx) / sum;
+    }
+  };
+  return c;
+}
+
+} // namespace
+
+void addTiles2DCases(std::vector<Case> &cases) {
+  // Rows: the reduced axis (the columns, low bits of the linear index) in
+  // registers and lanes (16x64, 4 warps), across warps too (4x1024), in
+  // lanes of a block smaller than the threads (2x32 over 4 warps: wraps),
+  // in registers only (64x4, 1 warp), and 781 / 17 columns in tails.
+  const TileShape rowShapes[] = {
+      {37, 64, 16, 64, 4},  {9, 1000, 4, 1024, 4}, {5, 17, 2, 32, 4},
+      {70, 4, 64, 4, 1},    {33, 781, 8, 1024, 8}, {40, 17, 16, 32, 2},
+      {3, 4097, 1, 8192, 8}};
+  // Columns: the reduced axis (the rows, high bits) in lanes and warps
+  // (256x8 over 4 warps), registers (64x16 on 1 warp), wrapping (8x4 over
+  // 4 warps).
+  const TileShape columnShapes[] = {{200, 17, 256, 8, 4},
+                                    {64, 33, 64, 16, 1},
+                                    {7, 9, 8, 4, 4},
+                                    {300, 100, 512, 32, 8},
+                                    {17, 781, 32, 64, 2}};
+  for (DType type : {DType::F32, DType::F16}) {
+    for (const TileShape &s : rowShapes) {
+      cases.push_back(tileCase(Kind::RowSoftmax, type, s));
+      cases.push_back(tileCase(Kind::RowLayerNorm, type, s));
+    }
+    for (const TileShape &s : columnShapes)
+      cases.push_back(tileCase(Kind::ColumnSoftmax, type, s));
+  }
+}
+
+} // namespace blockjit::difftest

@@ -1,0 +1,111 @@
+// RUN: blockjit-opt %s --split-input-file --blk-sink-broadcasts --canonicalize --cse | FileCheck %s
+
+// blk-sink-broadcasts: the broadcasts of a 2-D softmax over rows. The tile's
+// row and column indices and masks are computed at the tile's shape from
+// broadcast ranges; each keep_dims reduction broadcast back becomes a
+// blkgpu.all_reduce of the tile; the loaded tile's own broadcasts are gone.
+
+// CHECK-LABEL: func.func @rows_softmax
+// CHECK-DAG:     %[[R:.*]] = blk.make_range 0 to 16 : tensor<16xi32>
+// CHECK-DAG:     %[[C:.*]] = blk.make_range 0 to 64 : tensor<64xi32>
+// CHECK-DAG:     %[[R2:.*]] = blk.expand_dims %[[R]] axis = 1 : tensor<16xi32> -> tensor<16x1xi32>
+// CHECK-DAG:     %[[RB:.*]] = blk.broadcast %[[R2]] : tensor<16x1xi32> -> tensor<16x64xi32>
+// CHECK-DAG:     %[[STRIDE:.*]] = blk.splat %arg2 : i32 -> tensor<16x64xi32>
+// CHECK-DAG:     %[[ROFF:.*]] = arith.muli %[[RB]], %[[STRIDE]] : tensor<16x64xi32>
+// CHECK-DAG:     %[[C2:.*]] = blk.expand_dims %[[C]] axis = 0 : tensor<64xi32> -> tensor<1x64xi32>
+// CHECK-DAG:     %[[CB:.*]] = blk.broadcast %[[C2]] : tensor<1x64xi32> -> tensor<16x64xi32>
+// CHECK-DAG:     %[[OFFS:.*]] = arith.addi %[[ROFF]], %[[CB]] : tensor<16x64xi32>
+// CHECK-DAG:     %[[RM:.*]] = arith.cmpi slt, %[[RB]], %{{.*}} : tensor<16x64xi32>
+// CHECK-DAG:     %[[CM:.*]] = arith.cmpi slt, %[[CB]], %{{.*}} : tensor<16x64xi32>
+// CHECK:         %[[X:.*]] = blk.load
+// CHECK-NOT:     blk.reduce
+// CHECK:         %[[M:.*]] = blkgpu.all_reduce max %[[X]] axis = 1 : tensor<16x64xf32>
+// CHECK:         %[[D:.*]] = arith.subf %[[X]], %[[M]] : tensor<16x64xf32>
+// CHECK:         %[[E:.*]] = math.exp %[[D]] : tensor<16x64xf32>
+// CHECK:         %[[S:.*]] = blkgpu.all_reduce sum %[[E]] axis = 1 : tensor<16x64xf32>
+// CHECK:         arith.divf %[[E]], %[[S]] : tensor<16x64xf32>
+// CHECK-NOT:     blk.broadcast
+// CHECK:         return
+func.func @rows_softmax(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %stride: i32, %n_rows: i32, %n_cols: i32) {
+  %rows = blk.make_range 0 to 16 : tensor<16xi32>
+  %cols = blk.make_range 0 to 64 : tensor<64xi32>
+  %r2 = blk.expand_dims %rows axis = 1 : tensor<16xi32> -> tensor<16x1xi32>
+  %c2 = blk.expand_dims %cols axis = 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %s = blk.splat %stride : i32 -> tensor<16x1xi32>
+  %roff = arith.muli %r2, %s : tensor<16x1xi32>
+  %roffb = blk.broadcast %roff : tensor<16x1xi32> -> tensor<16x64xi32>
+  %coffb = blk.broadcast %c2 : tensor<1x64xi32> -> tensor<16x64xi32>
+  %offs = arith.addi %roffb, %coffb : tensor<16x64xi32>
+  %nr = blk.splat %n_rows : i32 -> tensor<16x1xi32>
+  %rmask = arith.cmpi slt, %r2, %nr : tensor<16x1xi32>
+  %nc = blk.splat %n_cols : i32 -> tensor<1x64xi32>
+  %cmask = arith.cmpi slt, %c2, %nc : tensor<1x64xi32>
+  %rmb = blk.broadcast %rmask : tensor<16x1xi1> -> tensor<16x64xi1>
+  %cmb = blk.broadcast %cmask : tensor<1x64xi1> -> tensor<16x64xi1>
+  %mask = arith.andi %rmb, %cmb : tensor<16x64xi1>
+  %bases = blk.splat %in : !blk.ptr<f32> -> tensor<16x64x!blk.ptr<f32>>
+  %ptrs = blk.addptr %bases, %offs : tensor<16x64x!blk.ptr<f32>>, tensor<16x64xi32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<16x64xf32>
+  %x = blk.load %ptrs, %mask, %ninf : tensor<16x64x!blk.ptr<f32>>
+  %m = blk.reduce max %x axis = 1 : tensor<16x64xf32> -> tensor<16xf32>
+  %m2 = blk.expand_dims %m axis = 1 : tensor<16xf32> -> tensor<16x1xf32>
+  %mb = blk.broadcast %m2 : tensor<16x1xf32> -> tensor<16x64xf32>
+  %d = arith.subf %x, %mb : tensor<16x64xf32>
+  %e = math.exp %d : tensor<16x64xf32>
+  %sum = blk.reduce sum %e axis = 1 : tensor<16x64xf32> -> tensor<16xf32>
+  %sum2 = blk.expand_dims %sum axis = 1 : tensor<16xf32> -> tensor<16x1xf32>
+  %sb = blk.broadcast %sum2 : tensor<16x1xf32> -> tensor<16x64xf32>
+  %y = arith.divf %e, %sb : tensor<16x64xf32>
+  %obases = blk.splat %out : !blk.ptr<f32> -> tensor<16x64x!blk.ptr<f32>>
+  %optrs = blk.addptr %obases, %offs : tensor<16x64x!blk.ptr<f32>>, tensor<16x64xi32>
+  blk.store %optrs, %y, %mask : tensor<16x64x!blk.ptr<f32>>
+  return
+}
+
+// -----
+
+// Elementwise ops between a reduction and its broadcast (layernorm's
+// rsqrt(sum / n + eps)) run on the all-reduced tile; a reduction with other
+// uses stays for them.
+
+// CHECK-LABEL: func.func @between
+// CHECK:         %[[KEPT:.*]] = blk.reduce sum %arg0 axis = 0 : tensor<8x4xf32> -> tensor<4xf32>
+// CHECK:         %[[S:.*]] = blkgpu.all_reduce sum %arg0 axis = 0 : tensor<8x4xf32>
+// CHECK:         %[[Q:.*]] = arith.divf %[[S]], %{{.*}} : tensor<8x4xf32>
+// CHECK:         %[[R:.*]] = math.rsqrt %[[Q]] : tensor<8x4xf32>
+// CHECK:         arith.mulf %arg0, %[[R]] : tensor<8x4xf32>
+// CHECK:         return %{{.*}}, %[[KEPT]]
+func.func @between(%x: tensor<8x4xf32>, %n: f32) -> (tensor<8x4xf32>, tensor<4xf32>) {
+  %s = blk.reduce sum %x axis = 0 : tensor<8x4xf32> -> tensor<4xf32>
+  %ns = blk.splat %n : f32 -> tensor<4xf32>
+  %q = arith.divf %s, %ns : tensor<4xf32>
+  %r = math.rsqrt %q : tensor<4xf32>
+  %r2 = blk.expand_dims %r axis = 0 : tensor<4xf32> -> tensor<1x4xf32>
+  %rb = blk.broadcast %r2 : tensor<1x4xf32> -> tensor<8x4xf32>
+  %y = arith.mulf %x, %rb : tensor<8x4xf32>
+  return %y, %s : tensor<8x4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// What stays: the broadcast of a loaded row (its elements live in other
+// threads) and of a reduction stretched to another shape than its
+// operand's. A column maximum stretched back down the columns becomes an
+// all-reduce along axis 0.
+
+// CHECK-LABEL: func.func @kept
+// CHECK:         %[[ROW:.*]] = blk.broadcast %{{.*}} : tensor<1x64xf32> -> tensor<16x64xf32>
+// CHECK:         %[[OTHER:.*]] = blk.broadcast %{{.*}} : tensor<16x1xf32> -> tensor<16x32xf32>
+// CHECK:         %[[COLUMNS:.*]] = blkgpu.all_reduce max %arg1 axis = 0 : tensor<16x64xf32>
+// CHECK:         return %[[ROW]], %[[COLUMNS]], %[[OTHER]]
+func.func @kept(%p: tensor<1x64x!blk.ptr<f32>>, %x: tensor<16x64xf32>, %z: tensor<16x32xf32>) -> (tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x32xf32>) {
+  %row = blk.load %p : tensor<1x64x!blk.ptr<f32>>
+  %rowb = blk.broadcast %row : tensor<1x64xf32> -> tensor<16x64xf32>
+  %m = blk.reduce max %x axis = 1 : tensor<16x64xf32> -> tensor<16xf32>
+  %m2 = blk.expand_dims %m axis = 1 : tensor<16xf32> -> tensor<16x1xf32>
+  %other = blk.broadcast %m2 : tensor<16x1xf32> -> tensor<16x32xf32>
+  %c = blk.reduce max %x axis = 0 : tensor<16x64xf32> -> tensor<64xf32>
+  %c2 = blk.expand_dims %c axis = 0 : tensor<64xf32> -> tensor<1x64xf32>
+  %cb = blk.broadcast %c2 : tensor<1x64xf32> -> tensor<16x64xf32>
+  return %rowb, %cb, %other : tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x32xf32>
+}
