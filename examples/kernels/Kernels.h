@@ -64,6 +64,80 @@ inline constexpr int kSoftmaxOnlineNumWarps = 8;
 /// num_warps, keyed by n_cols and n_rows rounded up to powers of two.
 Autotuner &softmaxOnlineTuner();
 
+//===----------------------------------------------------------------------===//
+// The softmax family (docs/EXAMPLES.md): row kernels with softmax's
+// persistent rows (row_start = program_id(0), step num_programs(0)) and
+// BLOCK_SIZE = next_power_of_2(n_cols); every one computes in f32 and
+// stores in its output pointer's type. Each comes with an autotuner over
+// softmax's search space (rowTuningSpec, RowTuning.h) and a double
+// reference in ReferenceFamily.h.
+//===----------------------------------------------------------------------===//
+
+/// log_softmax(output_ptr, input_ptr, input_row_stride, output_row_stride,
+///             n_rows, n_cols; BLOCK_SIZE): x - max - log(sum exp(x - max)).
+const std::shared_ptr<KernelDef> &logSoftmax();
+Autotuner &logSoftmaxTuner();
+
+/// softmax_temperature(output_ptr, input_ptr, input_row_stride,
+///                     output_row_stride, n_rows, n_cols, Float temperature;
+///                     BLOCK_SIZE): softmax(x / temperature).
+const std::shared_ptr<KernelDef> &softmaxTemperature();
+Autotuner &softmaxTemperatureTuner();
+
+/// softmax_scale(output_ptr, input_ptr, input_row_stride, output_row_stride,
+///               n_rows, n_cols, Float scale; BLOCK_SIZE): softmax(x) * scale.
+const std::shared_ptr<KernelDef> &softmaxScale();
+Autotuner &softmaxScaleTuner();
+
+/// softmax_masked(output_ptr, input_ptr, mask_ptr, input_row_stride,
+///                output_row_stride, mask_row_stride, n_rows, n_cols;
+///                BLOCK_SIZE): softmax(x + mask[row]), an additive mask of
+/// any float type; mask_row_stride 0 shares one mask row among all rows.
+const std::shared_ptr<KernelDef> &softmaxMasked();
+Autotuner &softmaxMaskedTuner();
+
+/// softmax_causal(output_ptr, input_ptr, input_row_stride,
+///                output_row_stride, n_rows, n_cols; BLOCK_SIZE): element
+/// (r, c) with c > r counts as -inf (top-left aligned, like
+/// torch.ones(M, N).tril()); it is not read, and its output is 0.
+const std::shared_ptr<KernelDef> &softmaxCausal();
+Autotuner &softmaxCausalTuner();
+
+/// softmax_columns(output_ptr, input_ptr, input_row_stride,
+///                 output_row_stride, n_rows, n_cols; BLOCK_M, BLOCK_N):
+/// softmax over dim 0 of a row-major matrix. Programs walk strips of
+/// BLOCK_N consecutive columns; a strip is one [BLOCK_M, BLOCK_N] block
+/// (BLOCK_M = next_power_of_2(n_rows): a whole column per block).
+const std::shared_ptr<KernelDef> &softmaxColumns();
+/// softmax_columns' blocks for an M x N matrix.
+struct ColumnBlocks {
+  int64_t m = 1, n = 1;
+};
+/// The default blocks: BLOCK_M = next_power_of_2(rows) and BLOCK_N =
+/// min(next_power_of_2(cols), max(4, kSoftmaxColumnsBlockElements /
+/// BLOCK_M)), halved below 4 only where BLOCK_M * BLOCK_N would exceed
+/// kSoftmaxMaxBlock. An error when one column alone exceeds it.
+llvm::Expected<ColumnBlocks> softmaxColumnsBlocks(int64_t rows, int64_t cols);
+/// The tile the default aims at: 32768 elements, 32 f32 per thread of 32
+/// warps (a strip of at least 4 columns, 16 bytes of f32, where it fits).
+inline constexpr int64_t kSoftmaxColumnsBlockElements = 32768;
+/// softmax_columns' autotuner: BLOCK_N (1..256) x num_warps, keyed by
+/// n_rows and n_cols rounded up to powers of two.
+Autotuner &softmaxColumnsTuner();
+
+/// softmax_backward(dx_ptr, y_ptr, dy_ptr, dx_row_stride, y_row_stride,
+///                  dy_row_stride, n_rows, n_cols; BLOCK_SIZE):
+/// dx = y * (dy - sum(y * dy)), the gradient of softmax's input.
+const std::shared_ptr<KernelDef> &softmaxBackward();
+Autotuner &softmaxBackwardTuner();
+
+/// layernorm(output_ptr, input_ptr, weight_ptr, bias_ptr, input_row_stride,
+///           output_row_stride, n_rows, n_cols, Float eps; BLOCK_SIZE):
+/// (x - mean) * rstd * weight + bias with the biased variance, as
+/// torch.nn.functional.layer_norm over the last dimension.
+const std::shared_ptr<KernelDef> &layerNorm();
+Autotuner &layerNormTuner();
+
 /// vector_add(x_ptr, y_ptr, output_ptr, n_elements; BLOCK_SIZE)
 const std::shared_ptr<KernelDef> &vectorAdd();
 

@@ -1,12 +1,14 @@
 //===- SoftmaxTuning.cpp - the configurations softmax is tuned over ------===//
 //
 // The search spaces of softmax and softmax_online and the rules that prune
-// and rank them before anything compiles. The autotuner (runtime/Autotune.h)
+// and rank them before anything compiles; softmax's spec serves every row
+// kernel of its family (rowTuningSpec). The autotuner (runtime/Autotune.h)
 // times what survives on the caller's shape and keeps the fastest on disk;
 // with $BLOCKJIT_AUTOTUNE=0 the best-ranked config runs untimed.
 //
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/Kernels.h"
+#include "examples/kernels/RowTuning.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,28 +18,27 @@ namespace blockjit::examples {
 namespace {
 
 // Argument positions of softmax and softmax_online (SoftmaxSignature.h).
-enum { kInput = 1, kRows = 4, kCols = 5, kBlock = 6 };
+constexpr RowArgPositions kSoftmaxArgs = {/*input=*/1, /*rows=*/4,
+                                          /*cols=*/5, /*block=*/6};
 
 // The grid parameter that asks for one program per row.
 constexpr char kOneProgramPerRow[] = "ROWS";
 
-int elementBytesOf(llvm::ArrayRef<Arg> args) {
-  return args.size() > kInput ? int(dtypeBytes(args[kInput].dtype)) : 4;
+int elementBytesOf(llvm::ArrayRef<Arg> args, int input) {
+  return args.size() > size_t(input) ? int(dtypeBytes(args[input].dtype)) : 4;
 }
 
-int64_t blockOf(llvm::ArrayRef<Arg> args) {
-  return args.size() > kBlock ? args[kBlock].i64 : 1024;
+int64_t blockOf(llvm::ArrayRef<Arg> args, int block) {
+  return args.size() > size_t(block) ? args[block].i64 : 1024;
 }
 
 /// The grid: a persistent one (every program resident at once, no more than
 /// rows), or with grid:ROWS=1 one program per row, which the hardware
 /// balances (a persistent grid's last rows fall unevenly: 4096 rows on 132
 /// programs leave some with 31 and some with 32).
-Grid softmaxGrid(const TuningConfig &config, const KernelResources &resources,
-                 llvm::ArrayRef<Arg> args) {
-  int64_t rows = args.size() > kRows && args[kRows].kind == Arg::Kind::Int32
-                     ? args[kRows].i32
-                     : args.size() > kRows ? args[kRows].i64 : 1;
+Grid rowGrid(const TuningConfig &config, const KernelResources &resources,
+             llvm::ArrayRef<Arg> args, int rowsIndex) {
+  int64_t rows = integerArgAt(args, rowsIndex, 1);
   if (config.gridParam(kOneProgramPerRow))
     return {int(std::clamp<int64_t>(rows, 1, INT32_MAX))};
   return {persistentGrid(resources, rows)};
@@ -124,23 +125,45 @@ std::vector<TuningConfig> softmaxRankedConfigs(int64_t block, int elementBytes,
   return kept;
 }
 
+TuningBuffer rowMajorBuffer(std::string name, int pointer, int rowStride,
+                            RowArgPositions where) {
+  return {std::move(name), [=](llvm::ArrayRef<Arg> args) -> int64_t {
+            int64_t rows = integerArgAt(args, where.rows, 0);
+            int64_t cols = integerArgAt(args, where.cols, 0);
+            if (rows <= 0 || cols <= 0 || args.size() <= size_t(pointer))
+              return 0;
+            int64_t elements =
+                (rows - 1) * integerArgAt(args, rowStride, cols) + cols;
+            return elements * int64_t(dtypeBytes(args[pointer].dtype));
+          }};
+}
+
+AutotuneSpec rowTuningSpec(RowArgPositions where,
+                           std::vector<TuningBuffer> restore) {
+  AutotuneSpec spec;
+  spec.configs = softmaxSearchSpace();
+  spec.key = {{"n_cols"}, {"n_rows", KeyBucket::PowerOfTwo}};
+  spec.grid = [where](const TuningConfig &c, const KernelResources &resources,
+                      llvm::ArrayRef<Arg> args) {
+    return rowGrid(c, resources, args, where.rows);
+  };
+  spec.prune = [where](llvm::ArrayRef<TuningConfig> configs,
+                       llvm::ArrayRef<Arg> args, const Target &target) {
+    return softmaxPrune(configs, blockOf(args, where.block),
+                        elementBytesOf(args, where.input), target);
+  };
+  spec.estimate = [where](const TuningConfig &c, llvm::ArrayRef<Arg> args,
+                          const Target &) {
+    return softmaxEstimate(c, blockOf(args, where.block),
+                           elementBytesOf(args, where.input));
+  };
+  spec.topK = kSoftmaxTuningTopK;
+  spec.restore = std::move(restore);
+  return spec;
+}
+
 Autotuner &softmaxTuner() {
-  static Autotuner tuner(softmax(), [] {
-    AutotuneSpec spec;
-    spec.configs = softmaxSearchSpace();
-    spec.key = {{"n_cols"}, {"n_rows", KeyBucket::PowerOfTwo}};
-    spec.grid = softmaxGrid;
-    spec.prune = [](llvm::ArrayRef<TuningConfig> configs,
-                    llvm::ArrayRef<Arg> args, const Target &target) {
-      return softmaxPrune(configs, blockOf(args), elementBytesOf(args), target);
-    };
-    spec.estimate = [](const TuningConfig &c, llvm::ArrayRef<Arg> args,
-                       const Target &) {
-      return softmaxEstimate(c, blockOf(args), elementBytesOf(args));
-    };
-    spec.topK = kSoftmaxTuningTopK;
-    return spec;
-  }());
+  static Autotuner tuner(softmax(), rowTuningSpec(kSoftmaxArgs));
   return tuner;
 }
 
@@ -152,7 +175,10 @@ Autotuner &softmaxOnlineTuner() {
         spec.configs.push_back({warps, 1, 1, {{"BLOCK_SIZE", chunk}}});
     spec.key = {{"n_cols", KeyBucket::PowerOfTwo},
                 {"n_rows", KeyBucket::PowerOfTwo}};
-    spec.grid = softmaxGrid;
+    spec.grid = [](const TuningConfig &c, const KernelResources &resources,
+                   llvm::ArrayRef<Arg> args) {
+      return rowGrid(c, resources, args, kSoftmaxArgs.rows);
+    };
     spec.prune = [](llvm::ArrayRef<TuningConfig> configs,
                     llvm::ArrayRef<Arg>, const Target &target) {
       std::vector<TuningConfig> kept;

@@ -117,9 +117,16 @@ void addScanCases(std::vector<Case> &cases);
 void addF64MathCases(std::vector<Case> &cases);
 /// The softmax_online example kernel (CasesOnlineSoftmax.cpp).
 void addOnlineSoftmaxCases(std::vector<Case> &cases);
+/// log_softmax, softmax_temperature, softmax_scale, softmax_masked,
+/// softmax_causal, softmax_columns, softmax_backward and layernorm
+/// (CasesSoftmaxFamily.cpp, CasesSoftmaxColumns.cpp,
+/// CasesMaskedBackwardLayerNorm.cpp).
+void addSoftmaxFamilyCases(std::vector<Case> &cases);
 /// Blocks of rank 3 and 4: loads, stores, broadcasts, reductions, scans,
 /// join/split, permute/reshape, atomics (CasesRank3.cpp).
 void addRank3Cases(std::vector<Case> &cases);
+/// 2-D tiles reducing along an axis and broadcasting back (CasesTiles2D.cpp).
+void addTiles2DCases(std::vector<Case> &cases);
 
 } // namespace blockjit::difftest
 

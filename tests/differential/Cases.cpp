@@ -1122,7 +1122,9 @@ const std::vector<Case> &allCases() {
     addScanCases(all);
     addF64MathCases(all);
     addOnlineSoftmaxCases(all);
+    addSoftmaxFamilyCases(all);
     addRank3Cases(all);
+    addTiles2DCases(all);
     // Names must be unique: the cast loop makes one per (from, to) pair.
     std::map<std::string, int> seen;
     for (Case &c : all)

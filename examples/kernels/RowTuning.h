@@ -1,0 +1,58 @@
+//===- RowTuning.h - one autotuner spec for every row kernel ----*- C++ -*-===//
+//
+// softmax and the kernels of its family (log_softmax, softmax_temperature,
+// ...) share a structure: persistent programs over rows, one row per block
+// of BLOCK_SIZE = next_power_of_2(n_cols) elements. They are tuned over the
+// same space with the same prune, cost model and grid (SoftmaxTuning.cpp);
+// only where their arguments sit differs, and which buffers tuning must give
+// back.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLOCKJIT_EXAMPLES_KERNELS_ROWTUNING_H
+#define BLOCKJIT_EXAMPLES_KERNELS_ROWTUNING_H
+
+#include "runtime/Autotune.h"
+
+#include <string>
+#include <vector>
+
+namespace blockjit::examples {
+
+/// Argument positions of a row kernel (parameters named n_rows and n_cols
+/// key the tuning; these positions feed the grid, prune and restore sizes).
+struct RowArgPositions {
+  /// The pointer whose element size the prune and cost model use.
+  int input = 1;
+  int rows = 4;
+  int cols = 5;
+  /// The Constexpr BLOCK_SIZE.
+  int block = 6;
+};
+
+/// The integer argument at `index` (i32 or i64), or `otherwise`.
+inline int64_t integerArgAt(llvm::ArrayRef<Arg> args, int index,
+                            int64_t otherwise) {
+  if (args.size() <= size_t(index))
+    return otherwise;
+  return args[index].kind == Arg::Kind::Int32 ? args[index].i32
+                                              : args[index].i64;
+}
+
+/// A row-major buffer of n_rows rows `rowStride` elements apart (each
+/// n_cols long), for AutotuneSpec::restore: the pointer parameter `name` at
+/// position `pointer`, its row stride at position `rowStride`.
+TuningBuffer rowMajorBuffer(std::string name, int pointer, int rowStride,
+                            RowArgPositions where);
+
+/// softmax's tuning spec for a row kernel whose arguments sit at `where`:
+/// softmaxSearchSpace() pruned by softmaxPrune, ranked by softmaxEstimate
+/// (the best kSoftmaxTuningTopK timed), keyed by n_cols (exact) and n_rows
+/// (next power of two), a persistent grid or one program per row.
+/// `restore`: buffers tuning runs overwrite that must keep their contents
+/// (an output that may alias an input).
+AutotuneSpec rowTuningSpec(RowArgPositions where,
+                           std::vector<TuningBuffer> restore = {});
+
+} // namespace blockjit::examples
+
+#endif // BLOCKJIT_EXAMPLES_KERNELS_ROWTUNING_H

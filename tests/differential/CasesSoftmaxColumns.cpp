@@ -1,0 +1,86 @@
+//===- CasesSoftmaxColumns.cpp - softmax over dim 0 ----------------------===//
+//
+// softmax_columns (examples/kernels/SoftmaxColumns.cpp) holds whole columns
+// in [BLOCK_M, BLOCK_N] blocks. Its cases: M = 1, 17, 781, 4097 and 1823
+// rows (BLOCK_M 1 to 8192), N from 5 to 4097 columns, the default BLOCK_N
+// (examples::softmaxColumnsBlocks) and widths that leave a partial last
+// strip (N = 33 over 8, 1-column strips), fewer programs than strips;
+// softmax's special rows laid out as columns (a column of -inf, a +inf, a
+// NaN, +-1000, denormals, one-hot), NaN in the padding between rows, f32,
+// f16, bf16 and bf16 in with f32 out.
+//
+// Tolerance: softmax's, abs 1e-6 in f32, plus one ulp of a 16-bit output.
+//
+//===----------------------------------------------------------------------===//
+#include "examples/kernels/Kernels.h"
+#include "examples/kernels/ReferenceFamily.h"
+#include "tests/differential/SoftmaxFamilyInputs.h"
+
+namespace blockjit::difftest::family {
+
+namespace {
+
+/// specialRows() with lines as columns: column c of the matrix is line c of
+/// specialRows over a cols x rows shape; NaN in the padding.
+std::vector<double> specialColumns(DType t, Shape s, unsigned seed) {
+  std::vector<double> lines = specialRows(t, {s.cols, s.rows}, s.rows, seed);
+  std::vector<double> v(s.rows * s.inStride(), kNaN);
+  for (int64_t r = 0; r < s.rows; ++r)
+    for (int64_t k = 0; k < s.cols; ++k)
+      v[r * s.inStride() + k] = lines[k * s.rows + r];
+  return v;
+}
+
+Case columnCase(DType in, DType out, Shape s, int64_t blockN,
+                const std::string &variant) {
+  Case c{caseName("softmax_columns", in, out, s, variant),
+         {"example:softmax_columns"},
+         examples::softmaxColumns()};
+  c.buffers = {{in, specialColumns(in, s, unsigned(s.rows * 7 + s.cols))},
+               {out, sentinel(s.rows * s.outStride())}};
+  int64_t blockM = next_power_of_2(s.rows);
+  c.args = {bufArg(1),
+            bufArg(0),
+            i32Arg(int32_t(s.inStride())),
+            i32Arg(int32_t(s.outStride())),
+            i32Arg(int32_t(s.rows)),
+            i32Arg(int32_t(s.cols)),
+            constArg(blockM),
+            constArg(blockN)};
+  // Fewer programs than strips where there are several.
+  c.grid = {int(std::max<int64_t>(1, cdiv(s.cols, blockN) / 2))};
+  // About 32 elements per thread, 1 to 32 warps.
+  c.numWarps = int(std::clamp<int64_t>(blockM * blockN / (32 * 32), 1, 32));
+  c.reference = [s](Buffers &b) {
+    std::vector<double> result(b[1].size());
+    examples::referenceSoftmaxColumns(b[0].data(), result.data(), s.rows,
+                                      s.cols, s.inStride(), s.outStride(),
+                                      [](double x) { return x; });
+    writeRows(b[1], result, s, s.outStride());
+  };
+  c.tolerance =
+      outputTolerance(out, 1e-6, 0, "softmax_columns f32: abs 1e-6 (+1 ulp)");
+  return c;
+}
+
+} // namespace
+
+void addColumnCases(std::vector<Case> &cases) {
+  const Shape shapes[] = {{1, 17},   {17, 781}, {781, 33},
+                          {4097, 5}, {9, 4097}, {1823, 781}};
+  for (Shape s : shapes) {
+    // Every shape here fits one block per strip.
+    int64_t blockN =
+        llvm::expectedToOptional(examples::softmaxColumnsBlocks(s.rows, s.cols))
+            .value_or(examples::ColumnBlocks{})
+            .n;
+    for (auto [in, out] : dtypePairs())
+      cases.push_back(columnCase(in, out, s, blockN, ""));
+  }
+  // Partial last strips: 33 columns in strips of 8 and of 1.
+  for (int64_t blockN : {8, 1})
+    cases.push_back(columnCase(DType::F32, DType::F32, {781, 33}, blockN,
+                               "bn" + std::to_string(blockN)));
+}
+
+} // namespace blockjit::difftest::family
