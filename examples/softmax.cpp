@@ -1,8 +1,13 @@
 //===- softmax.cpp - the main job: JIT softmax, run it, check it ---------===//
 //
 //   softmax [--target auto|cpu|cuda] [--rows R] [--cols C] [--dtype f32]
-//           [--iters N] [--kernel auto|softmax|softmax_online]
+//           [--iters N] [--kernel auto|softmax|softmax_online|NAME]
 //           [--num-warps W] [--num-stages S] [--num-ctas C]
+//
+// NAME is a kernel of the softmax family (log_softmax, softmax_temperature,
+// softmax_scale, softmax_masked, softmax_causal, softmax_columns,
+// softmax_backward, layernorm), run the same way by FamilyExample.cpp with
+// its own inputs, reference and minimal traffic.
 //
 // Compiles the DSL softmax for the shape (softmax_online, which reads a row
 // in chunks, where one block of the row would exceed what one program holds:
@@ -13,6 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Environment.h"
+#include "examples/ExampleRun.h"
+#include "examples/FamilyExample.h"
 #include "examples/kernels/Kernels.h"
 #include "examples/kernels/Reference.h"
 #include "runtime/DeviceBuffer.h"
@@ -46,7 +53,9 @@ static cl::opt<int> iters("iters", cl::init(20), cl::desc("timed runs"));
 static cl::opt<std::string>
     kernelName("kernel", cl::init("auto"),
                cl::desc("auto (softmax_online for rows longer than one "
-                        "program's block), softmax or softmax_online"));
+                        "program's block), softmax, softmax_online or a "
+                        "kernel of the softmax family (log_softmax, "
+                        "softmax_columns, layernorm, ...)"));
 // Any of these set fixes the config (the others default to 4 warps, 1
 // stage, 1 CTA); none set: the autotuner chooses (runtime/Autotune.h).
 static cl::opt<int>
@@ -74,9 +83,11 @@ int main(int argc, char **argv) {
   // Passed to the kernels as i32.
   if (std::max<int64_t>(rows, cols) > std::numeric_limits<int32_t>::max())
     return fail("--rows and --cols must be below 2^31");
+  bool family = examples::isFamilyKernel(kernelName);
   if (kernelName != "auto" && kernelName != "softmax" &&
-      kernelName != "softmax_online")
-    return fail("--kernel must be auto, softmax or softmax_online");
+      kernelName != "softmax_online" && !family)
+    return fail("--kernel must be auto, softmax, softmax_online or one of " +
+                examples::familyKernelNames());
   bool online = kernelName == "softmax_online" ||
                 (kernelName == "auto" && examples::softmaxNeedsOnline(cols));
   LaunchOptions options;
@@ -88,6 +99,15 @@ int main(int argc, char **argv) {
     return fail("--target must be auto, cpu or cuda");
   TargetKind target = options.target.value_or(defaultTarget());
   options.target = target;
+  bool fixed = numWarps || numStages || numCTAs;
+  if (family) {
+    // The family's kernels (FamilyExample.cpp): the same run, other inputs.
+    examples::FamilyRun run{kernelName, rows, cols, iters, options, fixed};
+    run.options.numWarps = numWarps ? numWarps : 4;
+    run.options.numStages = numStages ? numStages : 1;
+    run.options.numCTAs = numCTAs ? numCTAs : 1;
+    return examples::runFamilyKernel(run);
+  }
 
   std::vector<float> input(rows * cols), output(rows * cols, 0.0f);
   std::mt19937 rng(42);
@@ -99,7 +119,6 @@ int main(int argc, char **argv) {
   int64_t blockSize =
       online ? examples::kSoftmaxOnlineBlock : next_power_of_2(cols);
   // Fixed options on the command line bypass the tuner.
-  bool fixed = numWarps || numStages || numCTAs;
   options.numWarps = numWarps ? numWarps : 4;
   options.numStages = numStages ? numStages : 1;
   options.numCTAs = numCTAs ? numCTAs : 1;
@@ -130,18 +149,10 @@ int main(int argc, char **argv) {
   auto start = std::chrono::steady_clock::now();
   std::string how = "fixed by the command line";
   if (!fixed) {
-    auto tuned = tuner.choose(options, args);
-    if (!tuned)
-      return fail(llvm::toString(tuned.takeError()));
-    const TuningResult &result = *tuned->result;
-    how = result.fromDiskCache ? "tuning result from the disk cache"
-          : result.untimed
-              ? "untimed (one config, or BLOCKJIT_AUTOTUNE=0)"
-              : llvm::formatv("tuned now: {0} configs timed",
-                              result.timings.size())
-                    .str();
-    options = tuned->options;
-    args.assign(tuned->args.begin(), tuned->args.end());
+    auto source = examples::applyTuner(tuner, options, args);
+    if (!source)
+      return fail(llvm::toString(source.takeError()));
+    how = *source;
     blockSize = args.back().i64;
   }
   auto info = warmup(kernel, options, args);
@@ -177,16 +188,11 @@ int main(int argc, char **argv) {
                            error / std::max(std::abs(expected[i]), absFloor));
   }
 
-  start = std::chrono::steady_clock::now();
-  for (int i = 0; i < iters; ++i)
-    if (llvm::Error error = launch(kernel, options, args))
-      return fail(llvm::toString(std::move(error)));
-  if (llvm::Error e = executor.synchronize(0))
-    return fail(llvm::toString(std::move(e)));
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count() /
-      std::max(1, iters.getValue());
+  auto timed = examples::secondsPerLaunch(kernel, options, args, iters,
+                                          executor);
+  if (!timed)
+    return fail(llvm::toString(timed.takeError()));
+  double seconds = *timed;
   double gbps = 2.0 * rows * cols * sizeof(float) / seconds / 1e9;
 
   llvm::outs() << llvm::format(
@@ -196,11 +202,7 @@ int main(int argc, char **argv) {
       online ? "softmax_online" : "softmax", (long long)blockSize,
       options.numWarps, options.numStages, info->ctasPerProgram,
       options.grid.x);
-  if (target == TargetKind::CUDA)
-    llvm::outs() << llvm::format(" (%d regs, %d B smem, %d programs/SM)",
-                                 info->registers, info->sharedMemoryBytes,
-                                 info->maxProgramsPerProcessor);
-  llvm::outs() << "\n  config: " << how;
+  examples::printResourcesAndConfig(llvm::outs(), target, *info, how);
   llvm::outs() << llvm::format(
       "\n  max abs error %.3g, max relative error %.3g; compile+tune %.1f ms; "
       "%.4f ms/run, %.1f GB/s\n",

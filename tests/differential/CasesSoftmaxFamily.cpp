@@ -86,8 +86,9 @@ std::vector<RowKernel> rowKernels() {
        },
        {1e-5, 1e-6,
         "log_softmax f32: abs 1e-5 + rel 1e-6 (+1 ulp of f16/bf16)"}});
-  // Temperatures below and above 1: x / T rounds (0.7), and scales up.
-  for (float temperature : {0.7f, 4.0f}) {
+  // Temperatures below and above 1 (x / 0.7 rounds) and a negative one
+  // (masked lanes must still count as -inf).
+  for (float temperature : {0.7f, 4.0f, -2.0f}) {
     RowKernel k{
         "softmax_temperature",
         examples::softmaxTemperature(),
