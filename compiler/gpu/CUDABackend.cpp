@@ -30,6 +30,9 @@ void addLayoutStagePasses(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(createBlkSinkBroadcasts());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // An all-reduce of a loop-invariant block leaves the loop (a reduction
+  // used in a later loop is broadcast inside it).
+  pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createBlkAssignLayouts(
       BlkAssignLayoutsOptions{options.numWarps, options.numCTAs}));
   pm.addPass(createBlkFuseClusterSoftmax());

@@ -106,23 +106,19 @@ Autotuner &softmaxCausalTuner();
 /// softmax_columns(output_ptr, input_ptr, input_row_stride,
 ///                 output_row_stride, n_rows, n_cols; BLOCK_M, BLOCK_N):
 /// softmax over dim 0 of a row-major matrix. Programs walk strips of
-/// BLOCK_N consecutive columns; a strip is one [BLOCK_M, BLOCK_N] block
-/// (BLOCK_M = next_power_of_2(n_rows): a whole column per block).
+/// BLOCK_N consecutive columns, each read twice in [BLOCK_M, BLOCK_N]
+/// chunks of rows (any n_rows) with a running max and sum per column.
 const std::shared_ptr<KernelDef> &softmaxColumns();
 /// softmax_columns' blocks for an M x N matrix.
 struct ColumnBlocks {
   int64_t m = 1, n = 1;
 };
-/// The default blocks: BLOCK_M = next_power_of_2(rows) and BLOCK_N =
-/// min(next_power_of_2(cols), max(4, kSoftmaxColumnsBlockElements /
-/// BLOCK_M)), halved below 4 only where BLOCK_M * BLOCK_N would exceed
-/// kSoftmaxMaxBlock. An error when one column alone exceeds it.
+/// The default blocks: BLOCK_N = min(next_power_of_2(cols), 32) columns
+/// (a 128-byte line of f32 per row), BLOCK_M = min(next_power_of_2(rows),
+/// 64) rows per chunk. An error for an empty matrix.
 llvm::Expected<ColumnBlocks> softmaxColumnsBlocks(int64_t rows, int64_t cols);
-/// The tile the default aims at: 32768 elements, 32 f32 per thread of 32
-/// warps (a strip of at least 4 columns, 16 bytes of f32, where it fits).
-inline constexpr int64_t kSoftmaxColumnsBlockElements = 32768;
-/// softmax_columns' autotuner: BLOCK_N (1..256) x num_warps, keyed by
-/// n_rows and n_cols rounded up to powers of two.
+/// softmax_columns' autotuner: BLOCK_M (8..256) x BLOCK_N (8..128) x
+/// num_warps, keyed by n_rows and n_cols rounded up to powers of two.
 Autotuner &softmaxColumnsTuner();
 
 /// softmax_backward(dx_ptr, y_ptr, dy_ptr, dx_row_stride, y_row_stride,

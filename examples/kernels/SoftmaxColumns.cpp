@@ -1,13 +1,19 @@
 //===- SoftmaxColumns.cpp - softmax over dim 0 of a row-major matrix -----===//
 //
 // Each program walks strips of BLOCK_N consecutive columns (strip
-// program_id(0), then + num_programs(0)). A strip is one [BLOCK_M, BLOCK_N]
-// block with BLOCK_M = next_power_of_2(n_rows): whole columns, so that the
-// max and the sum are reductions along axis 0 of the block, kept as
-// [1, BLOCK_N] (keep_dims) and broadcast back over the rows. The block's
-// addresses are row * stride + column: consecutive lanes read consecutive
-// columns of a row, so loads and stores are coalesced along the contiguous
-// dimension (docs/EXAMPLES.md draws the layout).
+// program_id(0), then + num_programs(0)) and reads a strip in chunks of
+// BLOCK_M rows, as [BLOCK_M, BLOCK_N] blocks whose addresses are row *
+// stride + column: consecutive lanes read consecutive columns of a row, so
+// loads and stores are coalesced along the contiguous dimension and a wide
+// strip (32 f32 columns: a 128-byte line per row) reads whole lines. A
+// column is not bounded by the block: pass 1 keeps, per element of the
+// chunk, a running maximum and sum of exp (softmax_online's update, down
+// the column), reduced down the chunk's rows at the end; pass 2 re-reads
+// the strip and writes exp(x - max) / sum. Where n_rows <= BLOCK_M the
+// strip is one chunk and pass 2 finds it in L2. The reductions kept as
+// [1, BLOCK_N] (keep_dims) and broadcast back over the rows stay in
+// registers and shuffles on the GPU (blkgpu.all_reduce, docs/LAYOUTS.md).
+// docs/EXAMPLES.md draws the layout.
 //
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/FamilyRegistration.h"
@@ -24,20 +30,50 @@ void softmax_columns_kernel(Ptr<> output_ptr, Ptr<> input_ptr,
   Int strip_start = program_id(0);
   Int strip_step = num_programs(0);
   Tensor n_strips = cdiv(n_cols, BLOCK_N);
-  // Triton's rows[:, None]: a [BLOCK_M, 1] column of row indices.
-  Tensor rows = arange(0, BLOCK_M).expand_dims(1);
-  Tensor row_mask = rows < n_rows;
+  // Triton's rows[:, None]: a [BLOCK_M, 1] column of a chunk's row indices.
+  Tensor chunk_rows = arange(0, BLOCK_M).expand_dims(1);
   for_range(strip_start, n_strips, strip_step, [&](Int strip) {
     // cols[None, :]: a [1, BLOCK_N] row of column indices.
     Tensor cols = (strip * BLOCK_N + arange(0, BLOCK_N)).expand_dims(0);
-    Tensor mask = row_mask & (cols < n_cols);
-    Tensor input_ptrs = input_ptr + (rows * input_row_stride + cols);
-    // Masked rows read -inf: they change neither a column's max nor its sum.
-    Tensor x = load(input_ptrs, mask, -INFINITY).to(DType::F32);
-    Tensor numerator = exp(x - max(x, 0, /*keep_dims=*/true));
-    Tensor softmax_output = numerator / sum(numerator, 0, /*keep_dims=*/true);
-    Tensor output_ptrs = output_ptr + (rows * output_row_stride + cols);
-    store(output_ptrs, softmax_output, mask);
+    Tensor col_mask = cols < n_cols;
+    // Pass 1: per element of the chunk, the running maximum m and sum s of
+    // exp(x - m) down its column, in f32. Masked lanes read -inf and change
+    // neither.
+    std::vector<Tensor> running = for_range(
+        0, n_rows, BLOCK_M,
+        {full({BLOCK_M, BLOCK_N}, -INFINITY, DType::F32),
+         full({BLOCK_M, BLOCK_N}, 0.0, DType::F32)},
+        [&](Int chunk_start, std::vector<Tensor> carried) {
+          Tensor rows = chunk_start + chunk_rows;
+          Tensor mask = (rows < n_rows) & col_mask;
+          Tensor x =
+              load(input_ptr + (rows * input_row_stride + cols), mask,
+                   -INFINITY)
+                  .to(DType::F32);
+          Tensor m = carried[0], s = carried[1];
+          Tensor m_new = maximum(m, x);
+          // While an element has seen only -inf, subtract 0 so its sum
+          // stays 0 (exp(-inf - -inf) would be NaN).
+          Tensor shift = where(m_new == -INFINITY, 0.0, m_new);
+          Tensor s_new = s * exp(m - shift) + exp(x - shift);
+          return std::vector<Tensor>{m_new, s_new};
+        });
+    // Each column's maximum and sum: the chunk's rows combined, each sum
+    // rescaled to the column's maximum. NaN or +inf in a column, or a
+    // column of only -inf, gives NaN, as softmax does.
+    Tensor col_max = max(running[0], 0, /*keep_dims=*/true);
+    Tensor col_sum =
+        sum(running[1] * exp(running[0] - col_max), 0, /*keep_dims=*/true);
+    // Pass 2: re-read the strip and write, in the output's element type.
+    for_range(0, n_rows, BLOCK_M, [&](Int chunk_start) {
+      Tensor rows = chunk_start + chunk_rows;
+      Tensor mask = (rows < n_rows) & col_mask;
+      Tensor x =
+          load(input_ptr + (rows * input_row_stride + cols), mask, -INFINITY)
+              .to(DType::F32);
+      store(output_ptr + (rows * output_row_stride + cols),
+            exp(x - col_max) / col_sum, mask);
+    });
   });
 }
 

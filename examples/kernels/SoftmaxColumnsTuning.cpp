@@ -1,11 +1,12 @@
 //===- SoftmaxColumnsTuning.cpp - softmax_columns' blocks and tuner ------===//
 //
-// softmax_columns holds whole columns (BLOCK_M = next_power_of_2(n_rows));
-// what is left to choose is the strip width BLOCK_N and num_warps. Wider
-// strips read longer runs of each row (at least 16 bytes of f32 at
-// BLOCK_N = 4), narrower ones give more programs. The default rule keeps
-// the tile at kSoftmaxColumnsBlockElements; the tuner times the widths and
-// warps around it.
+// softmax_columns reads strips of BLOCK_N columns in chunks of BLOCK_M rows;
+// both are free, with num_warps. Wide strips read whole 128-byte lines of
+// each row (32 f32); the chunk and the warps set how many elements each
+// thread holds (three blocks of them live: the running max and sum and the
+// chunk), and enough strips keep every SM busy. The default rule takes 32
+// columns and up to 64 rows over 4 warps; the tuner times the shapes
+// around it.
 //
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/Kernels.h"
@@ -23,23 +24,21 @@ namespace {
 // Argument positions (SoftmaxColumns.cpp).
 enum { kInput = 1, kRows = 4, kCols = 5, kBlockM = 6, kBlockN = 7 };
 
-/// The widest strip worth trying; 256 f32 columns is 1 KB of each row.
-constexpr int64_t kMaxBlockN = 256;
+/// The strip widths and chunk heights tried.
+constexpr int64_t kBlockNs[] = {8, 16, 32, 64, 128};
+constexpr int64_t kBlockMs[] = {8, 16, 32, 64, 128, 256};
 
-/// The default BLOCK_N for whole columns of `blockM` rows (see
-/// softmaxColumnsBlocks); 0 when a column alone exceeds kSoftmaxMaxBlock.
-int64_t defaultBlockN(int64_t blockM, int64_t cols) {
-  if (blockM > kSoftmaxMaxBlock)
-    return 0;
-  int64_t n =
-      std::min(next_power_of_2(std::max<int64_t>(cols, 1)),
-               std::max<int64_t>(4, kSoftmaxColumnsBlockElements / blockM));
-  while (n > 1 && blockM * n > kSoftmaxMaxBlock)
-    n /= 2;
-  return n;
+ColumnBlocks defaultBlocks(int64_t rows, int64_t cols) {
+  return {std::min<int64_t>(next_power_of_2(std::max<int64_t>(rows, 1)), 64),
+          std::min<int64_t>(next_power_of_2(std::max<int64_t>(cols, 1)), 32)};
 }
 
-int64_t blockNOf(const TuningConfig &c) { return c.constexprs[0].second; }
+int64_t constexprOf(const TuningConfig &c, llvm::StringRef name) {
+  for (const auto &[key, value] : c.constexprs)
+    if (key == name)
+      return value;
+  return 1;
+}
 
 /// Grid: a persistent one over the strips.
 Grid stripGrid(const TuningConfig &, const KernelResources &resources,
@@ -53,49 +52,54 @@ Grid stripGrid(const TuningConfig &, const KernelResources &resources,
 std::vector<TuningConfig> prune(llvm::ArrayRef<TuningConfig> configs,
                                 llvm::ArrayRef<Arg> args,
                                 const Target &target) {
-  int64_t blockM = integerArgAt(args, kBlockM, 1);
+  int64_t rows = integerArgAt(args, kRows, 1);
   int64_t cols = integerArgAt(args, kCols, 1);
-  int64_t fallback = defaultBlockN(blockM, cols);
+  ColumnBlocks fallback = defaultBlocks(rows, cols);
   std::vector<TuningConfig> kept;
-  // Columns too long for one block: nothing can run (the example says why
-  // before it gets here, softmaxColumnsBlocks).
-  if (fallback == 0)
-    return kept;
   for (const TuningConfig &c : configs) {
-    int64_t blockN = blockNOf(c);
-    // The CPU ignores warps: the default width only.
+    int64_t blockM = constexprOf(c, "BLOCK_M"), blockN = constexprOf(c, "BLOCK_N");
+    // The CPU ignores warps: the default blocks only.
     if (target.kind == TargetKind::CPU) {
-      if (blockN == fallback && c.numWarps == 4)
+      if (blockM == fallback.m && blockN == fallback.n && c.numWarps == 4)
         kept.push_back(c);
       continue;
     }
-    if (blockN > next_power_of_2(cols) || blockM * blockN > kSoftmaxMaxBlock)
+    // No wider than the matrix, no taller than its columns (beyond the
+    // smallest choice).
+    if ((blockN > next_power_of_2(cols) && blockN != kBlockNs[0]) ||
+        (blockM > next_power_of_2(rows) && blockM != kBlockMs[0]))
       continue;
-    // 1 to 128 elements per thread, as softmax (one warp for tiny tiles).
+    // 4 to 32 elements of each block per thread.
     double perThread = double(blockM * blockN) / (32.0 * c.numWarps);
-    if ((perThread < 1 && c.numWarps != 1) || perThread > 128)
+    if (perThread < 4 || perThread > 32)
       continue;
     kept.push_back(c);
   }
   if (kept.empty())
-    kept.push_back({32, 1, 1, {{"BLOCK_N", fallback}}});
+    kept.push_back(
+        {4, 1, 1, {{"BLOCK_M", fallback.m}, {"BLOCK_N", fallback.n}}});
   return kept;
 }
 
-/// Smaller is better: about 128 bytes per thread, rows read in runs of at
-/// least 32 bytes (a sector), and enough strips for a large GPU's SMs.
+/// Smaller is better: 16 elements per thread, rows read in runs of 128
+/// bytes (a line), at least two strips per SM of a large GPU (weighed
+/// more), and whole columns in one chunk where they are short.
 double estimate(const TuningConfig &c, llvm::ArrayRef<Arg> args,
                 const Target &) {
-  int64_t blockM = integerArgAt(args, kBlockM, 1);
+  int64_t rows = integerArgAt(args, kRows, 1);
   int64_t cols = integerArgAt(args, kCols, 1);
   double bytes =
       args.size() > kInput ? double(dtypeBytes(args[kInput].dtype)) : 4.0;
-  double blockN = double(blockNOf(c));
-  double perThread = double(blockM) * blockN / (32.0 * c.numWarps);
-  double cost = std::abs(std::log2(perThread * bytes / 128.0));
-  cost += blockN * bytes < 32 ? std::log2(32 / (blockN * bytes)) : 0;
+  double blockM = double(constexprOf(c, "BLOCK_M"));
+  double blockN = double(constexprOf(c, "BLOCK_N"));
+  double perThread = blockM * blockN / (32.0 * c.numWarps);
+  double cost = std::abs(std::log2(perThread / 16.0));
+  // Narrow strips read part of each line, but few strips idle SMs: with
+  // 781 columns, 32-wide strips make 25 programs for 132 SMs.
+  cost += blockN * bytes < 128 ? 0.5 * std::log2(128 / (blockN * bytes)) : 0;
   double strips = std::ceil(double(cols) / blockN);
-  cost += strips < 132 ? 0.5 * std::log2(132 / strips) : 0;
+  cost += strips < 264 ? std::log2(264 / strips) : 0;
+  cost += blockM < double(next_power_of_2(rows)) && rows <= 256 ? 0.5 : 0;
   return cost;
 }
 
@@ -107,25 +111,17 @@ llvm::Expected<ColumnBlocks> softmaxColumnsBlocks(int64_t rows, int64_t cols) {
         llvm::inconvertibleErrorCode(),
         llvm::formatv("softmax_columns: {0} x {1} has no elements", rows, cols)
             .str());
-  int64_t blockM = next_power_of_2(rows);
-  int64_t blockN = defaultBlockN(blockM, cols);
-  if (blockN == 0)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        llvm::formatv("softmax_columns: a column of {0} rows does not fit "
-                      "one block (BLOCK_M = next_power_of_2(n_rows) = {1}; "
-                      "at most {2} elements)",
-                      rows, blockM, kSoftmaxMaxBlock)
-            .str());
-  return ColumnBlocks{blockM, blockN};
+  return defaultBlocks(rows, cols);
 }
 
 Autotuner &softmaxColumnsTuner() {
   static Autotuner tuner(softmaxColumns(), [] {
     AutotuneSpec spec;
-    for (int64_t blockN = 1; blockN <= kMaxBlockN; blockN *= 2)
-      for (int warps : {1, 2, 4, 8, 16, 32})
-        spec.configs.push_back({warps, 1, 1, {{"BLOCK_N", blockN}}});
+    for (int64_t blockM : kBlockMs)
+      for (int64_t blockN : kBlockNs)
+        for (int warps : {1, 2, 4, 8, 16})
+          spec.configs.push_back(
+              {warps, 1, 1, {{"BLOCK_M", blockM}, {"BLOCK_N", blockN}}});
     spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
                 {"n_cols", KeyBucket::PowerOfTwo}};
     spec.grid = stripGrid;

@@ -32,13 +32,15 @@ std::vector<double> specialColumns(DType t, Shape s, unsigned seed) {
 }
 
 Case columnCase(DType in, DType out, Shape s, int64_t blockN,
-                const std::string &variant) {
+                const std::string &variant, int64_t blockM = 0) {
   Case c{caseName("softmax_columns", in, out, s, variant),
          {"example:softmax_columns"},
          examples::softmaxColumns()};
   c.buffers = {{in, specialColumns(in, s, unsigned(s.rows * 7 + s.cols))},
                {out, sentinel(s.rows * s.outStride())}};
-  int64_t blockM = next_power_of_2(s.rows);
+  // By default the whole column in one chunk.
+  if (blockM == 0)
+    blockM = next_power_of_2(s.rows);
   c.args = {bufArg(1),
             bufArg(0),
             i32Arg(int32_t(s.inStride())),
@@ -69,13 +71,17 @@ void addColumnCases(std::vector<Case> &cases) {
   const Shape shapes[] = {{1, 17},   {17, 781}, {781, 33},
                           {4097, 5}, {9, 4097}, {1823, 781}};
   for (Shape s : shapes) {
-    // Every shape here fits one block per strip.
+    // The whole column in one chunk (BLOCK_M = next_power_of_2(rows)).
     int64_t blockN =
         llvm::expectedToOptional(examples::softmaxColumnsBlocks(s.rows, s.cols))
             .value_or(examples::ColumnBlocks{})
             .n;
     for (auto [in, out] : dtypePairs())
       cases.push_back(columnCase(in, out, s, blockN, ""));
+    // Columns longer than a chunk: read in chunks of 16 rows, the running
+    // max and sum carried from chunk to chunk.
+    for (DType t : {DType::F32, DType::BF16})
+      cases.push_back(columnCase(t, t, s, blockN, "chunk16", 16));
   }
   // Partial last strips: 33 columns in strips of 8 and of 1.
   for (int64_t blockN : {8, 1})
