@@ -159,6 +159,13 @@ void fuse(SoftmaxReductions s) {
     if (divisor->use_empty())
       divisor->erase();
   }
+  s.sum.getResult().replaceAllUsesWith(stats.getSum());
+  s.sum->erase();
+  // The exp's other uses (softmax(x) * scale multiplies it by a splat of
+  // scale / sum) take the rescaled local exp; it goes if none is left. This
+  // is decided once the uses have moved: before, it has none.
+  s.exp.getResult().replaceAllUsesWith(exp);
+  s.exp->erase();
   if (exp.use_empty()) {
     Operation *rescaled = exp.getDefiningOp(), *splatOp =
         rescaled->getOperand(1).getDefiningOp();
@@ -166,11 +173,6 @@ void fuse(SoftmaxReductions s) {
     if (splatOp->use_empty())
       splatOp->erase();
   }
-
-  s.sum.getResult().replaceAllUsesWith(stats.getSum());
-  s.sum->erase();
-  s.exp.getResult().replaceAllUsesWith(exp);
-  s.exp->erase();
   s.difference->erase();
   s.splat->erase();
   s.max->erase();

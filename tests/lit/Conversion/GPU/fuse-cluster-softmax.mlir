@@ -86,3 +86,39 @@ func.func @max_used_twice(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32},
   blk.store %out, %s : !blk.ptr<f32>
   return
 }
+
+// -----
+
+// softmax(x) * scale as the softmax_scale example traces it: exp(x - max)
+// times a splat of scale / sum. The exp's other use (the multiply) takes
+// the rescaled local exp, whose rescale stays (it once was erased before
+// the uses moved to it: a crash).
+// CHECK-LABEL: func.func @scaled
+// CHECK:         %[[LM:.*]] = blk.reduce max %{{.*}} axis = 0 {blkgpu.cta_local}
+// CHECK:         %[[LE:.*]] = math.exp
+// CHECK:         %[[LS:.*]] = blk.reduce sum %[[LE]] axis = 0 {blkgpu.cta_local}
+// CHECK:         %[[M:.*]], %[[S:.*]] = blkgpu.cluster_softmax_stats %[[LM]], %[[LS]] : f32
+// CHECK:         %[[RESCALED:.*]] = arith.mulf %[[LE]], %{{.*}} : tensor<2048xf32
+// CHECK:         %[[Q:.*]] = arith.divf %arg2, %[[S]] : f32
+// CHECK:         %[[QB:.*]] = blk.splat %[[Q]]
+// CHECK:         arith.mulf %[[RESCALED]], %[[QB]]
+func.func @scaled(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32},
+                  %in: !blk.ptr<f32> {blk.divisibility = 16 : i32},
+                  %scale: f32) {
+  %r = blk.make_range 0 to 2048 : tensor<2048xi32>
+  %ib = blk.splat %in : !blk.ptr<f32> -> tensor<2048x!blk.ptr<f32>>
+  %ip = blk.addptr %ib, %r : tensor<2048x!blk.ptr<f32>>, tensor<2048xi32>
+  %x = blk.load %ip : tensor<2048x!blk.ptr<f32>>
+  %max = blk.reduce max %x axis = 0 : tensor<2048xf32> -> f32
+  %mb = blk.splat %max : f32 -> tensor<2048xf32>
+  %d = arith.subf %x, %mb : tensor<2048xf32>
+  %e = math.exp %d : tensor<2048xf32>
+  %sum = blk.reduce sum %e axis = 0 : tensor<2048xf32> -> f32
+  %q = arith.divf %scale, %sum : f32
+  %qb = blk.splat %q : f32 -> tensor<2048xf32>
+  %y = arith.mulf %e, %qb : tensor<2048xf32>
+  %ob = blk.splat %out : !blk.ptr<f32> -> tensor<2048x!blk.ptr<f32>>
+  %op = blk.addptr %ob, %r : tensor<2048x!blk.ptr<f32>>, tensor<2048xi32>
+  blk.store %op, %y : tensor<2048x!blk.ptr<f32>>
+  return
+}
