@@ -61,9 +61,9 @@ Float = f32, constexprs last), their torch equivalents and minimal traffic
                      backward is timed); compiled: y * (dy - (y * dy).sum(-1,
                      keepdim=True))                              3*M*N*s
   layernorm          (out, in, weight, bias, in_stride, out_stride, M, N, Float eps; BLOCK_SIZE)
-                     F.layer_norm(x, (N,), w, b, eps = 1e-5); blockjit's w, b
-                     are fp32; torch's are cast to T beforehand (outside the
-                     timing)                                     2*M*N*s + 2*N*4
+                     F.layer_norm(x, (N,), w, b, eps = 1e-5); both get the
+                     same w, b in T (torch's layer_norm takes weights of x's
+                     type), cast beforehand outside the timing   2*M*N*s + 2*N*s
 
 BLOCK_SIZE = next_power_of_2(N). GB/s = bytes / time. Ratios:
 blockjit/copy and blockjit/max(torch, torch_compile). Tolerances against
@@ -270,14 +270,14 @@ CASES = {c.name: c for c in [
          lambda d: _c_backward(d["y"].double(), d["dy"].double()),
          lambda m, n, s: 3 * m * n * s, "3*M*N*s"),
     Case("layernorm", _make_layernorm,
-         lambda d: [d["y"], d["x"], d["w"], d["b"], *_rows(d["x"], d["y"]), EPS,
+         lambda d: [d["y"], d["x"], d["wt"], d["bt"], *_rows(d["x"], d["y"]), EPS,
                     _block(d["x"])],
          lambda d: d["y"], lambda d: F.layer_norm(d["x"], (d["x"].shape[1],), d["wt"],
                                                   d["bt"], EPS),
          _c_layernorm, lambda d: (d["x"], d["wt"], d["bt"], EPS),
          lambda d: F.layer_norm(d["x"].double(), (d["x"].shape[1],), d["w"].double(),
                                 d["b"].double(), EPS),
-         lambda m, n, s: 2 * m * n * s + 2 * n * 4, "2*M*N*s + 2*N*4 (fp32 w, b)"),
+         lambda m, n, s: 2 * m * n * s + 2 * n * s, "2*M*N*s + 2*N*s (w, b in T)"),
 ]}
 
 DTYPES = {"fp32": torch.float32, "float32": torch.float32, "bf16": torch.bfloat16,
