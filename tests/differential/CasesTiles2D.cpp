@@ -183,7 +183,13 @@ void addTiles2DCases(std::vector<Case> &cases) {
   // Columns: the reduced axis (the rows, high bits) in lanes and warps
   // (256x8 over 4 warps), registers (64x16 on 1 warp), wrapping (8x4 over
   // 4 warps).
-  const TileShape columnShapes[] = {{200, 17, 256, 8, 4},
+  // The shapes of issue 12's trial column softmax too: one row, one
+  // column, 7 x 4097 in strips of 16.
+  const TileShape columnShapes[] = {{1, 17, 1, 16, 4},
+                                    {17, 1, 32, 16, 4},
+                                    {100, 781, 128, 16, 4},
+                                    {7, 4097, 8, 16, 4},
+                                    {200, 17, 256, 8, 4},
                                     {64, 33, 64, 16, 1},
                                     {7, 9, 8, 4, 4},
                                     {300, 100, 512, 32, 8},

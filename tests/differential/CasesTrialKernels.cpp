@@ -3,9 +3,9 @@
 // The kernels a new user wrote with the public DSL when issue 12 was filed:
 // log-softmax (a scalar log of the row sum), an online log-sum-exp (a
 // scalar exp of the running maximum's change, carried through a loop),
-// temperature softmax, layernorm, softmax backward and column softmax (a
-// reduction along axis 0 of a 2-D block). Two of them once failed to
-// compile for CUDA inside LLVM; here every one runs on both targets against
+// temperature softmax, layernorm and softmax backward (its column softmax,
+// a reduction along axis 0 of a 2-D block, is in CasesTiles2D.cpp). Two of
+// them once failed to compile for CUDA inside LLVM; here every one runs on both targets against
 // a double-precision reference of the same algorithm, with the suite's edge
 // rows (all -inf, +inf, NaN, +-1000, denormals) and N = 1, 17, 781, 4097.
 //
@@ -143,24 +143,6 @@ const std::shared_ptr<KernelDef> &softmaxBackward() {
             Tensor g = load(dy + offsets, mask, 0).to(DType::F32);
             store(dx + offsets, yv * (g - sum(yv * g, 0)), mask);
           });
-  return kernel;
-}
-
-/// Softmax down each column of an m x n row-major matrix: a program takes
-/// BLOCK_N columns and all rows as one [BLOCK_M, BLOCK_N] block.
-const std::shared_ptr<KernelDef> &columnSoftmax() {
-  static auto kernel = jit(
-      "trial_column_softmax", [](Ptr<> out, Ptr<> in, Int stride, Int m, Int n,
-                                 Constexpr BLOCK_M, Constexpr BLOCK_N) {
-        Tensor rows = arange(0, BLOCK_M).expand_dims(1);
-        Tensor cols =
-            (program_id(0) * BLOCK_N + arange(0, BLOCK_N)).expand_dims(0);
-        Tensor mask = (rows < m) & (cols < n);
-        Tensor offsets = rows * stride + cols;
-        Tensor x = load(in + offsets, mask, -INFINITY).to(DType::F32);
-        Tensor e = exp(x - max(x, 0, true));
-        store(out + offsets, e / sum(e, 0, true), mask);
-      });
   return kernel;
 }
 
@@ -326,47 +308,6 @@ void addTrialKernelCases(std::vector<Case> &cases) {
       };
       cases.push_back(std::move(c));
     }
-  }
-
-  // Column softmax: m rows (the reduced axis), n columns in programs of 16.
-  for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 17},
-                      {17, 1},
-                      {17, 33},
-                      {100, 781},
-                      {7, 4097}}) {
-    const int64_t blockN = 16, stride = n + 3, blockM = next_power_of_2(m);
-    Case c{"column_softmax_m" + std::to_string(m) + "_n" + std::to_string(n),
-           {"trial:column_softmax"},
-           columnSoftmax()};
-    std::vector<double> in =
-        floats(DType::F32, m * stride, unsigned(m + n), false);
-    for (int64_t r = 0; r < m; ++r) {
-      in[r * stride + 0] = -kInf; // column 0 all -inf
-      if (n > 2)
-        in[r * stride + 2] = r % 2 ? 1000 : -1000;
-    }
-    if (n > 1)
-      in[(m / 2) * stride + 1] = kNaN; // a NaN in column 1
-    if (n > 3)
-      in[0 * stride + 3] = kInf;
-    c.buffers = {{DType::F32, in}, {DType::F32, sentinel(m * stride)}};
-    c.args = {bufArg(1),          bufArg(0),          i32Arg(int32_t(stride)),
-              i32Arg(int32_t(m)), i32Arg(int32_t(n)), constArg(blockM),
-              constArg(blockN)};
-    c.grid = {int((n + blockN - 1) / blockN)};
-    c.tolerance = kSoftmaxF32;
-    c.reference = [m, n, stride](Buffers &b) {
-      for (int64_t k = 0; k < n; ++k) {
-        double mx = -kInf, s = 0;
-        for (int64_t r = 0; r < m; ++r)
-          mx = nanMax(mx, b[0][r * stride + k]);
-        for (int64_t r = 0; r < m; ++r)
-          s += std::exp(b[0][r * stride + k] - mx);
-        for (int64_t r = 0; r < m; ++r)
-          b[1][r * stride + k] = std::exp(b[0][r * stride + k] - mx) / s;
-      }
-    };
-    cases.push_back(std::move(c));
   }
 }
 
