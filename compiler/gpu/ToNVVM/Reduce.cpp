@@ -135,60 +135,6 @@ Value reduce1D(OpBuilder &builder, Location loc, KernelState &kernel,
   return acc;
 }
 
-/// reduce of a 2-D block: every element goes through shared memory, then
-/// each thread combines the rows or columns of the result elements it owns.
-SmallVector<Value> reduce2D(OpBuilder &builder, Location loc,
-                            KernelState &kernel, blk::ReduceOp reduce,
-                            ValueRange xs) {
-  RankedTensorType srcType = reduce.getSrc().getType();
-  Type element = srcType.getElementType();
-  Type accType = reductionAccumulatorType(element);
-  Value smem =
-      publish(builder, loc, kernel, srcType, xs, accType, [&](Value v) {
-        return accType == element
-                   ? v
-                   : Value(arith::ExtFOp::create(builder, loc, accType, v));
-      });
-  auto resultType = cast<RankedTensorType>(reduce.getType());
-  Layout1D layout = layoutOf(resultType);
-  int64_t axis = reduce.getAxis();
-  blk::ReduceKind kind = reduce.getKind();
-  SmallVector<Value> result;
-  for (int64_t k = 0; k < layout.perThread(); ++k) {
-    SmallVector<Value> outer =
-        delinearize(builder, loc, resultType.getShape(),
-                    elementIndex(builder, loc, kernel.threadId, layout, k));
-    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-    Value ub =
-        arith::ConstantIndexOp::create(builder, loc, srcType.getDimSize(axis));
-    auto loop =
-        scf::ForOp::create(builder, loc, zero, ub, one,
-                           reductionIdentity(builder, loc, kind, accType));
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToStart(loop.getBody());
-      SmallVector<Value> indices(outer);
-      indices.insert(indices.begin() + axis,
-                     arith::IndexCastOp::create(builder, loc,
-                                                builder.getI32Type(),
-                                                loop.getInductionVar()));
-      Value x =
-          readShared(builder, loc, smem, accType,
-                     linearize(builder, loc, srcType.getShape(), indices));
-      scf::YieldOp::create(
-          builder, loc,
-          combineReduction(builder, loc, kind, loop.getRegionIterArgs()[0], x));
-    }
-    Value acc = loop.getResult(0);
-    if (accType != element)
-      acc = arith::TruncFOp::create(builder, loc, element, acc);
-    result.push_back(acc);
-  }
-  NVVM::Barrier0Op::create(builder, loc);
-  return result;
-}
-
 /// blkgpu.all_reduce: every element gets the reduction of its line along
 /// `axis`. The block is distributed by its row-major linear index, whose
 /// bits are the coordinates' bits (power-of-two shapes), and Layout1D puts
@@ -197,35 +143,43 @@ SmallVector<Value> reduce2D(OpBuilder &builder, Location loc,
 /// those in warps through shared memory. No element changes threads, and
 /// every holder of a line gets the same bits (commutative combines; warps
 /// in order).
+/// The axis's bits of a block's linear index, where Layout1D puts them.
+struct AxisBits {
+  int64_t registerMask = 0, threadMask = 0;
+};
+
+AxisBits axisBits(RankedTensorType type, const Layout1D &layout,
+                  int64_t axis) {
+  auto log2 = [](int64_t v) { return int64_t(llvm::Log2_64(v)); };
+  // Index bit i < a is register bit i, a <= i < a + b thread bit i - a, and
+  // i >= a + b register bit i - b (a = log2 vector, b = log2 threads).
+  int64_t lo = 0;
+  for (int64_t size : type.getShape().drop_front(axis + 1))
+    lo += log2(size);
+  int64_t hi = lo + log2(type.getDimSize(axis));
+  int64_t a = log2(layout.vector), b = log2(layout.threads);
+  AxisBits bits;
+  for (int64_t i = lo; i < hi; ++i) {
+    if (i < a)
+      bits.registerMask |= int64_t(1) << i;
+    else if (i < a + b)
+      bits.threadMask |= int64_t(1) << (i - a);
+    else
+      bits.registerMask |= int64_t(1) << (i - b);
+  }
+  return bits;
+}
+
 SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
-                             KernelState &kernel, blkgpu::AllReduceOp op,
+                             KernelState &kernel, RankedTensorType type,
+                             blk::ReduceKind kind, int64_t axis,
                              ValueRange xs) {
-  RankedTensorType type = op.getSrc().getType();
   Layout1D layout = layoutOf(type);
   Type element = type.getElementType();
   Type accType = reductionAccumulatorType(element);
-  blk::ReduceKind kind = op.getKind();
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
-  auto log2 = [](int64_t v) { return int64_t(llvm::Log2_64(v)); };
-
-  // The axis's bits of the linear index, and where Layout1D puts them:
-  // index bit i < a is register bit i, a <= i < a + b thread bit i - a, and
-  // i >= a + b register bit i - b (a = log2 vector, b = log2 threads).
-  int64_t lo = 0;
-  for (int64_t size : type.getShape().drop_front(op.getAxis() + 1))
-    lo += log2(size);
-  int64_t hi = lo + log2(type.getDimSize(op.getAxis()));
-  int64_t a = log2(layout.vector), b = log2(layout.threads);
-  int64_t registerMask = 0, threadMask = 0;
-  for (int64_t i = lo; i < hi; ++i) {
-    if (i < a)
-      registerMask |= int64_t(1) << i;
-    else if (i < a + b)
-      threadMask |= int64_t(1) << (i - a);
-    else
-      registerMask |= int64_t(1) << (i - b);
-  }
-  int64_t laneBits = log2(kWarpSize);
+  auto [registerMask, threadMask] = axisBits(type, layout, axis);
+  int64_t laneBits = llvm::Log2_64(kWarpSize);
   int64_t laneMask = threadMask & ((int64_t(1) << laneBits) - 1);
   int64_t warpMask = threadMask & ~laneMask;
 
@@ -341,6 +295,64 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
   return result;
 }
 
+/// reduce of a block of rank 2 or more along `axis`: the line results are
+/// computed in place (allReduce: in-thread, shuffles, shared memory only
+/// across warps), then the thread holding each line's first element, in a
+/// register whose axis register bits are 0, writes it to the scratch array
+/// at the result's linear index; after a barrier each thread reads the
+/// result elements it owns (the result's layout is its own element
+/// count's), and a barrier frees the array. One value per line crosses
+/// threads, not every element.
+SmallVector<Value> reduceAlongAxis(OpBuilder &builder, Location loc,
+                                   KernelState &kernel, blk::ReduceOp reduce,
+                                   ValueRange xs) {
+  RankedTensorType srcType = reduce.getSrc().getType();
+  int64_t axis = reduce.getAxis();
+  Layout1D layout = layoutOf(srcType);
+  SmallVector<Value> lines = allReduce(builder, loc, kernel, srcType,
+                                       reduce.getKind(), axis, xs);
+  auto resultType = cast<RankedTensorType>(reduce.getType());
+  Type element = resultType.getElementType();
+  auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
+  auto [registerMask, threadMask] = axisBits(srcType, layout, axis);
+  Value smem =
+      kernel.scratch.get(builder, loc, element, resultType.getNumElements());
+  auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+  // Writers: threads whose axis thread bits are 0 hold position 0 of the
+  // axis in their registers whose axis register bits are 0.
+  Value isWriter = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(builder, loc, kernel.threadId, i32(threadMask)),
+      i32(0));
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    auto ifOp = scf::IfOp::create(builder, loc, isWriter);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    for (int64_t k = 0; k < layout.perThread(); ++k) {
+      if (k & registerMask)
+        continue;
+      SmallVector<Value> indices = delinearize(
+          builder, loc, srcType.getShape(),
+          elementIndex(builder, loc, kernel.threadId, layout, k));
+      indices.erase(indices.begin() + axis);
+      Value slot = linearize(builder, loc, resultType.getShape(), indices);
+      LLVM::StoreOp::create(builder, loc, lines[k],
+                            LLVM::GEPOp::create(builder, loc, ptrType,
+                                                element, smem,
+                                                ValueRange{slot}));
+    }
+  }
+  NVVM::Barrier0Op::create(builder, loc);
+  Layout1D resultLayout = layoutOf(resultType);
+  SmallVector<Value> result;
+  for (int64_t k = 0; k < resultLayout.perThread(); ++k)
+    result.push_back(readShared(
+        builder, loc, smem, element,
+        elementIndex(builder, loc, kernel.threadId, resultLayout, k)));
+  NVVM::Barrier0Op::create(builder, loc);
+  return result;
+}
+
 struct AllReduceLowering : KernelOpLowering<blkgpu::AllReduceOp> {
   using KernelOpLowering::KernelOpLowering;
 
@@ -350,7 +362,8 @@ struct AllReduceLowering : KernelOpLowering<blkgpu::AllReduceOp> {
     if (layoutOf(op.getSrc().getType()).split())
       return rewriter.notifyMatchFailure(op, "a block split over a cluster");
     rewriter.replaceOpWithMultiple(
-        op, {allReduce(rewriter, op.getLoc(), kernel, op, adaptor.getSrc())});
+        op, {allReduce(rewriter, op.getLoc(), kernel, op.getSrc().getType(),
+                       op.getKind(), op.getAxis(), adaptor.getSrc())});
     return success();
   }
 };
@@ -364,7 +377,8 @@ struct ReduceLowering : KernelOpLowering<blk::ReduceOp> {
     Location loc = reduce.getLoc();
     if (reduce.getSrc().getType().getRank() > 1) {
       rewriter.replaceOpWithMultiple(
-          reduce, {reduce2D(rewriter, loc, kernel, reduce, adaptor.getSrc())});
+          reduce,
+          {reduceAlongAxis(rewriter, loc, kernel, reduce, adaptor.getSrc())});
       return success();
     }
     rewriter.replaceOp(

@@ -7,37 +7,30 @@
 // elements for 128 threads) has one element per thread: 8 lanes along the
 // last dimension, 4 down the middle one, and the warps on dimension 0,
 // which wraps (replicas). The reshape from 1-D moves nothing; the reduction
-// along the middle axis publishes every element and loops over the 4 rows
-// at stride 8 of the result element's (i, k).
+// along the middle axis combines in registers and shuffles, and only the 16
+// sums cross threads, through shared memory.
 
 // LAYOUT-LABEL: func.func @reduce_middle
 // LAYOUT: blk.reshape %{{.*}} : tensor<64xf32, #blkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>> -> tensor<2x4x8xf32, #blkgpu.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 4, 8], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>>
 // LAYOUT: blk.reduce sum %{{.*}} axis = 1 : tensor<2x4x8xf32, #blkgpu.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 4, 8], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>> -> tensor<2x8xf32, #blkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>
 
-// CHECK:       llvm.mlir.global internal @__blk_smem_reduce_middle() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<256 x i8>
+// CHECK:       llvm.mlir.global internal @__blk_smem_reduce_middle() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<64 x i8>
 // CHECK-LABEL: func.func @reduce_middle
 // CHECK:         %[[X:.*]] = blk.load %{{.*}} : !blk.ptr<f32>
 // CHECK-NOT:     nvvm.barrier0
-// Every thread publishes its element at its linear index (tid & 63: the
-// replicas write the same value).
-// CHECK:         llvm.store %[[X]], %{{.*}} : f32, !llvm.ptr<3>
+// The middle axis is lanes 3 and 4 (linear index bits 3-4): two butterfly
+// shuffles, offsets 8 and 16.
+// CHECK:         nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %c8_i32
+// CHECK:         nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %c16_i32
+// The lanes at j = 0 (tid & 24 == 0) write their sums to the result's
+// slots; a barrier; each thread reads its element of the 2x8 result; a
+// barrier.
+// CHECK:         arith.andi %{{.*}}, %c24_i32 : i32
+// CHECK:         scf.if
+// CHECK:           llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
 // CHECK:         nvvm.barrier0
-// (i, k) of the result: linear = tid & 15, k = linear & 7, i = linear >> 3 & 1.
-// CHECK:         %[[LIN:.*]] = arith.andi %{{.*}}, %c15_i32 : i32
-// CHECK:         %[[K:.*]] = arith.andi %[[LIN]], %{{.*}} : i32
-// CHECK:         %[[I0:.*]] = arith.shrui %[[LIN]], %{{.*}} : i32
-// CHECK:         %[[I:.*]] = arith.andi %[[I0]], %{{.*}} : i32
-// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
-// (i, j, k) -> (i * 4 + j) * 8 + k.
-// CHECK:           %[[J32:.*]] = arith.index_cast %[[J]] : index to i32
-// CHECK:           %[[II:.*]] = arith.ori %{{.*}}, %[[I]] : i32
-// CHECK:           %[[I4:.*]] = arith.shli %[[II]], %{{.*}} : i32
-// CHECK:           %[[IJ:.*]] = arith.ori %[[I4]], %[[J32]] : i32
-// CHECK:           %[[IJ8:.*]] = arith.shli %[[IJ]], %{{.*}} : i32
-// CHECK:           %[[SRC:.*]] = arith.ori %[[IJ8]], %[[K]] : i32
-// CHECK:           llvm.getelementptr %{{.*}}[%[[SRC]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-// CHECK:           arith.addf
-// CHECK:         nvvm.barrier0
+// CHECK:         llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NEXT:    nvvm.barrier0
 // CHECK:         blk.store %{{.*}}, %{{.*}} : !blk.ptr<f32>
 func.func @reduce_middle(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
   %r = blk.make_range 0 to 64 : tensor<64xi32>
