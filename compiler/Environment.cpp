@@ -39,10 +39,10 @@ std::string switchOf(const Variable &variable) {
   return text;
 }
 
-[[noreturn]] void fail(const char *program, const std::string &message) {
-  std::fprintf(stderr, "%s: %s (--blockjit-help lists blockjit's switches)\n",
-               program, message.c_str());
-  std::exit(1);
+llvm::Error switchError(const std::string &message) {
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      message + " (--blockjit-help lists blockjit's switches)");
 }
 
 std::optional<std::string> read(const char *name) {
@@ -74,9 +74,8 @@ std::optional<unsigned> cpuThreads() {
   return unsigned(n);
 }
 
-void parseCommandLine(int &argc, char **argv) {
+llvm::Expected<bool> parseCommandLine(int &argc, char **argv) {
   constexpr std::string_view prefix = "--blockjit-";
-  const char *program = argc > 0 ? argv[0] : "blockjit";
   int kept = argc > 0 ? 1 : 0;
   for (int i = kept; i < argc; ++i) {
     std::string_view argument = argv[i];
@@ -95,7 +94,7 @@ void parseCommandLine(int &argc, char **argv) {
       for (const Variable &variable : kVariables)
         std::printf("  %s=%s\n      %s: %s\n", switchOf(variable).c_str(),
                     variable.value, variable.name, variable.help);
-      std::exit(0);
+      return true;
     }
     std::string_view name = argument.substr(0, argument.find('='));
     const Variable *variable = nullptr;
@@ -103,20 +102,21 @@ void parseCommandLine(int &argc, char **argv) {
       if (switchOf(candidate) == name)
         variable = &candidate;
     if (!variable)
-      fail(program, "unknown switch " + std::string(name));
+      return switchError("unknown switch " + std::string(name));
     std::string value;
     if (name.size() < argument.size())
       value = argument.substr(name.size() + 1);
     else if (i + 1 < argc)
       value = argv[++i];
     else
-      fail(program,
-           std::string(name) + " needs a value (" + variable->value + ")");
+      return switchError(std::string(name) + " needs a value (" +
+                         variable->value + ")");
     if (setenv(variable->name, value.c_str(), /*overwrite=*/1) != 0)
-      fail(program, "cannot set " + std::string(variable->name));
+      return switchError("cannot set " + std::string(variable->name));
   }
   argc = kept;
   argv[argc] = nullptr;
+  return false;
 }
 
 } // namespace blockjit::env

@@ -25,6 +25,8 @@
 #ifndef BLOCKJIT_COMPILER_ENVIRONMENT_H
 #define BLOCKJIT_COMPILER_ENVIRONMENT_H
 
+#include "llvm/Support/Error.h"
+
 #include <optional>
 #include <string>
 
@@ -44,10 +46,14 @@ std::optional<std::string> home();
 /// Takes blockjit's switches (--blockjit-dump-dir=DIR or
 /// --blockjit-dump-dir DIR, ... for each variable above) out of argv, sets
 /// their variables, and leaves the program's own arguments in argv for its
-/// parser. --blockjit-help prints the switches and exits; an unknown
-/// --blockjit-* switch or a missing value is reported and exits with 1.
-/// Call it first in main, before other threads start.
-void parseCommandLine(int &argc, char **argv);
+/// parser. Returns true when --blockjit-help printed the switches (the
+/// program should then stop), an error for an unknown --blockjit-* switch
+/// or a missing value (argv is then left as it was up to it). Call it
+/// first in main, before other threads start:
+///   llvm::Expected<bool> help = env::parseCommandLine(argc, argv);
+///   if (!help) { report(help.takeError()); return 1; }
+///   if (*help) return 0;
+llvm::Expected<bool> parseCommandLine(int &argc, char **argv);
 
 } // namespace blockjit::env
 

@@ -69,7 +69,14 @@ static cl::opt<int> numWarps("num-warps", cl::init(0),
                              cl::desc("num_warps (0: the autotuner's choice)"));
 
 int main(int argc, char **argv) {
-  env::parseCommandLine(argc, argv); // --blockjit-dump-dir=DIR, ...
+  // --blockjit-dump-dir=DIR, ... (--blockjit-help lists them).
+  llvm::Expected<bool> help = env::parseCommandLine(argc, argv);
+  if (!help) {
+    llvm::errs() << "softmax: " << llvm::toString(help.takeError()) << "\n";
+    return 1;
+  }
+  if (*help)
+    return 0;
   cl::ParseCommandLineOptions(argc, argv, "blockjit softmax example\n");
   auto fail = [](const llvm::Twine &message) {
     llvm::errs() << "softmax: " << message << "\n";

@@ -147,8 +147,10 @@ private:
       return check(expand.getSrc(), withoutDim(dims, expand.getAxis()));
     if (auto inner = dyn_cast<blk::BroadcastOp>(def))
       return check(inner.getSrc(), dims);
+    // Memory-effect free is enough (integer division included): the op runs
+    // on the same values, before the broadcast the original reached.
     if (!def->hasTrait<OpTrait::Elementwise>() || def->getNumRegions() != 0 ||
-        !isPure(def))
+        !isMemoryEffectFree(def))
       return false;
     for (Value operand : def->getOperands())
       if (isa<RankedTensorType>(operand.getType()) && !check(operand, dims))
@@ -184,15 +186,22 @@ struct BlkSinkBroadcasts
         [&](blk::BroadcastOp broadcast) { broadcasts.push_back(broadcast); });
     for (blk::BroadcastOp broadcast : broadcasts) {
       RankedTensorType type = broadcast.getType();
+      // After blk-assign-layouts (blockjit-opt may run it there) blocks
+      // carry layouts that a rebuilt value would lack: leave them.
+      if (type.getEncoding())
+        continue;
       OpBuilder builder(broadcast);
       BroadcastSinker sinker(builder, type.getShape());
       SmallVector<int64_t> dims =
           llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
-      // A range already alone under its broadcast stays as it is.
+      // A range already alone under its broadcast stays as it is (the
+      // lowering computes it in place); one of a single element becomes a
+      // constant.
       Value src = broadcast.getSrc();
       while (auto expand = src.getDefiningOp<blk::ExpandDimsOp>())
         src = expand.getSrc();
-      if (src.getDefiningOp<blk::MakeRangeOp>() ||
+      auto range = src.getDefiningOp<blk::MakeRangeOp>();
+      if ((range && range.getType().getNumElements() > 1) ||
           !sinker.canSink(broadcast.getSrc(), dims))
         continue;
       Value rebuilt = sinker.sink(broadcast.getSrc(), dims);

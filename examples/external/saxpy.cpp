@@ -35,7 +35,14 @@ static int fail(llvm::Error error) {
 
 int main(int argc, char **argv) {
   // --blockjit-dump-dir=DIR, --blockjit-target=cpu, ... (--blockjit-help).
-  env::parseCommandLine(argc, argv);
+  llvm::Expected<bool> help = env::parseCommandLine(argc, argv);
+  if (!help) {
+    std::fprintf(stderr, "saxpy: %s\n",
+                 llvm::toString(help.takeError()).c_str());
+    return 1;
+  }
+  if (*help)
+    return 0;
   int n = 100003;
   if (argc == 3 && std::strcmp(argv[1], "--n") == 0)
     n = std::atoi(argv[2]);

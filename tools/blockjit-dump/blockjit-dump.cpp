@@ -69,7 +69,14 @@ static int listKernels() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  env::parseCommandLine(argc, argv);
+  llvm::Expected<bool> help = env::parseCommandLine(argc, argv);
+  if (!help) {
+    llvm::errs() << "blockjit-dump: " << llvm::toString(help.takeError())
+                 << "\n";
+    return 1;
+  }
+  if (*help)
+    return 0;
   cl::HideUnrelatedOptions(dumpCategory);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -29,8 +29,20 @@ LogicalResult checkOp(Operation *op) {
              << "non-splat block constants are not supported on the GPU";
     return success();
   }
+  if (auto allReduce = dyn_cast<blkgpu::AllReduceOp>(op)) {
+    // blk-assign-layouts never splits it (the kernel falls back to one CTA);
+    // hand-written IR may.
+    std::optional<Layout1D> layout =
+        linearLayoutOf(allReduce.getSrc().getType());
+    if (layout && layout->split())
+      return allReduce.emitOpError()
+             << "on a block split over the CTAs of a cluster has no GPU "
+                "lowering (blk-assign-layouts runs such a kernel in one CTA)";
+    return success();
+  }
   if (auto reduce = dyn_cast<blk::ReduceOp>(op)) {
-    // Shuffles move 32 bits; 2-D reductions go through shared memory only.
+    // reduce1D's shuffles move 32 bits; reductions along an axis of rank
+    // >= 2 shuffle 64-bit values in halves.
     RankedTensorType srcType = reduce.getSrc().getType();
     Type element = srcType.getElementType();
     if (srcType.getRank() == 1 &&

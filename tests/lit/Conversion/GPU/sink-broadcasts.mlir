@@ -109,3 +109,18 @@ func.func @kept(%p: tensor<1x64x!blk.ptr<f32>>, %x: tensor<16x64xf32>, %z: tenso
   %cb = blk.broadcast %c2 : tensor<1x64xf32> -> tensor<16x64xf32>
   return %rowb, %cb, %other : tensor<16x64xf32>, tensor<16x64xf32>, tensor<16x32xf32>
 }
+
+// -----
+
+// A one-element range under a broadcast is its start, a constant.
+
+// CHECK-LABEL: func.func @one_row
+// CHECK:         %[[C:.*]] = arith.constant dense<3> : tensor<1x64xi32>
+// CHECK-NOT:     blk.broadcast
+// CHECK:         return %[[C]]
+func.func @one_row() -> tensor<1x64xi32> {
+  %r = blk.make_range 3 to 4 : tensor<1xi32>
+  %r2 = blk.expand_dims %r axis = 1 : tensor<1xi32> -> tensor<1x1xi32>
+  %rb = blk.broadcast %r2 : tensor<1x1xi32> -> tensor<1x64xi32>
+  return %rb : tensor<1x64xi32>
+}
