@@ -41,14 +41,17 @@ LogicalResult checkOp(Operation *op) {
     return success();
   }
   if (auto reduce = dyn_cast<blk::ReduceOp>(op)) {
-    // reduce1D's shuffles move 32 bits; reductions along an axis of rank
-    // >= 2 shuffle 64-bit values in halves.
+    // Shuffles move 64-bit values in halves; the exchange across a
+    // cluster's CTAs (Cluster.cpp) moves 32-bit slots.
     RankedTensorType srcType = reduce.getSrc().getType();
     Type element = srcType.getElementType();
-    if (srcType.getRank() == 1 &&
+    std::optional<Layout1D> layout = linearLayoutOf(srcType);
+    if (layout && layout->split() &&
         reductionAccumulatorType(element).getIntOrFloatBitWidth() > 32)
       return reduce.emitOpError()
-             << "of " << element << " is not supported on the GPU yet";
+             << "of " << element
+             << " on a block split over a cluster is not supported on the "
+                "GPU yet";
     return success();
   }
   // Every blk op has a pattern, and so has every elementwise op.

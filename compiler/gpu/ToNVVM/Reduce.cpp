@@ -108,12 +108,10 @@ Value reduce1D(OpBuilder &builder, Location loc, KernelState &kernel,
     }
     acc = combineReduction(builder, loc, kind, acc, x);
   }
-  // 2. Across the warp: butterfly shuffles.
-  Value all = i32(-1), clamp = i32(kWarpSize - 1);
+  // 2. Across the warp: butterfly shuffles (64-bit values in two halves).
   for (int offset = kWarpSize / 2; offset >= 1; offset /= 2) {
     Value other =
-        NVVM::ShflOp::create(builder, loc, accType, all, acc, i32(offset),
-                             clamp, NVVM::ShflKind::bfly, UnitAttr());
+        warpShuffle(builder, loc, acc, offset, NVVM::ShflKind::bfly);
     acc = combineReduction(builder, loc, kind, acc, other);
   }
   // 3. Across warps, then 4. (a block split over a cluster) across CTAs.
@@ -301,8 +299,9 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
 /// register whose axis register bits are 0, writes it to the scratch array
 /// at the result's linear index; after a barrier each thread reads the
 /// result elements it owns (the result's layout is its own element
-/// count's), and a barrier frees the array. One value per line crosses
-/// threads, not every element.
+/// count's), and a barrier frees the array; in rounds of 16 KB of result
+/// elements. One value per line crosses threads, not every element; none
+/// when the axis has size 1.
 SmallVector<Value> reduceAlongAxis(OpBuilder &builder, Location loc,
                                    KernelState &kernel, blk::ReduceOp reduce,
                                    ValueRange xs) {
@@ -312,11 +311,18 @@ SmallVector<Value> reduceAlongAxis(OpBuilder &builder, Location loc,
   SmallVector<Value> lines = allReduce(builder, loc, kernel, srcType,
                                        reduce.getKind(), axis, xs);
   auto resultType = cast<RankedTensorType>(reduce.getType());
+  // An axis of size 1: the result has the source's elements and layout.
+  if (resultType.getNumElements() == srcType.getNumElements())
+    return lines;
   Type element = resultType.getElementType();
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
   auto [registerMask, threadMask] = axisBits(srcType, layout, axis);
-  Value smem =
-      kernel.scratch.get(builder, loc, element, resultType.getNumElements());
+  // The result goes through the scratch array in rounds of at most 16 KB
+  // of its elements (by linear index).
+  int64_t count = resultType.getNumElements();
+  int64_t bytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  int64_t perRound = std::min<int64_t>(count, std::max<int64_t>(1, 16384 / bytes));
+  Value smem = kernel.scratch.get(builder, loc, element, perRound);
   auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
   // Writers: threads whose axis thread bits are 0 hold position 0 of the
   // axis in their registers whose axis register bits are 0.
@@ -324,32 +330,69 @@ SmallVector<Value> reduceAlongAxis(OpBuilder &builder, Location loc,
       builder, loc, arith::CmpIPredicate::eq,
       arith::AndIOp::create(builder, loc, kernel.threadId, i32(threadMask)),
       i32(0));
-  {
-    OpBuilder::InsertionGuard guard(builder);
-    auto ifOp = scf::IfOp::create(builder, loc, isWriter);
-    builder.setInsertionPointToStart(ifOp.thenBlock());
-    for (int64_t k = 0; k < layout.perThread(); ++k) {
-      if (k & registerMask)
-        continue;
-      SmallVector<Value> indices = delinearize(
-          builder, loc, srcType.getShape(),
-          elementIndex(builder, loc, kernel.threadId, layout, k));
-      indices.erase(indices.begin() + axis);
-      Value slot = linearize(builder, loc, resultType.getShape(), indices);
-      LLVM::StoreOp::create(builder, loc, lines[k],
-                            LLVM::GEPOp::create(builder, loc, ptrType,
-                                                element, smem,
-                                                ValueRange{slot}));
-    }
+  SmallVector<std::pair<Value, Value>> written; // (slot, value)
+  for (int64_t k = 0; k < layout.perThread(); ++k) {
+    if (k & registerMask)
+      continue;
+    SmallVector<Value> indices = delinearize(
+        builder, loc, srcType.getShape(),
+        elementIndex(builder, loc, kernel.threadId, layout, k));
+    indices.erase(indices.begin() + axis);
+    written.push_back(
+        {linearize(builder, loc, resultType.getShape(), indices), lines[k]});
   }
-  NVVM::Barrier0Op::create(builder, loc);
   Layout1D resultLayout = layoutOf(resultType);
-  SmallVector<Value> result;
-  for (int64_t k = 0; k < resultLayout.perThread(); ++k)
-    result.push_back(readShared(
-        builder, loc, smem, element,
-        elementIndex(builder, loc, kernel.threadId, resultLayout, k)));
-  NVVM::Barrier0Op::create(builder, loc);
+  SmallVector<Value> wanted, result;
+  for (int64_t k = 0; k < resultLayout.perThread(); ++k) {
+    wanted.push_back(
+        elementIndex(builder, loc, kernel.threadId, resultLayout, k));
+    result.push_back(arith::ConstantOp::create(builder, loc,
+                                               builder.getZeroAttr(element)));
+  }
+  // Whether `slot` is in this round, and its offset there.
+  auto inRound = [&](Value slot, int64_t first) {
+    Value offset = arith::SubIOp::create(builder, loc, slot, i32(first));
+    Value in = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                     offset, i32(perRound));
+    return std::pair(in, offset);
+  };
+  auto store = [&](Value value, Value offset) {
+    LLVM::StoreOp::create(builder, loc, value,
+                          LLVM::GEPOp::create(builder, loc, ptrType, element,
+                                              smem, ValueRange{offset}));
+  };
+  for (int64_t first = 0; first < count; first += perRound) {
+    if (perRound == count) {
+      OpBuilder::InsertionGuard guard(builder);
+      auto ifOp = scf::IfOp::create(builder, loc, isWriter);
+      builder.setInsertionPointToStart(ifOp.thenBlock());
+      for (auto [slot, value] : written)
+        store(value, slot);
+    } else {
+      for (auto [slot, value] : written) {
+        auto [in, offset] = inRound(slot, first);
+        OpBuilder::InsertionGuard guard(builder);
+        auto ifOp = scf::IfOp::create(
+            builder, loc, arith::AndIOp::create(builder, loc, isWriter, in));
+        builder.setInsertionPointToStart(ifOp.thenBlock());
+        store(value, offset);
+      }
+    }
+    NVVM::Barrier0Op::create(builder, loc);
+    for (auto [k, slot] : llvm::enumerate(wanted)) {
+      if (perRound == count) {
+        result[k] = readShared(builder, loc, smem, element, slot);
+        continue;
+      }
+      auto [in, offset] = inRound(slot, first);
+      // Out-of-round lanes read slot 0 and keep what they had.
+      Value safe = arith::SelectOp::create(builder, loc, in, offset, i32(0));
+      result[k] = arith::SelectOp::create(
+          builder, loc, in, readShared(builder, loc, smem, element, safe),
+          result[k]);
+    }
+    NVVM::Barrier0Op::create(builder, loc);
+  }
   return result;
 }
 

@@ -20,20 +20,6 @@ func.func @if_yields_block(%out: !blk.ptr<f32>, %c: i1, %v: f32, %w: f32) {
 
 // -----
 
-// 64-bit reductions have no shuffle lowering yet.
-func.func @f64_sum(%in: !blk.ptr<f64> {blk.divisibility = 16 : i32}, %out: !blk.ptr<f64>) {
-  %r = blk.make_range 0 to 128 : tensor<128xi32>
-  %b = blk.splat %in : !blk.ptr<f64> -> tensor<128x!blk.ptr<f64>>
-  %p = blk.addptr %b, %r : tensor<128x!blk.ptr<f64>>, tensor<128xi32>
-  %x = blk.load %p : tensor<128x!blk.ptr<f64>>
-  // expected-error @+1 {{'blk.reduce' op of 'f64' is not supported on the GPU yet}}
-  %s = blk.reduce sum %x axis = 0 : tensor<128xf64> -> f64
-  blk.store %out, %s : !blk.ptr<f64>
-  return
-}
-
-// -----
-
 // An op on blocks that is neither a blk op, a constant nor a one-result
 // elementwise op has no per-thread lowering.
 func.func @two_results(%out: !blk.ptr<i32>, %v: i32) {

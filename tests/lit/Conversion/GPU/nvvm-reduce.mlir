@@ -35,22 +35,23 @@
 // CHECK:         %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-NEXT:    %[[A0:.*]] = arith.maximumf %[[NINF]], %{{.*}} : f32
 // CHECK-COUNT-7: arith.maximumf
+// Butterfly steps (warpShuffle): mask -1, clamp 31, offsets 16 .. 1.
 // CHECK:         %[[ALL:.*]] = arith.constant -1 : i32
 // CHECK-NEXT:    %[[CLAMP:.*]] = arith.constant 31 : i32
 // CHECK-NEXT:    %[[O16:.*]] = arith.constant 16 : i32
 // CHECK-NEXT:    %[[S16:.*]] = nvvm.shfl.sync  bfly %[[ALL]], %[[X16:.*]], %[[O16]], %[[CLAMP]] : f32 -> f32
 // CHECK-NEXT:    %[[X8:.*]] = arith.maximumf %[[X16]], %[[S16]] : f32
-// CHECK-NEXT:    %[[O8:.*]] = arith.constant 8 : i32
-// CHECK-NEXT:    %[[S8:.*]] = nvvm.shfl.sync  bfly %[[ALL]], %[[X8]], %[[O8]], %[[CLAMP]] : f32 -> f32
+// CHECK:         %[[O8:.*]] = arith.constant 8 : i32
+// CHECK-NEXT:    %[[S8:.*]] = nvvm.shfl.sync  bfly %{{.*}}, %[[X8]], %[[O8]], %{{.*}} : f32 -> f32
 // CHECK-NEXT:    %[[X4:.*]] = arith.maximumf %[[X8]], %[[S8]] : f32
-// CHECK-NEXT:    %[[O4:.*]] = arith.constant 4 : i32
-// CHECK-NEXT:    %[[S4:.*]] = nvvm.shfl.sync  bfly %[[ALL]], %[[X4]], %[[O4]], %[[CLAMP]] : f32 -> f32
+// CHECK:         %[[O4:.*]] = arith.constant 4 : i32
+// CHECK-NEXT:    %[[S4:.*]] = nvvm.shfl.sync  bfly %{{.*}}, %[[X4]], %[[O4]], %{{.*}} : f32 -> f32
 // CHECK-NEXT:    %[[X2:.*]] = arith.maximumf %[[X4]], %[[S4]] : f32
-// CHECK-NEXT:    %[[O2:.*]] = arith.constant 2 : i32
-// CHECK-NEXT:    %[[S2:.*]] = nvvm.shfl.sync  bfly %[[ALL]], %[[X2]], %[[O2]], %[[CLAMP]] : f32 -> f32
+// CHECK:         %[[O2:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:    %[[S2:.*]] = nvvm.shfl.sync  bfly %{{.*}}, %[[X2]], %[[O2]], %{{.*}} : f32 -> f32
 // CHECK-NEXT:    %[[X1:.*]] = arith.maximumf %[[X2]], %[[S2]] : f32
-// CHECK-NEXT:    %[[O1:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:    %[[S1:.*]] = nvvm.shfl.sync  bfly %[[ALL]], %[[X1]], %[[O1]], %[[CLAMP]] : f32 -> f32
+// CHECK:         %[[O1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[S1:.*]] = nvvm.shfl.sync  bfly %{{.*}}, %[[X1]], %[[O1]], %{{.*}} : f32 -> f32
 // CHECK-NEXT:    %[[WMAX:.*]] = arith.maximumf %[[X1]], %[[S1]] : f32
 // Across warps: lane = tid & 31, warp = tid >> 5; lane 0 publishes.
 // CHECK-NEXT:    %[[SMEM:.*]] = llvm.mlir.addressof @__blk_smem_{{[A-Za-z0-9_]+}} : !llvm.ptr<3>
