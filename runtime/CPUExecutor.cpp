@@ -14,6 +14,9 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <atomic>
+#ifdef __linux__
+#include <sched.h>
+#endif
 #include <bit>
 
 #include "dialect/DType.h"
@@ -72,6 +75,9 @@ llvm::Expected<llvm::orc::LLJIT &> processJIT() {
 }
 
 /// A fixed set of worker threads that split a range of program indices.
+/// Programs go out in contiguous chunks (one atomic per chunk, about four
+/// per thread), the calling thread works too, and a grid of few chunks
+/// wakes only the workers it can use.
 class ThreadPool {
 public:
   explicit ThreadPool(unsigned threads) {
@@ -92,15 +98,21 @@ public:
   /// Calls task(i) for every i in [0, count); the caller works too.
   void run(int64_t count, const std::function<void(int64_t)> &task) {
     std::lock_guard serial(runMutex); // one grid at a time
+    int64_t chunkSize = std::max<int64_t>(1, count / (int64_t(size()) * 4));
+    int64_t chunks = (count + chunkSize - 1) / chunkSize;
+    unsigned helpers =
+        unsigned(std::min<int64_t>(int64_t(workers.size()), chunks - 1));
     {
       std::lock_guard lock(mutex);
       this->task = &task;
       this->count = count;
+      this->chunkSize = chunkSize;
       next = 0;
-      busy = workers.size();
+      wanted = busy = helpers;
       ++generation;
     }
-    wake.notify_all();
+    for (unsigned i = 0; i < helpers; ++i)
+      wake.notify_one();
     drain();
     std::unique_lock lock(mutex);
     done.wait(lock, [&] { return busy == 0; });
@@ -109,18 +121,25 @@ public:
 
 private:
   void drain() {
-    for (int64_t i; (i = next.fetch_add(1)) < count;)
-      (*task)(i);
+    for (int64_t begin; (begin = next.fetch_add(chunkSize)) < count;)
+      for (int64_t i = begin, end = std::min(count, begin + chunkSize);
+           i < end; ++i)
+        (*task)(i);
   }
   void work() {
     uint64_t seen = 0;
     while (true) {
       {
         std::unique_lock lock(mutex);
-        wake.wait(lock, [&] { return stopping || generation != seen; });
+        // A grid's helpers take the `wanted` places; the other workers
+        // sleep through it.
+        wake.wait(lock, [&] {
+          return stopping || (generation != seen && wanted > 0);
+        });
         if (stopping)
           return;
         seen = generation;
+        --wanted;
       }
       drain();
       std::lock_guard lock(mutex);
@@ -133,9 +152,9 @@ private:
   std::mutex mutex, runMutex;
   std::condition_variable wake, done;
   const std::function<void(int64_t)> *task = nullptr;
-  int64_t count = 0;
+  int64_t count = 0, chunkSize = 1;
   std::atomic<int64_t> next{0};
-  unsigned busy = 0;
+  unsigned wanted = 0, busy = 0;
   uint64_t generation = 0;
   bool stopping = false;
 };
@@ -150,7 +169,27 @@ ThreadPool &pool() {
 unsigned cpuThreadCount() {
   if (auto threads = env::cpuThreads())
     return *threads;
-  return std::max(1u, std::thread::hardware_concurrency());
+  return hostProcessors();
+}
+
+unsigned hostProcessors() {
+  unsigned processors = std::max(1u, std::thread::hardware_concurrency());
+#ifdef __linux__
+  // The CPUs this process may run on (taskset, a container's cpuset).
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0)
+    processors = std::max(1, CPU_COUNT(&set));
+  // A cgroup v2 quota ("max" or "<quota> <period>" microseconds).
+  if (FILE *file = std::fopen("/sys/fs/cgroup/cpu.max", "r")) {
+    long long quota = 0, period = 0;
+    if (std::fscanf(file, "%lld %lld", &quota, &period) == 2 && quota > 0 &&
+        period > 0)
+      processors = std::min<unsigned>(
+          processors, unsigned(std::max<long long>(1, (quota + period - 1) / period)));
+    std::fclose(file);
+  }
+#endif
+  return processors;
 }
 
 namespace {

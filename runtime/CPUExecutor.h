@@ -61,8 +61,14 @@ public:
                                             int device) override;
 };
 
-/// Threads the CPU executor runs programs on.
+/// Threads the CPU executor runs programs on: $BLOCKJIT_CPU_THREADS, else
+/// hostProcessors().
 unsigned cpuThreadCount();
+
+/// The processors this process may use: the CPUs of its affinity mask
+/// (taskset, a container's cpuset), at most its cgroup's CPU quota, rather
+/// than every core of the machine.
+unsigned hostProcessors();
 
 } // namespace blockjit
 

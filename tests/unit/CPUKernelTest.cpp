@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <dirent.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -1103,3 +1104,56 @@ TEST(CPURuntime, ConcurrentFirstLaunches) {
 }
 
 } // namespace
+
+namespace {
+
+/// out[p] += p + 1 for program p (a read and a write: a program run twice
+/// or not at all shows).
+const std::shared_ptr<KernelDef> &addProgramIdKernel() {
+  static auto kernel =
+      jit("add_program_id", [](Ptr<int32_t> out, Constexpr ONE) {
+        Int p = program_id(0);
+        Tensor at = out + p + arange(0, ONE);
+        store(at, load(at) + p + 1);
+      });
+  return kernel;
+}
+
+} // namespace
+
+// The pool hands programs out in contiguous chunks and wakes only the
+// workers a grid can use: every program still runs exactly once, for grids
+// smaller than the threads, of one chunk, of a few, and of many.
+TEST(CPUThreadPool, EveryProgramRunsOnceWhateverTheGrid) {
+  for (int programs : {1, 2, 3, 7, 64, 1000, 100003}) {
+    SCOPED_TRACE(testing::Message() << "programs=" << programs);
+    std::vector<int32_t> out(programs, 0);
+    for (int round = 0; round < 3; ++round)
+      EXPECT_LAUNCH_OK(*addProgramIdKernel(), cpuOptions({programs}),
+                       {out.data(), Constexpr(1)});
+    for (int p = 0; p < programs; ++p)
+      ASSERT_EQ(out[p], 3 * (p + 1)) << "program " << p;
+  }
+}
+
+// The default thread count is what the process may use, not every core:
+// at least one, at most the machine's, and below it under an affinity mask.
+TEST(CPUThreadPool, ThreadsFollowTheAffinityMask) {
+  unsigned processors = hostProcessors();
+  EXPECT_GE(processors, 1u);
+  EXPECT_LE(processors, std::max(1u, std::thread::hardware_concurrency()));
+#ifdef __linux__
+  cpu_set_t saved, one;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(saved), &saved), 0);
+  CPU_ZERO(&one);
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &saved)) {
+      CPU_SET(cpu, &one);
+      break;
+    }
+  ASSERT_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+  unsigned pinned = hostProcessors();
+  ASSERT_EQ(sched_setaffinity(0, sizeof(saved), &saved), 0);
+  EXPECT_EQ(pinned, 1u);
+#endif
+}
