@@ -44,6 +44,13 @@ mlir::Type elementTypeOf(mlir::Type type);
 bool isBlock(mlir::Type type);
 bool hasBlocks(mlir::Operation *op);
 
+/// What every reduction along an axis checks of its operand (blk.reduce,
+/// blkgpu.all_reduce): integer or float elements, `axis` one of `src`'s
+/// dimensions. Errors are emitted on `op`.
+mlir::LogicalResult verifyReduceOperand(mlir::Operation *op,
+                                        mlir::RankedTensorType src,
+                                        int64_t axis);
+
 } // namespace blockjit::blk
 
 #endif // BLOCKJIT_DIALECT_BLKDIALECT_H

@@ -289,16 +289,25 @@ void ReduceOp::build(OpBuilder &builder, OperationState &state, ReduceKind kind,
   build(builder, state, type, kind, src, axis);
 }
 
+LogicalResult blockjit::blk::verifyReduceOperand(Operation *op,
+                                                RankedTensorType src,
+                                                int64_t axis) {
+  if (!isa<IntegerType, FloatType>(src.getElementType()))
+    return op->emitOpError() << "reduces integer or float blocks, got "
+                             << src;
+  if (axis < 0 || axis >= src.getRank())
+    return op->emitOpError()
+           << "axis " << axis << " out of range for a rank-" << src.getRank()
+           << " operand (expected 0.." << src.getRank() - 1 << ")";
+  return success();
+}
+
 LogicalResult ReduceOp::verify() {
   RankedTensorType src = getSrc().getType();
-  if (!isa<IntegerType, FloatType>(src.getElementType()))
-    return emitOpError() << "reduces integer or float blocks, got " << src;
   int64_t axis = getAxisAttr().getInt();
+  if (failed(verifyReduceOperand(*this, src, axis)))
+    return failure();
   Type expected = inferResultType(src, axis);
-  if (!expected)
-    return emitOpError() << "axis " << axis << " out of range for a rank-"
-                         << src.getRank() << " operand (expected 0.."
-                         << src.getRank() - 1 << ")";
   // Layout encodings (GPU) are not part of the shape contract.
   Type actual = getType();
   if (auto tensor = dyn_cast<RankedTensorType>(actual))

@@ -83,13 +83,6 @@ LogicalResult LocalLoadOp::verify() {
 }
 
 LogicalResult AllReduceOp::verify() {
-  RankedTensorType src = getSrc().getType();
-  if (!isa<IntegerType, FloatType>(src.getElementType()))
-    return emitOpError() << "reduces integer or float blocks, got " << src;
-  int64_t axis = getAxis();
-  if (axis < 0 || axis >= src.getRank())
-    return emitOpError() << "axis " << axis << " out of range for a rank-"
-                         << src.getRank() << " operand (expected 0.."
-                         << src.getRank() - 1 << ")";
-  return success();
+  return blockjit::blk::verifyReduceOperand(*this, getSrc().getType(),
+                                            getAxis());
 }

@@ -24,12 +24,9 @@ SmallVector<Value> combineAcrossWarps(
     function_ref<SmallVector<Value>()> identity,
     function_ref<SmallVector<Value>(ValueRange, ValueRange)> combine) {
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
-  auto bytesOf = [](Type t) {
-    return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8);
-  };
   int64_t tupleBytes = 0;
   for (Value v : values)
-    tupleBytes += bytesOf(v.getType());
+    tupleBytes += elementBytes(v.getType());
   Type i8 = builder.getI8Type();
   auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
   Value smem =
@@ -38,7 +35,7 @@ SmallVector<Value> combineAcrossWarps(
   SmallVector<Value> sections{smem};
   int64_t offset = 0;
   for (Value v : values.drop_back()) {
-    offset += kernel.numWarps * bytesOf(v.getType());
+    offset += kernel.numWarps * elementBytes(v.getType());
     sections.push_back(
         LLVM::GEPOp::create(builder, loc, ptrType, i8, smem,
                             ArrayRef<LLVM::GEPArg>{int32_t(offset)}));
@@ -218,7 +215,7 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
     constexpr int64_t kRoundBytes = 16384;
     int64_t laneAxisBits = llvm::popcount(uint64_t(laneMask));
     int64_t writers = layout.threads >> laneAxisBits;
-    int64_t bytes = std::max<int64_t>(1, accType.getIntOrFloatBitWidth() / 8);
+    int64_t bytes = elementBytes(accType);
     int64_t perRound =
         std::max<int64_t>(1, kRoundBytes / (writers * bytes));
     int64_t groups = int64_t(partials.size());
@@ -320,7 +317,7 @@ SmallVector<Value> reduceAlongAxis(OpBuilder &builder, Location loc,
   // The result goes through the scratch array in rounds of at most 16 KB
   // of its elements (by linear index).
   int64_t count = resultType.getNumElements();
-  int64_t bytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  int64_t bytes = elementBytes(element);
   int64_t perRound = std::min<int64_t>(count, std::max<int64_t>(1, 16384 / bytes));
   Value smem = kernel.scratch.get(builder, loc, element, perRound);
   auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
