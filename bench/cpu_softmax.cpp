@@ -1,16 +1,23 @@
-//===- cpu_softmax.cpp - CPU backend vs a hand-written C++ softmax -------===//
+//===- cpu_softmax.cpp - the CPU backend's softmax, timed in-process -----===//
 //
 //   build/bin/cpu_softmax [--csv]
+//       the JIT-compiled DSL softmax vs the hand-written loop
+//       (bench/cpu_softmax_reference.cpp), one thread and all threads;
+//   build/bin/cpu_softmax --inproc [--shapes RxC,...] [--samples N]
+//       only the JIT, grid = rows, on $BLOCKJIT_CPU_THREADS threads: one
+//       "rows,cols,GB/s" line per shape (read by bench/cpu_softmax_torch.py,
+//       which compares with torch.softmax).
 //
-// Same data, same run: the JIT-compiled DSL softmax against a hand-written
-// three-pass loop built with -O3 -march=native, on one core (grid of one
-// program / one thread) and on all cores. GB/s = 2 * rows * cols * 4 / time.
+// GB/s = 2 * rows * cols * 4 / time; a sample is a batch of launches lasting
+// >= 2 ms, the result the median sample.
 //
 //===----------------------------------------------------------------------===//
+#include "bench/cpu_softmax_reference.h"
 #include "examples/kernels/Kernels.h"
 #include "runtime/CPUExecutor.h"
 #include "runtime/Launch.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -19,67 +26,125 @@
 #include <cstring>
 #include <functional>
 #include <random>
-#include <thread>
+#include <string>
 #include <vector>
 
 using namespace blockjit;
 
 namespace {
 
-/// The loop a C++ programmer would write: max, exp and sum, scale.
-void handWrittenSoftmax(const float *in, float *out, int64_t rowBegin,
-                        int64_t rowEnd, int64_t cols) {
-  for (int64_t r = rowBegin; r < rowEnd; ++r) {
-    const float *x = in + r * cols;
-    float *y = out + r * cols;
-    float maximum = -INFINITY;
-    for (int64_t c = 0; c < cols; ++c)
-      maximum = std::max(maximum, x[c]);
-    float sum = 0;
-    for (int64_t c = 0; c < cols; ++c) {
-      y[c] = std::exp(x[c] - maximum);
-      sum += y[c];
-    }
-    float scale = 1.0f / sum;
-    for (int64_t c = 0; c < cols; ++c)
-      y[c] *= scale;
-  }
-}
+using Shape = std::pair<int64_t, int64_t>;
 
-void handWrittenParallel(const float *in, float *out, int64_t rows,
-                         int64_t cols, unsigned threads) {
-  std::vector<std::thread> workers;
-  int64_t chunk = (rows + threads - 1) / threads;
-  for (unsigned t = 0; t < threads; ++t)
-    workers.emplace_back([=] {
-      handWrittenSoftmax(in, out, std::min(rows, t * chunk),
-                         std::min(rows, (t + 1) * chunk), cols);
-    });
-  for (std::thread &w : workers)
-    w.join();
-}
-
-/// Median time of `repeats` runs of `body`, in seconds.
-double timeIt(const std::function<void()> &body, int repeats = 15) {
-  body(); // warm up
-  std::vector<double> times;
-  for (int i = 0; i < repeats; ++i) {
-    auto start = std::chrono::steady_clock::now();
+double secondsOf(const std::function<void()> &body, int calls) {
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < calls; ++i)
     body();
-    times.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count());
-  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+             .count() /
+         calls;
+}
+
+/// Median seconds per call over `samples` batches of >= 2 ms each.
+double timeIt(const std::function<void()> &body, int samples) {
+  body(); // warm up (and compile)
+  int calls = std::max(1, int(2e-3 / std::max(secondsOf(body, 3), 1e-7)));
+  std::vector<double> times;
+  for (int i = 0; i < samples; ++i)
+    times.push_back(secondsOf(body, calls));
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
+}
+
+std::vector<float> randomInput(int64_t count) {
+  std::vector<float> input(count);
+  std::mt19937 rng(1);
+  std::normal_distribution<float> normal(0.0f, 3.0f);
+  for (float &x : input)
+    x = normal(rng);
+  return input;
+}
+
+/// Seconds per JIT softmax launch over `grid` programs, or a negative value
+/// after printing the launch's error.
+double timeJIT(const std::vector<float> &input, std::vector<float> &out,
+               Shape shape, int grid, int samples) {
+  auto [rows, cols] = shape;
+  LaunchOptions options;
+  options.target = TargetKind::CPU;
+  options.grid = {grid};
+  std::vector<Arg> args = {out.data(),
+                           const_cast<float *>(input.data()),
+                           int32_t(cols),
+                           int32_t(cols),
+                           int32_t(rows),
+                           int32_t(cols),
+                           Constexpr(next_power_of_2(cols))};
+  bool ok = true;
+  double seconds = timeIt(
+      [&] {
+        if (!ok)
+          return;
+        if (llvm::Error e = launch(*examples::softmax(), options, args)) {
+          llvm::errs() << llvm::toString(std::move(e)) << "\n";
+          ok = false;
+        }
+      },
+      samples);
+  return ok ? seconds : -1;
+}
+
+std::vector<Shape> parseShapes(const char *text) {
+  std::vector<Shape> shapes;
+  for (const char *p = text; *p;) {
+    char *end;
+    long long rows = std::strtoll(p, &end, 10);
+    long long cols = *end == 'x' ? std::strtoll(end + 1, &end, 10) : 0;
+    if (rows > 0 && cols > 0)
+      shapes.push_back({rows, cols});
+    p = *end == ',' ? end + 1 : end + std::strlen(end);
+  }
+  return shapes;
+}
+
+int inProcess(const std::vector<Shape> &shapes, int samples) {
+  for (Shape shape : shapes) {
+    auto [rows, cols] = shape;
+    std::vector<float> input = randomInput(rows * cols), out(rows * cols);
+    double seconds = timeJIT(input, out, shape, int(rows), samples);
+    if (seconds < 0)
+      return 1;
+    llvm::outs() << rows << "," << cols << ","
+                 << llvm::format("%.3f\n",
+                                 2.0 * rows * cols * 4 / seconds / 1e9);
+  }
+  return 0;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  bool csv = argc > 1 && std::strcmp(argv[1], "--csv") == 0;
-  const std::pair<int64_t, int64_t> shapes[] = {
+  bool csv = false, inproc = false;
+  int samples = 15;
+  std::vector<Shape> shapes = {
       {1823, 781}, {4096, 256}, {4096, 1024}, {2048, 4096}, {512, 12288}};
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--csv"))
+      csv = true;
+    else if (!std::strcmp(argv[i], "--inproc"))
+      inproc = true;
+    else if (!std::strcmp(argv[i], "--shapes") && i + 1 < argc)
+      shapes = parseShapes(argv[++i]);
+    else if (!std::strcmp(argv[i], "--samples") && i + 1 < argc)
+      samples = std::max(1, std::atoi(argv[++i]));
+    else {
+      llvm::errs() << "usage: cpu_softmax [--csv] [--inproc] [--shapes "
+                      "RxC,...] [--samples N]\n";
+      return 2;
+    }
+  }
+  if (inproc)
+    return inProcess(shapes, samples);
+
   unsigned threads = cpuThreadCount();
   if (csv)
     llvm::outs() << "rows,cols,threads,jit_gbps,hand_gbps,ratio\n";
@@ -87,41 +152,23 @@ int main(int argc, char **argv) {
     llvm::outs() << llvm::format("%-12s %7s %10s %10s %7s\n", "shape",
                                  "threads", "jit GB/s", "hand GB/s",
                                  "jit/hand");
-  for (auto [rows, cols] : shapes) {
-    std::vector<float> input(rows * cols), out(rows * cols),
-        reference(rows * cols);
-    std::mt19937 rng(1);
-    std::normal_distribution<float> normal(0.0f, 3.0f);
-    for (float &x : input)
-      x = normal(rng);
+  for (Shape shape : shapes) {
+    auto [rows, cols] = shape;
+    std::vector<float> input = randomInput(rows * cols), out(rows * cols),
+                       reference(rows * cols);
     double bytes = 2.0 * rows * cols * sizeof(float);
     for (unsigned useThreads : {1u, threads}) {
-      LaunchOptions options;
-      options.target = TargetKind::CPU;
-      options.grid = {int(std::min<int64_t>(rows, useThreads))};
-      std::vector<Arg> args = {out.data(),
-                               input.data(),
-                               int32_t(cols),
-                               int32_t(cols),
-                               int32_t(rows),
-                               int32_t(cols),
-                               Constexpr(next_power_of_2(cols))};
-      bool ok = true;
-      double jit = timeIt([&] {
-        if (llvm::Error e = launch(*examples::softmax(), options, args)) {
-          llvm::errs() << llvm::toString(std::move(e)) << "\n";
-          ok = false;
-        }
-      });
-      double hand = timeIt([&] {
-        if (useThreads == 1)
-          handWrittenSoftmax(input.data(), reference.data(), 0, rows, cols);
-        else
-          handWrittenParallel(input.data(), reference.data(), rows, cols,
-                              useThreads);
-      });
-      if (!ok)
+      // One thread: a grid of one program loops over every row.
+      double jit =
+          timeJIT(input, out, shape, useThreads == 1 ? 1 : int(rows), samples);
+      if (jit < 0)
         return 1;
+      double hand = timeIt(
+          [&] {
+            reference_softmax(input.data(), reference.data(), rows, cols,
+                              int32_t(useThreads));
+          },
+          samples);
       double maxDiff = 0;
       for (size_t i = 0; i < out.size(); ++i)
         maxDiff = std::max(maxDiff, double(std::abs(out[i] - reference[i])));

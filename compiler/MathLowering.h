@@ -16,7 +16,12 @@
 //   op       lowering (host | NVPTX)              abs        rel
 //   exp      polynomial | ex2.approx(x log2 e)    -          4e-7 | 8e-7 +
 //                                                            1e-7 |x| (GPU)
-//   exp2     llvm.exp2 (libm) | ex2.approx        -          4e-7 | 8e-7
+//   exp2     polynomial | ex2.approx              -          4e-7 | 8e-7
+//
+// Host exp and exp2 (HostExpF32): Cephes' degree-5 polynomial after a
+// Cody-Waite reduction, scaled by 2^k with llvm.ldexp (vscalefps) on an
+// AVX-512 host; elsewhere exp2 scales in two exact steps through the
+// exponent bits and exp is MLIR's approximation.
 //   log      polynomial | log2 polynomial * ln 2  1e-7       4e-7 | 8e-7
 //   log2     polynomial (both)                    1e-7       4e-7 | 8e-7
 //   sigmoid  1 / (1 + exp(-x)) (frontend)         1e-7       as exp
@@ -101,9 +106,11 @@ namespace blockjit {
 enum class MathTarget { Host, NVPTX };
 
 /// Rewrites the math ops of `module` into what `target` can lower; fails
-/// with a diagnostic on an op it cannot.
+/// with a diagnostic on an op it cannot. `hostScalef`: the host scales by
+/// 2^k with llvm.ldexp (one instruction on AVX-512) in f32 exp and exp2.
 mlir::LogicalResult lowerMathForTarget(mlir::ModuleOp module,
-                                       MathTarget target);
+                                       MathTarget target,
+                                       bool hostScalef = false);
 
 } // namespace blockjit
 

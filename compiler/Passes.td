@@ -63,6 +63,10 @@ def ConvertBlkToLLVMCPU : Pass<"convert-blk-to-llvm-cpu", "mlir::ModuleOp"> {
     each argument value, `grid` to six i32 (program ids x,y,z then program
     counts x,y,z), `scratch` to the thread's arena.
   }];
+  let options = [Option<"scalef", "scalef", "bool", /*default=*/"false",
+                        "f32 exp and exp2 scale by 2^k with llvm.ldexp (one "
+                        "vscalefps on AVX-512; the CPU backend sets it when "
+                        "the host has AVX-512F)">];
   let dependentDialects = ["mlir::LLVM::LLVMDialect",
                            "mlir::cf::ControlFlowDialect"];
 }

@@ -114,6 +114,7 @@ void addEntryPoint(ModuleOp module, LLVM::LLVMFuncOp kernel,
 
 struct ConvertBlkToLLVMCPU
     : blockjit::impl::ConvertBlkToLLVMCPUBase<ConvertBlkToLLVMCPU> {
+  using ConvertBlkToLLVMCPUBase::ConvertBlkToLLVMCPUBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
@@ -135,7 +136,7 @@ struct ConvertBlkToLLVMCPU
       module->setAttr(cpu::kScratchBytesAttr,
                       Builder(context).getI64IntegerAttr(moduleScratch));
 
-    if (failed(lowerMathForTarget(module, MathTarget::Host)))
+    if (failed(lowerMathForTarget(module, MathTarget::Host, scalef)))
       return signalPassFailure();
     if (failed(lowerSCFToControlFlow(module)))
       return signalPassFailure();

@@ -13,6 +13,7 @@
 #include "compiler/Reduction.h"
 #include "compiler/VerifyKernels.h"
 #include "compiler/cpu/EntryABI.h"
+#include "compiler/cpu/MaskTerms.h"
 
 #include "dialect/BlkDialect.h"
 
@@ -139,6 +140,121 @@ private:
     body(ivs);
   }
 
+  /// A loop nest over `shape` that calls `body` where `mask` holds and
+  /// `masked` (if given) where it does not, testing each term of the mask
+  /// as rarely as it can (see compiler/cpu/MaskTerms.h): prefixes of the
+  /// innermost dimension bound its loop, terms constant along it are tested
+  /// once per line, the rest per element.
+  void maskedLoopNest(Location loc, ArrayRef<int64_t> shape, Value mask,
+                      function_ref<void(ValueRange)> body,
+                      function_ref<void(ValueRange)> masked) {
+    cpu::MaskTerms terms = cpu::splitMask(mask);
+    int64_t size = shape.back();
+    auto line = [&](ValueRange outer) {
+      Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+      Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+      Value full = arith::ConstantIndexOp::create(builder, loc, size);
+      SmallVector<Value> first(outer);
+      first.push_back(zero);
+      // Where the line's elements stop being active: the least bound of
+      // its prefixes, 0 if a line term is false.
+      Value end;
+      for (const cpu::PrefixTerm &prefix : terms.prefixes) {
+        Value prefixEnds = prefixEnd(loc, prefix, first, size);
+        end = end ? arith::MinSIOp::create(builder, loc, end, prefixEnds)
+                  : prefixEnds;
+      }
+      if (!end)
+        end = full;
+      if (!terms.perLine.empty()) {
+        Value active = readAll(loc, terms.perLine, first);
+        end = arith::SelectOp::create(builder, loc, active, end, zero);
+      }
+      {
+        OpBuilder::InsertionGuard guard(builder);
+        auto loop = scf::ForOp::create(builder, loc, zero, end, one);
+        builder.setInsertionPointToStart(loop.getBody());
+        SmallVector<Value> ivs(outer);
+        ivs.push_back(loop.getInductionVar());
+        if (terms.perElement.empty()) {
+          body(ivs);
+        } else {
+          Value active = readAll(loc, terms.perElement, ivs);
+          auto ifOp = scf::IfOp::create(builder, loc, active,
+                                        /*withElseRegion=*/bool(masked));
+          builder.setInsertionPointToStart(ifOp.thenBlock());
+          body(ivs);
+          if (masked) {
+            builder.setInsertionPointToStart(ifOp.elseBlock());
+            masked(ivs);
+          }
+        }
+      }
+      if (!masked || (terms.prefixes.empty() && terms.perLine.empty()))
+        return;
+      OpBuilder::InsertionGuard guard(builder);
+      auto rest = scf::ForOp::create(builder, loc, end, full, one);
+      builder.setInsertionPointToStart(rest.getBody());
+      SmallVector<Value> ivs(outer);
+      ivs.push_back(rest.getInductionVar());
+      masked(ivs);
+    };
+    if (shape.size() == 1)
+      return line({});
+    loopNest(loc, shape.drop_back(), line);
+  }
+
+  /// The conjunction of block terms `terms` at `indices`.
+  Value readAll(Location loc, ArrayRef<Value> terms, ValueRange indices) {
+    Value all;
+    for (Value term : terms) {
+      Value x = readElement(loc, term, indices);
+      all = all ? arith::AndIOp::create(builder, loc, all, x) : x;
+    }
+    return all;
+  }
+
+  /// The index along the innermost dimension where `prefix` becomes false,
+  /// in [0, size], for the line whose first element is at `first`.
+  Value prefixEnd(Location loc, const cpu::PrefixTerm &prefix, ValueRange first,
+                  int64_t size) {
+    Type i64 = builder.getI64Type();
+    auto widen = [&](Value x, bool isUnsigned) -> Value {
+      if (x.getType() == i64)
+        return x;
+      if (isUnsigned)
+        return arith::ExtUIOp::create(builder, loc, i64, x);
+      return arith::ExtSIOp::create(builder, loc, i64, x);
+    };
+    auto constant = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(builder, loc, v, 64);
+    };
+    // i + start + offset < bound: i < bound - start - offset, in 64 bits.
+    Value bound = readElement(loc, prefix.bound, first);
+    Value end;
+    if (prefix.isUnsigned && bound.getType() == i64) {
+      // An unsigned 64-bit bound at or above 2^63 keeps the whole line.
+      Value huge = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::slt, bound, constant(0));
+      end = arith::SelectOp::create(builder, loc, huge, constant(size), bound);
+    } else {
+      end = widen(bound, prefix.isUnsigned);
+    }
+    if (prefix.inclusive)
+      end = arith::AddIOp::create(builder, loc, end, constant(1));
+    if (prefix.start)
+      end = arith::SubIOp::create(builder, loc, end, constant(prefix.start));
+    if (prefix.offset)
+      end = arith::SubIOp::create(
+          builder, loc, end,
+          widen(readElement(loc, prefix.offset, first), false));
+    end = arith::MaxSIOp::create(
+        builder, loc, constant(0),
+        arith::MinSIOp::create(builder, loc, end, constant(size)));
+    return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                      end);
+  }
+
   /// The element of tensor `value` at `indices`, emitted at the builder's
   /// insertion point.
   Value readElement(Location loc, Value value, ValueRange indices) {
@@ -262,31 +378,26 @@ private:
     auto type = cast<RankedTensorType>(load.getType());
     Value buffer = allocBuffer(type);
     Location loc = load.getLoc();
-    loopNest(loc, type.getShape(), [&](ValueRange ivs) {
+    auto loadAt = [&](ValueRange ivs) {
       Value ptr = readElement(loc, load.getPtr(), ivs);
-      Value element;
-      if (!load.getMask()) {
-        element = blk::LoadOp::create(builder, loc, ptr);
-      } else {
-        // Masked lanes must not touch memory: branch, don't select.
-        Value mask = readElement(loc, load.getMask(), ivs);
-        auto ifOp = scf::IfOp::create(builder, loc, type.getElementType(), mask,
-                                      /*withElseRegion=*/true);
-        OpBuilder::InsertionGuard guard(builder);
-        builder.setInsertionPointToStart(ifOp.thenBlock());
-        scf::YieldOp::create(builder, loc,
-                             Value(blk::LoadOp::create(builder, loc, ptr)));
-        builder.setInsertionPointToStart(ifOp.elseBlock());
-        Value other = load.getOther()
-                          ? readElement(loc, load.getOther(), ivs)
-                          : Value(arith::ConstantOp::create(
-                                builder, loc,
-                                builder.getZeroAttr(type.getElementType())));
-        scf::YieldOp::create(builder, loc, other);
-        element = ifOp.getResult(0);
-      }
-      memref::StoreOp::create(builder, loc, element, buffer, ivs);
-    });
+      memref::StoreOp::create(
+          builder, loc, blk::LoadOp::create(builder, loc, ptr), buffer, ivs);
+    };
+    if (!load.getMask()) {
+      loopNest(loc, type.getShape(), loadAt);
+    } else {
+      // Masked-off elements touch no memory and take `other` (or 0).
+      maskedLoopNest(
+          loc, type.getShape(), load.getMask(), loadAt, [&](ValueRange ivs) {
+            Value other =
+                load.getOther()
+                    ? readElement(loc, load.getOther(), ivs)
+                    : Value(arith::ConstantOp::create(
+                          builder, loc,
+                          builder.getZeroAttr(type.getElementType())));
+            memref::StoreOp::create(builder, loc, other, buffer, ivs);
+          });
+    }
     lowered[load.getResult()] = {Lowered::Buffer, buffer};
     return success();
   }
@@ -294,20 +405,15 @@ private:
   void lowerStore(blk::StoreOp store) {
     Location loc = store.getLoc();
     auto type = cast<RankedTensorType>(store.getPtr().getType());
-    loopNest(loc, type.getShape(), [&](ValueRange ivs) {
-      auto emitStore = [&] {
-        Value ptr = readElement(loc, store.getPtr(), ivs);
-        Value value = readElement(loc, store.getValue(), ivs);
-        blk::StoreOp::create(builder, loc, ptr, value, Value());
-      };
-      if (!store.getMask())
-        return emitStore();
-      Value mask = readElement(loc, store.getMask(), ivs);
-      auto ifOp = scf::IfOp::create(builder, loc, mask);
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToStart(ifOp.thenBlock());
-      emitStore();
-    });
+    auto storeAt = [&](ValueRange ivs) {
+      Value ptr = readElement(loc, store.getPtr(), ivs);
+      Value value = readElement(loc, store.getValue(), ivs);
+      blk::StoreOp::create(builder, loc, ptr, value, Value());
+    };
+    if (!store.getMask())
+      loopNest(loc, type.getShape(), storeAt);
+    else
+      maskedLoopNest(loc, type.getShape(), store.getMask(), storeAt, nullptr);
   }
 
   void lowerReduce(blk::ReduceOp reduce) {

@@ -21,7 +21,9 @@ void addLoopsStagePasses(OpPassManager &pm, const CompileOptions &) {
 }
 
 void addLLVMStagePasses(OpPassManager &pm, const CompileOptions &) {
-  pm.addPass(createConvertBlkToLLVMCPU());
+  ConvertBlkToLLVMCPUOptions options;
+  options.scalef = hostHasAVX512();
+  pm.addPass(createConvertBlkToLLVMCPU(options));
   pm.addPass(createCanonicalizerPass());
 }
 

@@ -5,6 +5,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -51,6 +52,15 @@ llvm::Expected<llvm::TargetMachine &> hostTargetMachine() {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "no target machine for this host: " + error);
   return *machine;
+}
+
+bool hostHasAVX512() {
+  auto machine = hostTargetMachine();
+  if (!machine) {
+    llvm::consumeError(machine.takeError());
+    return false;
+  }
+  return machine->getMCSubtargetInfo()->checkFeatures("+avx512f");
 }
 
 llvm::Expected<std::string> emitHostCode(llvm::Module &module,

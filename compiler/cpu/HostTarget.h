@@ -18,6 +18,10 @@ namespace blockjit {
 /// at -O3. Built once per process.
 llvm::Expected<llvm::TargetMachine &> hostTargetMachine();
 
+/// Whether the host has AVX-512F, whose vscalefps makes llvm.ldexp one
+/// instruction (false if there is no target machine).
+bool hostHasAVX512();
+
 enum class HostOutput { Object, Assembly };
 
 /// Machine code for `module` (already optimized) as an ELF object or text.

@@ -238,7 +238,7 @@ func.func @fma_block(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
 // -----
 
 // CHECK-LABEL: llvm.func internal @pow_scalar
-// CHECK:         llvm.intr.exp2
+// CHECK:         llvm.intr.roundeven
 // CHECK:         llvm.intr.trunc
 // CHECK:         llvm.fcmp "uno"
 func.func @pow_scalar(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
@@ -251,7 +251,7 @@ func.func @pow_scalar(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
 // -----
 
 // CHECK-LABEL: llvm.func internal @pow_block
-// CHECK:         llvm.intr.exp2
+// CHECK:         llvm.intr.roundeven
 // CHECK:         llvm.intr.trunc
 // CHECK:         llvm.fcmp "uno"
 func.func @pow_block(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {

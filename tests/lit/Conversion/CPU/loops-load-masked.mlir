@@ -1,10 +1,11 @@
 // RUN: blockjit-opt %s --convert-blk-to-loops | FileCheck %s
 
-// A masked block load becomes a loop over the lanes. Masked-off lanes must not
-// touch memory, so the scalar blk.load sits in the `then` branch of an scf.if
-// and `other` is yielded by the `else` branch (no select of a loaded value).
-// The result lives in a stack buffer allocated once at function entry, before
-// the row loop, not once per row.
+// A masked block load becomes loops over the lanes. A mask `range < n` is a
+// prefix of the lanes (compiler/cpu/MaskTerms.h): the first loop loads lanes
+// [0, clamp(n, 0, 16)) with no test at all (a per-lane test would vectorize
+// as a masked load, several times slower), the second writes `other` into
+// lanes [clamp(n, 0, 16), 16) without touching memory. The result lives in a
+// stack buffer allocated once at function entry, before the row loop.
 
 // CHECK-LABEL: func.func @masked_load_other
 // CHECK-SAME:    (%[[OUT:[^:]*]]: !blk.ptr<f32>, %[[IN:[^:]*]]: !blk.ptr<f32>, %[[N:[^:]*]]: i32, %[[ROWS:[^:]*]]: i32)
@@ -14,20 +15,20 @@
 // CHECK-NOT:       memref.alloca
 // CHECK:           %[[ROWPTR:.*]] = blk.addptr %[[IN]], %{{.*}} : !blk.ptr<f32>, i32
 // CHECK:           %[[C16:.*]] = arith.constant 16 : index
-// CHECK:           scf.for %[[I:.*]] = %{{.*}} to %[[C16]] step %{{.*}} {
-// CHECK:             %[[COL:.*]] = arith.index_cast %[[I]] : index to i32
-// CHECK:             %[[PTR:.*]] = blk.addptr %[[ROWPTR]], %[[COL]] : !blk.ptr<f32>, i32
-// CHECK:             %[[COL2:.*]] = arith.index_cast %[[I]] : index to i32
-// CHECK:             %[[M:.*]] = arith.cmpi slt, %[[COL2]], %[[N]] : i32
-// CHECK-NEXT:        %[[X:.*]] = scf.if %[[M]] -> (f32) {
-// CHECK-NEXT:          %[[LD:.*]] = blk.load %[[PTR]] : !blk.ptr<f32>
-// CHECK-NEXT:          scf.yield %[[LD]] : f32
-// CHECK-NEXT:        } else {
-// CHECK-NOT:           blk.load
-// CHECK-NEXT:          %[[NINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-NEXT:          scf.yield %[[NINF]] : f32
-// CHECK-NEXT:        }
-// CHECK-NEXT:        memref.store %[[X]], %[[BUF]][%[[I]]] : memref<16xf32>
+// CHECK:           %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
+// CHECK:           %[[MIN:.*]] = arith.minsi %[[N64]], %{{.*}} : i64
+// CHECK:           %[[CLAMP:.*]] = arith.maxsi %{{.*}}, %[[MIN]] : i64
+// CHECK:           %[[END:.*]] = arith.index_cast %[[CLAMP]] : i64 to index
+// CHECK:           scf.for %[[I:.*]] = %{{.*}} to %[[END]] step %{{.*}} {
+// CHECK-NEXT:        %[[COL:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK-NEXT:        %[[PTR:.*]] = blk.addptr %[[ROWPTR]], %[[COL]] : !blk.ptr<f32>, i32
+// CHECK-NEXT:        %[[LD:.*]] = blk.load %[[PTR]] : !blk.ptr<f32>
+// CHECK-NEXT:        memref.store %[[LD]], %[[BUF]][%[[I]]] : memref<16xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.for %[[J:.*]] = %[[END]] to %[[C16]] step %{{.*}} {
+// CHECK-NOT:         blk.load
+// CHECK-NEXT:        %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT:        memref.store %[[NINF]], %[[BUF]][%[[J]]] : memref<16xf32>
 // CHECK-NEXT:      }
 // CHECK:           %[[MAX:.*]] = scf.for {{.*}} -> (f32) {
 // CHECK:             memref.load %[[BUF]]
@@ -52,16 +53,14 @@ func.func @masked_load_other(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %n: i32, %
   return
 }
 
-// `other` need not be a constant: a splat of an argument is read per lane in
-// the else branch.
+// `other` need not be a constant: a splat of an argument fills the lanes
+// past the prefix.
 // CHECK-LABEL: func.func @masked_load_other_splat
 // CHECK-SAME:    (%[[IN:[^:]*]]: !blk.ptr<i32>, %[[N:[^:]*]]: i32, %[[FILL:[^:]*]]: i32, %[[OUT:[^:]*]]: !blk.ptr<i32>)
-// CHECK:         scf.if %{{.*}} -> (i32) {
-// CHECK-NEXT:      blk.load %{{.*}} : !blk.ptr<i32>
-// CHECK-NEXT:      scf.yield
-// CHECK-NEXT:    } else {
-// CHECK-NEXT:      scf.yield %[[FILL]] : i32
-// CHECK-NEXT:    }
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[END:.*]] step
+// CHECK:           blk.load %{{.*}} : !blk.ptr<i32>
+// CHECK:         scf.for %[[J:.*]] = %[[END]] to
+// CHECK-NEXT:      memref.store %[[FILL]], %{{.*}}[%[[J]]]
 func.func @masked_load_other_splat(%in: !blk.ptr<i32>, %n: i32, %fill: i32,
                                    %out: !blk.ptr<i32>) {
   %r = blk.make_range 0 to 8 : tensor<8xi32>
@@ -78,13 +77,11 @@ func.func @masked_load_other_splat(%in: !blk.ptr<i32>, %n: i32, %fill: i32,
 
 // Without `other`, masked-off lanes read as zero, still without a load.
 // CHECK-LABEL: func.func @masked_load_no_other
-// CHECK:         scf.if %{{.*}} -> (f16) {
-// CHECK-NEXT:      blk.load %{{.*}} : !blk.ptr<f16>
-// CHECK-NEXT:      scf.yield
-// CHECK-NEXT:    } else {
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[END:.*]] step
+// CHECK:           blk.load %{{.*}} : !blk.ptr<f16>
+// CHECK:         scf.for %[[J:.*]] = %[[END]] to
 // CHECK-NEXT:      %[[Z:.*]] = arith.constant 0.000000e+00 : f16
-// CHECK-NEXT:      scf.yield %[[Z]] : f16
-// CHECK-NEXT:    }
+// CHECK-NEXT:      memref.store %[[Z]], %{{.*}}[%[[J]]]
 func.func @masked_load_no_other(%in: !blk.ptr<f16>, %n: i32, %out: !blk.ptr<f16>) {
   %r = blk.make_range 0 to 8 : tensor<8xi32>
   %nb = blk.splat %n : i32 -> tensor<8xi32>
@@ -94,5 +91,37 @@ func.func @masked_load_no_other(%in: !blk.ptr<f16>, %n: i32, %out: !blk.ptr<f16>
   %x = blk.load %p, %mask : tensor<8x!blk.ptr<f16>>
   %s = blk.reduce sum %x axis = 0 : tensor<8xf16> -> f16
   blk.store %out, %s : !blk.ptr<f16>
+  return
+}
+
+// A mask that is no prefix of the lanes (here, lanes whose loaded flag is
+// set) is still tested per lane: the load sits in the `then` branch of an
+// scf.if and the `else` branch stores `other`, so masked-off lanes touch no
+// memory.
+// CHECK-LABEL: func.func @masked_load_per_lane
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[M:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:      scf.if %[[M]] {
+// CHECK:             %[[LD:.*]] = blk.load %{{.*}} : !blk.ptr<f32>
+// CHECK-NEXT:        memref.store %[[LD]], %{{.*}}[%[[I]]] : memref<8xf32>
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:        memref.store %[[Z]], %{{.*}}[%[[I]]] : memref<8xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %{{.*}} = arith.constant
+func.func @masked_load_per_lane(%in: !blk.ptr<f32>, %flags: !blk.ptr<i32>,
+                                %out: !blk.ptr<f32>) {
+  %r = blk.make_range 0 to 8 : tensor<8xi32>
+  %fb = blk.splat %flags : !blk.ptr<i32> -> tensor<8x!blk.ptr<i32>>
+  %fp = blk.addptr %fb, %r : tensor<8x!blk.ptr<i32>>, tensor<8xi32>
+  %f = blk.load %fp : tensor<8x!blk.ptr<i32>>
+  %zero = arith.constant dense<0> : tensor<8xi32>
+  %mask = arith.cmpi ne, %f, %zero : tensor<8xi32>
+  %base = blk.splat %in : !blk.ptr<f32> -> tensor<8x!blk.ptr<f32>>
+  %p = blk.addptr %base, %r : tensor<8x!blk.ptr<f32>>, tensor<8xi32>
+  %x = blk.load %p, %mask : tensor<8x!blk.ptr<f32>>
+  %s = blk.reduce sum %x axis = 0 : tensor<8xf32> -> f32
+  blk.store %out, %s : !blk.ptr<f32>
   return
 }

@@ -1,0 +1,102 @@
+// RUN: blockjit-opt %s --convert-blk-to-loops --canonicalize | FileCheck %s
+
+// How the loops stage tests the terms of a load's or store's mask
+// (compiler/cpu/MaskTerms.h): a term `index < bound` along the innermost
+// dimension bounds its loop (end = clamp(bound - start - offset, 0, size),
+// in 64 bits), a term constant along it is tested once per line, and only
+// the rest would be tested per element (loops-load-masked.mlir).
+
+// `n > start + range(4, 20)`: the swapped compare, a make_range that does
+// not start at 0 and an offset constant along the lanes.
+// CHECK-LABEL: func.func @offset_prefix
+// CHECK-SAME:    (%[[OUT:[^:]*]]: !blk.ptr<f32>, %[[START:[^:]*]]: i32, %[[N:[^:]*]]: i32
+// CHECK:         %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
+// CHECK-NEXT:    %[[A:.*]] = arith.subi %[[N64]], %[[C4:.*]] : i64
+// CHECK-NEXT:    %[[S64:.*]] = arith.extsi %[[START]] : i32 to i64
+// CHECK-NEXT:    %[[B:.*]] = arith.subi %[[A]], %[[S64]] : i64
+// CHECK-NEXT:    %[[MIN:.*]] = arith.minsi %[[B]], %[[C16:.*]] : i64
+// CHECK-NEXT:    %[[MAX:.*]] = arith.maxsi %[[MIN]], %[[C0:.*]] : i64
+// CHECK-NEXT:    %[[END:.*]] = arith.index_cast %[[MAX]] : i64 to index
+// CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %[[END]] step
+// CHECK-NOT:       scf.if
+// CHECK:           blk.store
+func.func @offset_prefix(%out: !blk.ptr<f32>, %start: i32, %n: i32, %v: f32) {
+  %r = blk.make_range 4 to 20 : tensor<16xi32>
+  %s = blk.splat %start : i32 -> tensor<16xi32>
+  %offs = arith.addi %s, %r : tensor<16xi32>
+  %nb = blk.splat %n : i32 -> tensor<16xi32>
+  %mask = arith.cmpi sgt, %nb, %offs : tensor<16xi32>
+  %base = blk.splat %out : !blk.ptr<f32> -> tensor<16x!blk.ptr<f32>>
+  %p = blk.addptr %base, %offs : tensor<16x!blk.ptr<f32>>, tensor<16xi32>
+  %vb = blk.splat %v : f32 -> tensor<16xf32>
+  blk.store %p, %vb, %mask : tensor<16x!blk.ptr<f32>>
+  return
+}
+
+// `range <= n` unsigned: n is zero-extended (a negative i32 is a huge
+// unsigned bound, every lane active) and the bound is n + 1.
+// CHECK-LABEL: func.func @inclusive_unsigned
+// CHECK-SAME:    (%[[OUT:[^:]*]]: !blk.ptr<f32>, %[[N:[^:]*]]: i32
+// CHECK:         %[[N64:.*]] = arith.extui %[[N]] : i32 to i64
+// CHECK-NEXT:    %[[B:.*]] = arith.addi %[[N64]], %{{.*}} : i64
+// CHECK-NEXT:    arith.minsi %[[B]]
+// CHECK-NEXT:    arith.maxsi
+// CHECK-NEXT:    %[[END:.*]] = arith.index_cast
+// CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %[[END]] step
+func.func @inclusive_unsigned(%out: !blk.ptr<f32>, %n: i32, %v: f32) {
+  %r = blk.make_range 0 to 16 : tensor<16xi32>
+  %nb = blk.splat %n : i32 -> tensor<16xi32>
+  %mask = arith.cmpi ule, %r, %nb : tensor<16xi32>
+  %base = blk.splat %out : !blk.ptr<f32> -> tensor<16x!blk.ptr<f32>>
+  %p = blk.addptr %base, %r : tensor<16x!blk.ptr<f32>>, tensor<16xi32>
+  %vb = blk.splat %v : f32 -> tensor<16xf32>
+  blk.store %p, %vb, %mask : tensor<16x!blk.ptr<f32>>
+  return
+}
+
+// A 2-D tile masked by `(rows < m) & (cols < n)`: per row, the column
+// prefix bounds the inner loop and the row term picks 0 lanes or that
+// bound; the load's other lanes get 0 in a second loop, the store skips
+// them. No per-element test is left.
+// CHECK-LABEL: func.func @tile
+// CHECK-SAME:    (%{{[^:]*}}: !blk.ptr<f32>, %{{[^:]*}}: !blk.ptr<f32>, %[[M:[^:]*]]: i32, %[[N:[^:]*]]: i32)
+// CHECK:         scf.for %[[ROW:.*]] = %{{.*}} to %[[C4:.*]] step
+// CHECK:           %[[COLEND:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK-NEXT:      %[[R:.*]] = arith.index_cast %[[ROW]] : index to i32
+// CHECK-NEXT:      %[[ROWOK:.*]] = arith.cmpi slt, %[[R]], %[[M]] : i32
+// CHECK-NEXT:      %[[END:.*]] = arith.select %[[ROWOK]], %[[COLEND]], %{{.*}} : index
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[END]] step
+// CHECK-NOT:         scf.if
+// CHECK:             blk.load
+// CHECK:           scf.for %{{.*}} = %[[END]] to %{{.*}} step
+// CHECK:             memref.store
+// CHECK:         scf.for %[[ROW2:.*]] = %{{.*}} to %[[C4]] step
+// CHECK:           %[[END2:.*]] = arith.select
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[END2]] step
+// CHECK-NOT:         scf.if
+// CHECK:             blk.store
+// CHECK-NOT:     scf.if
+// CHECK:         return
+func.func @tile(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>, %m: i32, %n: i32) {
+  %rm = blk.make_range 0 to 4 : tensor<4xi32>
+  %rn = blk.make_range 0 to 8 : tensor<8xi32>
+  %rm2 = blk.expand_dims %rm axis = 1 : tensor<4xi32> -> tensor<4x1xi32>
+  %rn2 = blk.expand_dims %rn axis = 0 : tensor<8xi32> -> tensor<1x8xi32>
+  %rmb = blk.broadcast %rm2 : tensor<4x1xi32> -> tensor<4x8xi32>
+  %rnb = blk.broadcast %rn2 : tensor<1x8xi32> -> tensor<4x8xi32>
+  %mb = blk.splat %m : i32 -> tensor<4x8xi32>
+  %nb = blk.splat %n : i32 -> tensor<4x8xi32>
+  %rowok = arith.cmpi slt, %rmb, %mb : tensor<4x8xi32>
+  %colok = arith.cmpi slt, %rnb, %nb : tensor<4x8xi32>
+  %mask = arith.andi %rowok, %colok : tensor<4x8xi1>
+  %stride = blk.splat %n : i32 -> tensor<4x8xi32>
+  %rowoff = arith.muli %rmb, %stride : tensor<4x8xi32>
+  %offs = arith.addi %rowoff, %rnb : tensor<4x8xi32>
+  %ib = blk.splat %in : !blk.ptr<f32> -> tensor<4x8x!blk.ptr<f32>>
+  %ip = blk.addptr %ib, %offs : tensor<4x8x!blk.ptr<f32>>, tensor<4x8xi32>
+  %x = blk.load %ip, %mask : tensor<4x8x!blk.ptr<f32>>
+  %ob = blk.splat %out : !blk.ptr<f32> -> tensor<4x8x!blk.ptr<f32>>
+  %op = blk.addptr %ob, %offs : tensor<4x8x!blk.ptr<f32>>, tensor<4x8xi32>
+  blk.store %op, %x, %mask : tensor<4x8x!blk.ptr<f32>>
+  return
+}
