@@ -18,9 +18,10 @@ input for every contender, values N(0, 3). Contenders:
 - hand: the hand-written three-pass loop of bench/cpu_softmax_reference.cpp
   (-O3 -march=native, std::thread per call for > 1 thread).
 
-Timing: a sample is a batch of calls long enough to last >= 2 ms; contenders
-take turns sample by sample (interleaved), and each reports the median of its
-samples. GB/s = 2 * rows * cols * 4 / time (one read, one write).
+Timing: contenders take turns sample by sample (interleaved); a sample is
+>= 10 ms of untimed calls (warm caches; torch's spinning OpenMP workers stop
+competing) then >= 20 ms of timed calls, and each contender reports the
+median of its samples. GB/s = 2 * rows * cols * 4 / time (one read, one write).
 """
 import argparse
 import ctypes
@@ -77,15 +78,19 @@ def timed_batch(fn, calls):
 
 
 def measure(fns, samples):
-    """Median seconds per call of each function, interleaved sample by sample."""
+    """Median seconds per call of each function, interleaved sample by sample:
+    each sample runs its function untimed for >= 10 ms (caches warm, and
+    torch's OpenMP workers, which spin for a while after each parallel
+    region, have stopped competing for the cores), then timed for >= 20 ms."""
     calls = {}
     for name, fn in fns.items():
         fn()
         t = timed_batch(fn, 3)
-        calls[name] = max(1, int(2e-3 / max(t, 1e-7)))
+        calls[name] = max(1, int(20e-3 / max(t, 1e-7)))
     times = {name: [] for name in fns}
     for _ in range(samples):
         for name, fn in fns.items():
+            timed_batch(fn, max(1, calls[name] // 2))
             times[name].append(timed_batch(fn, calls[name]))
     return {name: statistics.median(t) for name, t in times.items()}
 

@@ -88,6 +88,8 @@ private:
   int64_t scratchBytes = 0; // bytes of the arena this kernel uses
   SmallVector<Operation *> toErase;
   SmallVector<Operation *> oldLoops;
+  /// Reductions already computed by the loop that stored their source.
+  llvm::SmallPtrSet<Operation *, 4> fusedReductions;
 
   /// A buffer for the elements of a block of `type`, allocated once per
   /// program: small ones on the stack, large ones in the thread's scratch
@@ -140,19 +142,69 @@ private:
     body(ivs);
   }
 
-  /// A loop nest over `shape` that calls `body` where `mask` holds and
-  /// `masked` (if given) where it does not, testing each term of the mask
-  /// as rarely as it can (see compiler/cpu/MaskTerms.h): prefixes of the
-  /// innermost dimension bound its loop, terms constant along it are tested
-  /// once per line, the rest per element.
-  void maskedLoopNest(Location loc, ArrayRef<int64_t> shape, Value mask,
-                      function_ref<void(ValueRange)> body,
-                      function_ref<void(ValueRange)> masked) {
-    cpu::MaskTerms terms = cpu::splitMask(mask);
+  /// A loop body that carries values: the element's indices and the
+  /// running values in, the next running values out.
+  using CarryingBody =
+      function_ref<SmallVector<Value>(ValueRange ivs, ValueRange carried)>;
+
+  /// A loop nest over `shape` that calls `body` where `mask` (null: all)
+  /// holds and `masked` (if given) where it does not, testing each term of
+  /// the mask as rarely as it can (see compiler/cpu/MaskTerms.h): prefixes
+  /// of the innermost dimension bound its loop, terms constant along it are
+  /// tested once per line, the rest per element. The bodies carry `inits`
+  /// through every element in index order (1-D only) and the final values
+  /// are returned.
+  SmallVector<Value> maskedLoopNest(Location loc, ArrayRef<int64_t> shape,
+                                    Value mask, CarryingBody body,
+                                    CarryingBody masked,
+                                    ValueRange inits = {}) {
+    assert((inits.empty() || shape.size() == 1) &&
+           "only 1-D loops carry values");
+    cpu::MaskTerms terms;
+    if (mask)
+      terms = cpu::splitMask(mask);
     int64_t size = shape.back();
+    SmallVector<Value> carried(inits);
+    // One loop over [from, to) whose elements are active (perElement tested
+    // per element) or masked off; it updates `carried`.
+    auto emitLoop = [&](ValueRange outer, Value from, Value to, bool active) {
+      OpBuilder::InsertionGuard guard(builder);
+      Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+      auto loop = scf::ForOp::create(builder, loc, from, to, one, carried);
+      builder.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> ivs(outer);
+      ivs.push_back(loop.getInductionVar());
+      ValueRange running = loop.getRegionIterArgs();
+      SmallVector<Value> next;
+      if (!active) {
+        next = masked(ivs, running);
+      } else if (terms.perElement.empty()) {
+        next = body(ivs, running);
+      } else {
+        Value test = readAll(loc, terms.perElement, ivs);
+        bool hasElse = masked || !running.empty();
+        auto ifOp =
+            scf::IfOp::create(builder, loc, TypeRange(running), test, hasElse);
+        builder.setInsertionPointToStart(ifOp.thenBlock());
+        SmallVector<Value> taken = body(ivs, running);
+        if (!running.empty())
+          scf::YieldOp::create(builder, loc, taken);
+        if (hasElse) {
+          builder.setInsertionPointToStart(ifOp.elseBlock());
+          SmallVector<Value> skipped =
+              masked ? masked(ivs, running) : SmallVector<Value>(running);
+          if (!running.empty())
+            scf::YieldOp::create(builder, loc, skipped);
+        }
+        next = ifOp.getResults();
+        builder.setInsertionPointAfter(ifOp);
+      }
+      if (!running.empty())
+        scf::YieldOp::create(builder, loc, next);
+      carried = loop.getResults();
+    };
     auto line = [&](ValueRange outer) {
       Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-      Value one = arith::ConstantIndexOp::create(builder, loc, 1);
       Value full = arith::ConstantIndexOp::create(builder, loc, size);
       SmallVector<Value> first(outer);
       first.push_back(zero);
@@ -170,38 +222,15 @@ private:
         Value active = readAll(loc, terms.perLine, first);
         end = arith::SelectOp::create(builder, loc, active, end, zero);
       }
-      {
-        OpBuilder::InsertionGuard guard(builder);
-        auto loop = scf::ForOp::create(builder, loc, zero, end, one);
-        builder.setInsertionPointToStart(loop.getBody());
-        SmallVector<Value> ivs(outer);
-        ivs.push_back(loop.getInductionVar());
-        if (terms.perElement.empty()) {
-          body(ivs);
-        } else {
-          Value active = readAll(loc, terms.perElement, ivs);
-          auto ifOp = scf::IfOp::create(builder, loc, active,
-                                        /*withElseRegion=*/bool(masked));
-          builder.setInsertionPointToStart(ifOp.thenBlock());
-          body(ivs);
-          if (masked) {
-            builder.setInsertionPointToStart(ifOp.elseBlock());
-            masked(ivs);
-          }
-        }
-      }
-      if (!masked || (terms.prefixes.empty() && terms.perLine.empty()))
-        return;
-      OpBuilder::InsertionGuard guard(builder);
-      auto rest = scf::ForOp::create(builder, loc, end, full, one);
-      builder.setInsertionPointToStart(rest.getBody());
-      SmallVector<Value> ivs(outer);
-      ivs.push_back(rest.getInductionVar());
-      masked(ivs);
+      emitLoop(outer, zero, end, /*active=*/true);
+      if (masked && (!terms.prefixes.empty() || !terms.perLine.empty()))
+        emitLoop(outer, end, full, /*active=*/false);
     };
     if (shape.size() == 1)
-      return line({});
-    loopNest(loc, shape.drop_back(), line);
+      line({});
+    else
+      loopNest(loc, shape.drop_back(), line);
+    return carried;
   }
 
   /// The conjunction of block terms `terms` at `indices`.
@@ -367,38 +396,46 @@ private:
     auto type = cast<RankedTensorType>(value.getType());
     Value buffer = allocBuffer(type);
     Location loc = value.getLoc();
-    loopNest(loc, type.getShape(), [&](ValueRange ivs) {
-      Value element = readElement(loc, value, ivs);
-      memref::StoreOp::create(builder, loc, element, buffer, ivs);
-    });
+    FusedReductions fused = fuseReductionsOf(value);
+    SmallVector<Value> results = maskedLoopNest(
+        loc, type.getShape(), Value(),
+        [&](ValueRange ivs, ValueRange running) {
+          Value element = readElement(loc, value, ivs);
+          memref::StoreOp::create(builder, loc, element, buffer, ivs);
+          return fused.combine(*this, loc, running, element);
+        },
+        nullptr, fused.inits);
     lowered[value] = {Lowered::Buffer, buffer};
+    fused.finish(*this, loc, results);
   }
 
   LogicalResult lowerLoad(blk::LoadOp load) {
     auto type = cast<RankedTensorType>(load.getType());
     Value buffer = allocBuffer(type);
     Location loc = load.getLoc();
-    auto loadAt = [&](ValueRange ivs) {
-      Value ptr = readElement(loc, load.getPtr(), ivs);
-      memref::StoreOp::create(
-          builder, loc, blk::LoadOp::create(builder, loc, ptr), buffer, ivs);
+    FusedReductions fused = fuseReductionsOf(load.getResult());
+    auto store = [&](ValueRange ivs, ValueRange running, Value element) {
+      memref::StoreOp::create(builder, loc, element, buffer, ivs);
+      return fused.combine(*this, loc, running, element);
     };
-    if (!load.getMask()) {
-      loopNest(loc, type.getShape(), loadAt);
-    } else {
-      // Masked-off elements touch no memory and take `other` (or 0).
-      maskedLoopNest(
-          loc, type.getShape(), load.getMask(), loadAt, [&](ValueRange ivs) {
-            Value other =
-                load.getOther()
-                    ? readElement(loc, load.getOther(), ivs)
-                    : Value(arith::ConstantOp::create(
-                          builder, loc,
-                          builder.getZeroAttr(type.getElementType())));
-            memref::StoreOp::create(builder, loc, other, buffer, ivs);
-          });
-    }
+    // Masked-off elements touch no memory and take `other` (or 0).
+    SmallVector<Value> results = maskedLoopNest(
+        loc, type.getShape(), load.getMask(),
+        [&](ValueRange ivs, ValueRange running) {
+          Value ptr = readElement(loc, load.getPtr(), ivs);
+          return store(ivs, running, blk::LoadOp::create(builder, loc, ptr));
+        },
+        [&](ValueRange ivs, ValueRange running) {
+          Value other = load.getOther()
+                            ? readElement(loc, load.getOther(), ivs)
+                            : Value(arith::ConstantOp::create(
+                                  builder, loc,
+                                  builder.getZeroAttr(type.getElementType())));
+          return store(ivs, running, other);
+        },
+        fused.inits);
     lowered[load.getResult()] = {Lowered::Buffer, buffer};
+    fused.finish(*this, loc, results);
     return success();
   }
 
@@ -410,47 +447,160 @@ private:
       Value value = readElement(loc, store.getValue(), ivs);
       blk::StoreOp::create(builder, loc, ptr, value, Value());
     };
-    if (!store.getMask())
-      loopNest(loc, type.getShape(), storeAt);
-    else
-      maskedLoopNest(loc, type.getShape(), store.getMask(), storeAt, nullptr);
+    maskedLoopNest(
+        loc, type.getShape(), store.getMask(),
+        [&](ValueRange ivs, ValueRange) {
+          storeAt(ivs);
+          return SmallVector<Value>();
+        },
+        nullptr);
+  }
+
+  /// Whether `reduce` is a float max or min, whose fast loop may return
+  /// either zero (see exactZero).
+  static bool isFloatMinMax(blk::ReduceOp reduce) {
+    return isa<FloatType>(reduce.getSrc().getType().getElementType()) &&
+           reduce.getKind() != blk::ReduceKind::Sum;
+  }
+
+  /// `acc` combined with element `x` of `reduce`'s source. Sums may be
+  /// reassociated so that the host compiler vectorizes them; without
+  /// `signedZeros` a float max or min may return either zero (IEEE
+  /// maximum(-0, +0) is +0, which a vector max honours only at two more
+  /// instructions per vector and a slow horizontal step: the max of a short
+  /// row took twice as long).
+  Value combineElement(Location loc, blk::ReduceOp reduce, Value acc, Value x,
+                       bool signedZeros) {
+    Type accType = acc.getType();
+    if (x.getType() != accType)
+      x = arith::ExtFOp::create(builder, loc, accType, x);
+    Value combined = combineReduction(builder, loc, reduce.getKind(), acc, x,
+                                      /*reassociate=*/true);
+    if (!signedZeros && isFloatMinMax(reduce))
+      combined.getDefiningOp()->setAttr(
+          cast<arith::ArithFastMathInterface>(combined.getDefiningOp())
+              .getFastMathAttrName(),
+          arith::FastMathFlagsAttr::get(builder.getContext(),
+                                        arith::FastMathFlags::nsz));
+    return combined;
+  }
+
+  /// One loop over `reduce`'s axis at `outer` (the other indices), in the
+  /// accumulator type.
+  Value reduceLine(blk::ReduceOp reduce, ValueRange outer, bool signedZeros) {
+    Location loc = reduce.getLoc();
+    RankedTensorType srcType = reduce.getSrc().getType();
+    int64_t axis = reduce.getAxis();
+    Type accType = reductionAccumulatorType(srcType.getElementType());
+    Value init = reductionIdentity(builder, loc, reduce.getKind(), accType);
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    Value ub =
+        arith::ConstantIndexOp::create(builder, loc, srcType.getDimSize(axis));
+    auto loop = scf::ForOp::create(builder, loc, zero, ub, one, init);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> indices(outer);
+    indices.insert(indices.begin() + axis, loop.getInductionVar());
+    Value x = readElement(loc, reduce.getSrc(), indices);
+    scf::YieldOp::create(builder, loc,
+                         combineElement(loc, reduce,
+                                        loop.getRegionIterArgs()[0], x,
+                                        signedZeros));
+    return loop.getResult(0);
+  }
+
+  /// The result of `reduce` at `outer` from `acc`, its fast (zero-sign
+  /// free) accumulation: a float max or min that came out zero is
+  /// recomputed with signed zeros; then rounded to the element type.
+  Value finishReduction(blk::ReduceOp reduce, ValueRange outer, Value acc) {
+    Location loc = reduce.getLoc();
+    Type accType = acc.getType();
+    if (isFloatMinMax(reduce)) {
+      Value zero = arith::ConstantOp::create(
+          builder, loc, builder.getFloatAttr(accType, 0.0));
+      Value isZero = arith::CmpFOp::create(
+          builder, loc, arith::CmpFPredicate::OEQ, acc, zero);
+      auto ifOp = scf::IfOp::create(builder, loc, accType, isZero,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(builder, loc,
+                           reduceLine(reduce, outer, /*signedZeros=*/true));
+      builder.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(builder, loc, acc);
+      acc = ifOp.getResult(0);
+    }
+    Type element = reduce.getSrc().getType().getElementType();
+    if (accType != element)
+      acc = arith::TruncFOp::create(builder, loc, element, acc);
+    return acc;
+  }
+
+  /// Reductions of all of a 1-D block that the loop storing the block's
+  /// elements computes too, instead of another pass over the stored block.
+  struct FusedReductions {
+    SmallVector<blk::ReduceOp> reductions;
+    SmallVector<Value> inits;
+
+    SmallVector<Value> combine(KernelLowering &lowering, Location loc,
+                               ValueRange running, Value element) const {
+      SmallVector<Value> next;
+      for (auto [op, acc] : llvm::zip(reductions, running))
+        next.push_back(lowering.combineElement(loc, op, acc, element,
+                                               /*signedZeros=*/false));
+      return next;
+    }
+    /// Replaces each reduction's result, once the block is stored.
+    void finish(KernelLowering &lowering, Location loc,
+                ValueRange results) const {
+      for (auto [op, acc] : llvm::zip(reductions, results)) {
+        blk::ReduceOp reduce = op;
+        reduce.getResult().replaceAllUsesWith(
+            lowering.finishReduction(reduce, {}, acc));
+      }
+    }
+  };
+
+  /// The reductions of `value` (1-D) along its axis in the block that
+  /// defines it, to be computed while it is stored (see FusedReductions);
+  /// lowerOp skips them afterwards.
+  FusedReductions fuseReductionsOf(Value value) {
+    FusedReductions fused;
+    auto type = cast<RankedTensorType>(value.getType());
+    if (type.getRank() != 1)
+      return fused;
+    SmallVector<Operation *> users(value.getUsers());
+    llvm::sort(users, [](Operation *a, Operation *b) {
+      return a->getBlock() == b->getBlock() && a->isBeforeInBlock(b);
+    });
+    for (Operation *user : users) {
+      auto reduce = dyn_cast<blk::ReduceOp>(user);
+      if (!reduce || reduce->getBlock() != value.getParentBlock() ||
+          fusedReductions.contains(reduce))
+        continue;
+      Type accType = reductionAccumulatorType(type.getElementType());
+      fused.reductions.push_back(reduce);
+      fused.inits.push_back(reductionIdentity(builder, reduce.getLoc(),
+                                              reduce.getKind(), accType));
+      fusedReductions.insert(reduce);
+    }
+    return fused;
   }
 
   void lowerReduce(blk::ReduceOp reduce) {
+    if (fusedReductions.contains(reduce))
+      return; // computed where its source was stored
     Location loc = reduce.getLoc();
     RankedTensorType srcType = reduce.getSrc().getType();
-    Type element = srcType.getElementType();
-    Type accType = reductionAccumulatorType(element);
     int64_t axis = reduce.getAxis();
     SmallVector<int64_t> outerShape(srcType.getShape());
     outerShape.erase(outerShape.begin() + axis);
-
     auto reduceAt = [&](ValueRange outer) -> Value {
-      Value init = reductionIdentity(builder, loc, reduce.getKind(), accType);
-      Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-      Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-      Value ub = arith::ConstantIndexOp::create(builder, loc,
-                                                srcType.getDimSize(axis));
-      auto loop = scf::ForOp::create(builder, loc, zero, ub, one, init);
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToStart(loop.getBody());
-      SmallVector<Value> indices(outer);
-      indices.insert(indices.begin() + axis, loop.getInductionVar());
-      Value x = readElement(loc, reduce.getSrc(), indices);
-      if (accType != element)
-        x = arith::ExtFOp::create(builder, loc, accType, x);
-      // Sums may be reassociated so that the host compiler vectorizes them.
-      scf::YieldOp::create(builder, loc,
-                           combineReduction(builder, loc, reduce.getKind(),
-                                            loop.getRegionIterArgs()[0], x,
-                                            /*reassociate=*/true));
-      builder.setInsertionPointAfter(loop);
-      Value result = loop.getResult(0);
-      if (accType != element)
-        result = arith::TruncFOp::create(builder, loc, element, result);
-      return result;
+      return finishReduction(
+          reduce, outer,
+          reduceLine(reduce, outer, /*signedZeros=*/!isFloatMinMax(reduce)));
     };
-
     if (outerShape.empty()) {
       reduce.getResult().replaceAllUsesWith(reduceAt({}));
       return;

@@ -19,19 +19,25 @@
 // CHECK:           %[[MIN:.*]] = arith.minsi %[[N64]], %{{.*}} : i64
 // CHECK:           %[[CLAMP:.*]] = arith.maxsi %{{.*}}, %[[MIN]] : i64
 // CHECK:           %[[END:.*]] = arith.index_cast %[[CLAMP]] : i64 to index
-// CHECK:           scf.for %[[I:.*]] = %{{.*}} to %[[END]] step %{{.*}} {
+// CHECK:           %[[MAX0:.*]] = scf.for %[[I:[^ ]*]] = %{{.*}} to %[[END]] step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (f32) {
 // CHECK-NEXT:        %[[COL:.*]] = arith.index_cast %[[I]] : index to i32
 // CHECK-NEXT:        %[[PTR:.*]] = blk.addptr %[[ROWPTR]], %[[COL]] : !blk.ptr<f32>, i32
 // CHECK-NEXT:        %[[LD:.*]] = blk.load %[[PTR]] : !blk.ptr<f32>
 // CHECK-NEXT:        memref.store %[[LD]], %[[BUF]][%[[I]]] : memref<16xf32>
+//                    the row's max, in the loop that loads it
+// CHECK-NEXT:        %[[M:.*]] = arith.maximumf %[[ACC]], %[[LD]] fastmath<nsz> : f32
+// CHECK-NEXT:        scf.yield %[[M]] : f32
 // CHECK-NEXT:      }
-// CHECK-NEXT:      scf.for %[[J:.*]] = %[[END]] to %[[C16]] step %{{.*}} {
+// CHECK:           %[[MAX1:.*]] = scf.for %[[J:[^ ]*]] = %[[END]] to %[[C16]] step %{{.*}} iter_args(%[[ACC2:[^ ]*]] = %[[MAX0]]) -> (f32) {
 // CHECK-NOT:         blk.load
 // CHECK-NEXT:        %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-NEXT:        memref.store %[[NINF]], %[[BUF]][%[[J]]] : memref<16xf32>
-// CHECK-NEXT:      }
-// CHECK:           %[[MAX:.*]] = scf.for {{.*}} -> (f32) {
-// CHECK:             memref.load %[[BUF]]
+// CHECK-NEXT:        arith.maximumf %[[ACC2]], %[[NINF]] fastmath<nsz> : f32
+// CHECK:           }
+//                  a zero max is recomputed from the buffer with signed zeros
+// CHECK:           %[[Z:.*]] = arith.cmpf oeq, %[[MAX1]], %{{.*}} : f32
+// CHECK-NEXT:      %[[MAX:.*]] = scf.if %[[Z]] -> (f32) {
+// CHECK:               memref.load %[[BUF]]
 // CHECK:           blk.store %[[OUT]], %[[MAX]] : !blk.ptr<f32>
 // CHECK-NOT:     blk.load %{{.*}} : tensor
 func.func @masked_load_other(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %n: i32, %rows: i32) {
@@ -97,19 +103,23 @@ func.func @masked_load_no_other(%in: !blk.ptr<f16>, %n: i32, %out: !blk.ptr<f16>
 // A mask that is no prefix of the lanes (here, lanes whose loaded flag is
 // set) is still tested per lane: the load sits in the `then` branch of an
 // scf.if and the `else` branch stores `other`, so masked-off lanes touch no
-// memory.
+// memory; the sum of the block is carried through both branches.
 // CHECK-LABEL: func.func @masked_load_per_lane
-// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:         scf.for %[[I:[^ ]*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (f32) {
 // CHECK:           %[[M:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i32
-// CHECK-NEXT:      scf.if %[[M]] {
+// CHECK-NEXT:      %[[S:.*]] = scf.if %[[M]] -> (f32) {
 // CHECK:             %[[LD:.*]] = blk.load %{{.*}} : !blk.ptr<f32>
 // CHECK-NEXT:        memref.store %[[LD]], %{{.*}}[%[[I]]] : memref<8xf32>
+// CHECK-NEXT:        %[[A:.*]] = arith.addf %[[ACC]], %[[LD]] fastmath<reassoc> : f32
+// CHECK-NEXT:        scf.yield %[[A]] : f32
 // CHECK-NEXT:      } else {
 // CHECK-NEXT:        %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:        memref.store %[[Z]], %{{.*}}[%[[I]]] : memref<8xf32>
+// CHECK-NEXT:        %[[B:.*]] = arith.addf %[[ACC]], %[[Z]] fastmath<reassoc> : f32
+// CHECK-NEXT:        scf.yield %[[B]] : f32
 // CHECK-NEXT:      }
+// CHECK-NEXT:      scf.yield %[[S]] : f32
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %{{.*}} = arith.constant
 func.func @masked_load_per_lane(%in: !blk.ptr<f32>, %flags: !blk.ptr<i32>,
                                 %out: !blk.ptr<f32>) {
   %r = blk.make_range 0 to 8 : tensor<8xi32>

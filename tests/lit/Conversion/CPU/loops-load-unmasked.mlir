@@ -8,14 +8,17 @@
 // CHECK-SAME:    (%[[IN:[^:]*]]: !blk.ptr<f32>, %[[OUT:[^:]*]]: !blk.ptr<f32>)
 // CHECK-NEXT:    %[[BUF:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xf32>
 // CHECK:         %[[C32:.*]] = arith.constant 32 : index
-// CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %[[C32]] step %{{.*}} {
+// CHECK:         %[[SUM:.*]] = scf.for %[[I:.*]] = %{{.*}} to %[[C32]] step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
 // CHECK-NEXT:      %[[OFF:.*]] = arith.index_cast %[[I]] : index to i32
 // CHECK-NEXT:      %[[PTR:.*]] = blk.addptr %[[IN]], %[[OFF]] : !blk.ptr<f32>, i32
 // CHECK-NEXT:      %[[X:.*]] = blk.load %[[PTR]] : !blk.ptr<f32>
 // CHECK-NEXT:      memref.store %[[X]], %[[BUF]][%[[I]]] : memref<32xf32>
+//                  (the sum of the block, fused into the loop that loads it)
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[X]] fastmath<reassoc> : f32
+// CHECK-NEXT:      scf.yield %[[S]] : f32
 // CHECK-NEXT:    }
 // CHECK-NOT:     scf.if
-// CHECK:         memref.load %[[BUF]]
+// CHECK:         blk.store %[[OUT]], %[[SUM]]
 // CHECK:         return
 func.func @unmasked_load_1d(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
   %r = blk.make_range 0 to 32 : tensor<32xi32>
@@ -33,8 +36,8 @@ func.func @unmasked_load_1d(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
 // CHECK:         %[[BUF:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4x8xi32>
 // CHECK:         %[[C4:.*]] = arith.constant 4 : index
 // CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %[[C4]] step %{{.*}} {
-// CHECK-NEXT:      %[[C8:.*]] = arith.constant 8 : index
-// CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %[[C8]] step %{{.*}} {
+// CHECK:           %[[C8:.*]] = arith.constant 8 : index
+// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %[[C8]] step %{{.*}} {
 // CHECK-NOT:         scf.if
 // CHECK-DAG:         arith.index_cast %[[I]] : index to i32
 // CHECK-DAG:         arith.index_cast %[[J]] : index to i32

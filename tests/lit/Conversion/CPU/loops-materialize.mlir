@@ -11,17 +11,18 @@
 // CHECK-DAG:     %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
 // CHECK-NOT:     memref.alloca
 // CHECK:         memref.store %{{.*}}, %[[X]][%{{.*}}] : memref<16xf32>
-// CHECK:         scf.for %[[I:[^ ]*]] =
+//                the loop that fills the buffer also sums it (the sum is
+//                over all of it: no second pass) ...
+// CHECK:         %[[SUM:.*]] = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (f32) {
 // CHECK-NEXT:      %[[XI:.*]] = memref.load %[[X]][%[[I]]] : memref<16xf32>
 // CHECK-NEXT:      %[[EI:.*]] = math.exp %[[XI]] : f32
 // CHECK-NEXT:      memref.store %[[EI]], %[[E]][%[[I]]] : memref<16xf32>
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[EI]] fastmath<reassoc> : f32
+// CHECK-NEXT:      scf.yield %[[S]] : f32
 // CHECK-NEXT:    }
 // CHECK-NOT:     math.exp
-//                the sum reads the buffer ...
-// CHECK:         %[[SUM:.*]] = scf.for %[[K:[^ ]*]] = {{.*}} iter_args
-// CHECK-NEXT:      memref.load %[[E]][%[[K]]] : memref<16xf32>
-// CHECK-NEXT:      arith.addf
-//                ... and so does the store; the divf (one use) is fused into it.
+//                ... and the store reads the buffer; the divf (one use) is
+//                fused into it.
 // CHECK:         scf.for %[[J:[^ ]*]] =
 // CHECK:           %[[EJ:.*]] = memref.load %[[E]][%[[J]]] : memref<16xf32>
 // CHECK-NEXT:      %[[Y:.*]] = arith.divf %[[EJ]], %[[SUM]] : f32

@@ -15,8 +15,8 @@
 // CHECK-NOT:     memref.store
 // CHECK:         %[[C4:.*]] = arith.constant 4 : index
 // CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %[[C4]] step %{{.*}} {
-// CHECK-NEXT:      %[[C8:.*]] = arith.constant 8 : index
-// CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %[[C8]] step %{{.*}} {
+// CHECK:           %[[C8:.*]] = arith.constant 8 : index
+// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %[[C8]] step %{{.*}} {
 //                    pointer: out + (i * stride + (j + 8))
 // CHECK:             %[[ROW:.*]] = arith.index_cast %[[I]] : index to i32
 // CHECK-NEXT:        %[[ROFF:.*]] = arith.muli %[[ROW]], %[[STRIDE]] : i32
@@ -64,7 +64,7 @@ func.func @tile_store(%out: !blk.ptr<i32>, %stride: i32) {
 // CHECK-NOT:     memref.alloca
 // CHECK:         scf.for %[[ROW:.*]] = %{{.*}} to %[[N]] step %{{.*}} : i32 {
 // CHECK:           %[[ROWPTR:.*]] = blk.addptr %[[IN]], %[[ROW]] : !blk.ptr<f32>, i32
-// CHECK:           scf.for %[[I:.*]] =
+// CHECK:           scf.for %[[I:[^ ]*]] =
 // CHECK-NEXT:        %[[COL:.*]] = arith.index_cast %[[I]] : index to i32
 // CHECK-NEXT:        %[[PTR:.*]] = blk.addptr %[[ROWPTR]], %[[COL]] : !blk.ptr<f32>, i32
 // CHECK-NEXT:        blk.load %[[PTR]] : !blk.ptr<f32>

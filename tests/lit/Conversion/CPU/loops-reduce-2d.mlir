@@ -16,16 +16,24 @@
 // CHECK:         memref.store %{{.*}}, %[[X]][%{{.*}}, %{{.*}}] : memref<4x8xf32>
 //
 //                axis 0: colmax[j] = max_k x[k][j]
+//                (a zero maximum is recomputed with signed zeros)
 // CHECK:         %[[C8:.*]] = arith.constant 8 : index
 // CHECK-NEXT:    scf.for %[[J:[^ ]*]] = %{{.*}} to %[[C8]] step %{{.*}} {
 // CHECK-NEXT:      %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK:           %[[C4:.*]] = arith.constant 4 : index
 // CHECK-NEXT:      %[[M:.*]] = scf.for %[[K:[^ ]*]] = %{{.*}} to %[[C4]] step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[NINF]]) -> (f32) {
 // CHECK-NEXT:        %[[E:.*]] = memref.load %[[X]][%[[K]], %[[J]]] : memref<4x8xf32>
-// CHECK-NEXT:        %[[R:.*]] = arith.maximumf %[[ACC]], %[[E]] : f32
+// CHECK-NEXT:        %[[R:.*]] = arith.maximumf %[[ACC]], %[[E]] fastmath<nsz> : f32
 // CHECK-NEXT:        scf.yield %[[R]] : f32
 // CHECK-NEXT:      }
-// CHECK-NEXT:      memref.store %[[M]], %[[COLMAX]][%[[J]]] : memref<8xf32>
+// CHECK:           %[[Z:.*]] = arith.cmpf oeq, %[[M]], %{{.*}} : f32
+// CHECK-NEXT:      %[[MZ:.*]] = scf.if %[[Z]] -> (f32) {
+// CHECK:             memref.load %[[X]][%{{.*}}, %[[J]]] : memref<4x8xf32>
+// CHECK-NEXT:        arith.maximumf %{{[^ ]*}}, %{{[^ ]*}} : f32
+// CHECK:           } else {
+// CHECK-NEXT:        scf.yield %[[M]] : f32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      memref.store %[[MZ]], %[[COLMAX]][%[[J]]] : memref<8xf32>
 // CHECK-NEXT:    }
 //
 //                axis 1: rowsum[i] = sum_k x[i][k]

@@ -8,22 +8,21 @@
 // CHECK-LABEL: func.func @reduce_f16
 // CHECK-SAME:    (%{{[^:]*}}: !blk.ptr<f16>, %[[OUT:[^:]*]]: !blk.ptr<f16>)
 // CHECK-NEXT:    %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf16>
-// CHECK:         %[[MAX_INIT:.*]] = arith.constant 0xFF800000 : f32
-// CHECK:         %[[MAX:.*]] = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %[[MAX_INIT]]) -> (f32) {
-// CHECK-NEXT:      %[[E:.*]] = memref.load %[[X]][%[[I]]] : memref<16xf16>
+// CHECK:         %[[R:.*]]:2 = scf.for %[[I:[^ ]*]] = {{.*}} -> (f32, f32) {
+// CHECK:           %[[E:.*]] = blk.load %{{.*}} : !blk.ptr<f16>
+// CHECK-NEXT:      memref.store %[[E]], %[[X]][%[[I]]] : memref<16xf16>
 // CHECK-NEXT:      %[[W:.*]] = arith.extf %[[E]] : f16 to f32
-// CHECK-NEXT:      %[[R:.*]] = arith.maximumf %[[ACC]], %[[W]] : f32
-// CHECK-NEXT:      scf.yield %[[R]] : f32
+// CHECK-NEXT:      %[[M:.*]] = arith.maximumf %{{.*}}, %[[W]] fastmath<nsz> : f32
+// CHECK-NEXT:      %[[W2:.*]] = arith.extf %[[E]] : f16 to f32
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %{{.*}}, %[[W2]] fastmath<reassoc> : f32
+// CHECK-NEXT:      scf.yield %[[M]], %[[S]] : f32, f32
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %[[MAX16:.*]] = arith.truncf %[[MAX]] : f32 to f16
-// CHECK:         %[[SUM_INIT:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK:         %[[SUM:.*]] = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %[[SUM_INIT]]) -> (f32) {
-// CHECK-NEXT:      %[[E:.*]] = memref.load %[[X]][%[[I]]] : memref<16xf16>
-// CHECK-NEXT:      %[[W:.*]] = arith.extf %[[E]] : f16 to f32
-// CHECK-NEXT:      %[[R:.*]] = arith.addf %[[ACC]], %[[W]] fastmath<reassoc> : f32
-// CHECK-NEXT:      scf.yield %[[R]] : f32
-// CHECK-NEXT:    }
-// CHECK-NEXT:    %[[SUM16:.*]] = arith.truncf %[[SUM]] : f32 to f16
+// CHECK:         %[[MAX:.*]] = scf.if
+// CHECK:             memref.load %[[X]]
+// CHECK-NEXT:        arith.extf
+// CHECK-NEXT:        arith.maximumf
+// CHECK:         %[[MAX16:.*]] = arith.truncf %[[MAX]] : f32 to f16
+// CHECK-NEXT:    %[[SUM16:.*]] = arith.truncf %[[R]]#1 : f32 to f16
 // CHECK:         blk.store %[[OUT]], %[[MAX16]] : !blk.ptr<f16>
 // CHECK:         blk.store %{{.*}}, %[[SUM16]] : !blk.ptr<f16>
 func.func @reduce_f16(%in: !blk.ptr<f16>, %out: !blk.ptr<f16>) {
@@ -42,13 +41,15 @@ func.func @reduce_f16(%in: !blk.ptr<f16>, %out: !blk.ptr<f16>) {
 
 // CHECK-LABEL: func.func @reduce_bf16
 // CHECK:         %[[MIN_INIT:.*]] = arith.constant 0x7F800000 : f32
-// CHECK:         %[[MIN:.*]] = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %[[MIN_INIT]]) -> (f32) {
-// CHECK-NEXT:      %[[E:.*]] = memref.load {{.*}} : memref<16xbf16>
+// CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %[[MIN_INIT]]) -> (f32) {
+// CHECK:           %[[E:.*]] = blk.load %{{.*}} : !blk.ptr<bf16>
+// CHECK-NEXT:      memref.store %[[E]]
 // CHECK-NEXT:      %[[W:.*]] = arith.extf %[[E]] : bf16 to f32
-// CHECK-NEXT:      %[[R:.*]] = arith.minimumf %[[ACC]], %[[W]] : f32
-// CHECK-NEXT:      scf.yield %[[R]] : f32
+// CHECK-NEXT:      %[[M:.*]] = arith.minimumf %[[ACC]], %[[W]] fastmath<nsz> : f32
+// CHECK-NEXT:      scf.yield %[[M]] : f32
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %[[MIN16:.*]] = arith.truncf %[[MIN]] : f32 to bf16
+// CHECK:         %[[MIN:.*]] = scf.if
+// CHECK:         %[[MIN16:.*]] = arith.truncf %[[MIN]] : f32 to bf16
 // CHECK:         blk.store %{{.*}}, %[[MIN16]] : !blk.ptr<bf16>
 func.func @reduce_bf16(%in: !blk.ptr<bf16>, %out: !blk.ptr<bf16>) {
   %r = blk.make_range 0 to 16 : tensor<16xi32>

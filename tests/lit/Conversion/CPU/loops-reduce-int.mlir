@@ -1,33 +1,28 @@
 // RUN: blockjit-opt %s --convert-blk-to-loops | FileCheck %s
 
 // Integer reductions are signed: max from INT_MIN (arith.maxsi), min from
-// INT_MAX (arith.minsi), sum from 0 (arith.addi), at the element's width.
+// INT_MAX (arith.minsi), sum from 0 (arith.addi), at the element's width,
+// all three carried by the loop that loads the block.
 
 // CHECK-LABEL: func.func @reduce_i32
 // CHECK-SAME:    (%{{[^:]*}}: !blk.ptr<i32>, %[[OUT:[^:]*]]: !blk.ptr<i32>)
 // CHECK-NEXT:    %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xi32>
 // CHECK-NOT:     memref.alloca
-// CHECK:         %[[MAX_INIT:.*]] = arith.constant -2147483648 : i32
-// CHECK:         %[[MAX:.*]] = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %[[MAX_INIT]]) -> (i32) {
-// CHECK-NEXT:      %[[E:.*]] = memref.load %[[X]][%[[I]]] : memref<16xi32>
-// CHECK-NEXT:      %[[R:.*]] = arith.maxsi %[[ACC]], %[[E]] : i32
-// CHECK-NEXT:      scf.yield %[[R]] : i32
+// CHECK-DAG:     %[[MAX_INIT:.*]] = arith.constant -2147483648 : i32
+// CHECK-DAG:     %[[MIN_INIT:.*]] = arith.constant 2147483647 : i32
+// CHECK-DAG:     %[[SUM_INIT:.*]] = arith.constant 0 : i32
+// CHECK:         %[[R:.*]]:3 = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[MX:[^ ]*]] = %[[MAX_INIT]], %[[MN:[^ ]*]] = %[[MIN_INIT]], %[[SM:[^ ]*]] = %[[SUM_INIT]]) -> (i32, i32, i32) {
+// CHECK:           %[[E:.*]] = blk.load %{{.*}} : !blk.ptr<i32>
+// CHECK-NEXT:      memref.store %[[E]], %[[X]][%[[I]]] : memref<16xi32>
+// CHECK-NEXT:      %[[MX2:.*]] = arith.maxsi %[[MX]], %[[E]] : i32
+// CHECK-NEXT:      %[[MN2:.*]] = arith.minsi %[[MN]], %[[E]] : i32
+// CHECK-NEXT:      %[[SM2:.*]] = arith.addi %[[SM]], %[[E]] : i32
+// CHECK-NEXT:      scf.yield %[[MX2]], %[[MN2]], %[[SM2]] : i32, i32, i32
 // CHECK-NEXT:    }
-// CHECK:         %[[MIN_INIT:.*]] = arith.constant 2147483647 : i32
-// CHECK:         %[[MIN:.*]] = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %[[MIN_INIT]]) -> (i32) {
-// CHECK-NEXT:      %[[E:.*]] = memref.load %[[X]][%[[I]]] : memref<16xi32>
-// CHECK-NEXT:      %[[R:.*]] = arith.minsi %[[ACC]], %[[E]] : i32
-// CHECK-NEXT:      scf.yield %[[R]] : i32
-// CHECK-NEXT:    }
-// CHECK:         %[[SUM_INIT:.*]] = arith.constant 0 : i32
-// CHECK:         %[[SUM:.*]] = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %[[SUM_INIT]]) -> (i32) {
-// CHECK-NEXT:      %[[E:.*]] = memref.load %[[X]][%[[I]]] : memref<16xi32>
-// CHECK-NEXT:      %[[R:.*]] = arith.addi %[[ACC]], %[[E]] : i32
-// CHECK-NEXT:      scf.yield %[[R]] : i32
-// CHECK-NEXT:    }
-// CHECK:         blk.store %[[OUT]], %[[MAX]]
-// CHECK:         blk.store %{{.*}}, %[[MIN]]
-// CHECK:         blk.store %{{.*}}, %[[SUM]]
+// CHECK-NOT:     scf.for
+// CHECK:         blk.store %[[OUT]], %[[R]]#0
+// CHECK:         blk.store %{{.*}}, %[[R]]#1
+// CHECK:         blk.store %{{.*}}, %[[R]]#2
 func.func @reduce_i32(%in: !blk.ptr<i32>, %out: !blk.ptr<i32>) {
   %r = blk.make_range 0 to 16 : tensor<16xi32>
   %base = blk.splat %in : !blk.ptr<i32> -> tensor<16x!blk.ptr<i32>>
@@ -50,27 +45,21 @@ func.func @reduce_i32(%in: !blk.ptr<i32>, %out: !blk.ptr<i32>) {
 // CHECK-SAME:    (%{{[^:]*}}: !blk.ptr<i8>, %[[OUT:[^:]*]]: !blk.ptr<i8>)
 // CHECK-NEXT:    %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xi8>
 // CHECK-NOT:     memref.alloca
-// CHECK:         %[[MAX_INIT:.*]] = arith.constant -128 : i8
-// CHECK:         %[[MAX:.*]] = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %[[MAX_INIT]]) -> (i8) {
-// CHECK-NEXT:      %[[E:.*]] = memref.load %[[X]][%[[I]]] : memref<16xi8>
-// CHECK-NEXT:      %[[R:.*]] = arith.maxsi %[[ACC]], %[[E]] : i8
-// CHECK-NEXT:      scf.yield %[[R]] : i8
+// CHECK-DAG:     %[[MAX_INIT:.*]] = arith.constant -128 : i8
+// CHECK-DAG:     %[[MIN_INIT:.*]] = arith.constant 127 : i8
+// CHECK-DAG:     %[[SUM_INIT:.*]] = arith.constant 0 : i8
+// CHECK:         %[[R:.*]]:3 = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[MX:[^ ]*]] = %[[MAX_INIT]], %[[MN:[^ ]*]] = %[[MIN_INIT]], %[[SM:[^ ]*]] = %[[SUM_INIT]]) -> (i8, i8, i8) {
+// CHECK:           %[[E:.*]] = blk.load %{{.*}} : !blk.ptr<i8>
+// CHECK-NEXT:      memref.store %[[E]], %[[X]][%[[I]]] : memref<16xi8>
+// CHECK-NEXT:      %[[MX2:.*]] = arith.maxsi %[[MX]], %[[E]] : i8
+// CHECK-NEXT:      %[[MN2:.*]] = arith.minsi %[[MN]], %[[E]] : i8
+// CHECK-NEXT:      %[[SM2:.*]] = arith.addi %[[SM]], %[[E]] : i8
+// CHECK-NEXT:      scf.yield %[[MX2]], %[[MN2]], %[[SM2]] : i8, i8, i8
 // CHECK-NEXT:    }
-// CHECK:         %[[MIN_INIT:.*]] = arith.constant 127 : i8
-// CHECK:         %[[MIN:.*]] = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %[[MIN_INIT]]) -> (i8) {
-// CHECK-NEXT:      %[[E:.*]] = memref.load %[[X]][%[[I]]] : memref<16xi8>
-// CHECK-NEXT:      %[[R:.*]] = arith.minsi %[[ACC]], %[[E]] : i8
-// CHECK-NEXT:      scf.yield %[[R]] : i8
-// CHECK-NEXT:    }
-// CHECK:         %[[SUM_INIT:.*]] = arith.constant 0 : i8
-// CHECK:         %[[SUM:.*]] = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %[[SUM_INIT]]) -> (i8) {
-// CHECK-NEXT:      %[[E:.*]] = memref.load %[[X]][%[[I]]] : memref<16xi8>
-// CHECK-NEXT:      %[[R:.*]] = arith.addi %[[ACC]], %[[E]] : i8
-// CHECK-NEXT:      scf.yield %[[R]] : i8
-// CHECK-NEXT:    }
-// CHECK:         blk.store %[[OUT]], %[[MAX]]
-// CHECK:         blk.store %{{.*}}, %[[MIN]]
-// CHECK:         blk.store %{{.*}}, %[[SUM]]
+// CHECK-NOT:     scf.for
+// CHECK:         blk.store %[[OUT]], %[[R]]#0
+// CHECK:         blk.store %{{.*}}, %[[R]]#1
+// CHECK:         blk.store %{{.*}}, %[[R]]#2
 func.func @reduce_i8(%in: !blk.ptr<i8>, %out: !blk.ptr<i8>) {
   %r = blk.make_range 0 to 16 : tensor<16xi32>
   %base = blk.splat %in : !blk.ptr<i8> -> tensor<16x!blk.ptr<i8>>

@@ -10,7 +10,7 @@
 // CHECK-NOT:     memref.alloca
 // CHECK:         %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
 // CHECK:         %[[END:.*]] = arith.index_cast %{{.*}} : i64 to index
-// CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %[[END]] step %{{.*}} {
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %[[END]] step %{{.*}} {
 // CHECK-NEXT:      %[[COL:.*]] = arith.index_cast %[[I]] : index to i32
 // CHECK-NEXT:      %[[PTR:.*]] = blk.addptr %[[OUT]], %[[COL]] : !blk.ptr<f32>, i32
 // CHECK-NEXT:      blk.store %[[PTR]], %[[V]] : !blk.ptr<f32>
