@@ -77,7 +77,10 @@ llvm::Expected<llvm::orc::LLJIT &> processJIT() {
 /// A fixed set of worker threads that split a range of program indices.
 /// Programs go out in contiguous chunks (one atomic per chunk, about four
 /// per thread), the calling thread works too, and a grid of few chunks
-/// wakes only the workers it can use.
+/// wakes only the workers it can use. A worker that finishes, and a caller
+/// waiting for workers, spin for kSpin before sleeping: waking a sleeping
+/// thread costs tens of microseconds, as long as a whole small grid
+/// (OpenMP runtimes spin likewise between parallel regions).
 class ThreadPool {
 public:
   explicit ThreadPool(unsigned threads) {
@@ -95,8 +98,9 @@ public:
   }
   unsigned size() const { return workers.size() + 1; }
 
-  /// Calls task(i) for every i in [0, count); the caller works too.
-  void run(int64_t count, const std::function<void(int64_t)> &task) {
+  /// Calls task(begin, end) on contiguous chunks covering [0, count); the
+  /// caller works too.
+  void run(int64_t count, const std::function<void(int64_t, int64_t)> &task) {
     std::lock_guard serial(runMutex); // one grid at a time
     int64_t chunkSize = std::max<int64_t>(1, count / (int64_t(size()) * 4));
     int64_t chunks = (count + chunkSize - 1) / chunkSize;
@@ -108,27 +112,47 @@ public:
       this->count = count;
       this->chunkSize = chunkSize;
       next = 0;
-      wanted = busy = helpers;
+      wanted = helpers;
+      busy = helpers;
       ++generation;
+      published.store(generation, std::memory_order_release);
     }
     for (unsigned i = 0; i < helpers; ++i)
       wake.notify_one();
     drain();
+    spinWhile([&] { return busy.load(std::memory_order_acquire) != 0; });
     std::unique_lock lock(mutex);
     done.wait(lock, [&] { return busy == 0; });
     this->task = nullptr;
   }
 
 private:
+  static constexpr std::chrono::microseconds kSpin{50};
+
+  /// Spins while `condition` holds, for at most kSpin.
+  template <typename Condition> static void spinWhile(Condition condition) {
+    auto deadline = std::chrono::steady_clock::now() + kSpin;
+    for (unsigned i = 0; condition(); ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+      if (i % 64 == 63 && std::chrono::steady_clock::now() > deadline)
+        return;
+    }
+  }
+
   void drain() {
     for (int64_t begin; (begin = next.fetch_add(chunkSize)) < count;)
-      for (int64_t i = begin, end = std::min(count, begin + chunkSize);
-           i < end; ++i)
-        (*task)(i);
+      (*task)(begin, std::min(count, begin + chunkSize));
   }
   void work() {
     uint64_t seen = 0;
     while (true) {
+      // A next grid often follows at once: wait for it awake first.
+      spinWhile([&] {
+        return published.load(std::memory_order_acquire) == seen &&
+               !stopping.load(std::memory_order_relaxed);
+      });
       {
         std::unique_lock lock(mutex);
         // A grid's helpers take the `wanted` places; the other workers
@@ -151,12 +175,14 @@ private:
   std::vector<std::thread> workers;
   std::mutex mutex, runMutex;
   std::condition_variable wake, done;
-  const std::function<void(int64_t)> *task = nullptr;
+  const std::function<void(int64_t, int64_t)> *task = nullptr;
   int64_t count = 0, chunkSize = 1;
   std::atomic<int64_t> next{0};
-  unsigned wanted = 0, busy = 0;
+  unsigned wanted = 0;
+  std::atomic<unsigned> busy{0};
   uint64_t generation = 0;
-  bool stopping = false;
+  std::atomic<uint64_t> published{0}; // generation, read without the lock
+  std::atomic<bool> stopping{false};
 };
 
 ThreadPool &pool() {
@@ -185,7 +211,8 @@ unsigned hostProcessors() {
     if (std::fscanf(file, "%lld %lld", &quota, &period) == 2 && quota > 0 &&
         period > 0)
       processors = std::min<unsigned>(
-          processors, unsigned(std::max<long long>(1, (quota + period - 1) / period)));
+          processors,
+          unsigned(std::max<long long>(1, (quota + period - 1) / period)));
     std::fclose(file);
   }
 #endif
@@ -258,27 +285,19 @@ llvm::Error runCPUGrid(cpu::EntryFunction entry, void **args, const Grid &grid,
                        int64_t scratchBytes) {
   int64_t count = grid.size();
   std::atomic<bool> outOfMemory{false};
-  auto runProgram = [&](int64_t index) {
+  const int32_t counts[cpu::kGridCounts] = {grid.x, grid.y, grid.z};
+  auto runPrograms = [&](int64_t begin, int64_t end) {
     void *scratch = threadScratch(scratchBytes);
     if (scratchBytes && !scratch) {
       outOfMemory = true;
       return;
     }
-    int32_t values[cpu::kGridValues] = {
-        int32_t(index % grid.x),
-        int32_t(index / grid.x % grid.y),
-        int32_t(index / (int64_t(grid.x) * grid.y)),
-        grid.x,
-        grid.y,
-        grid.z};
-    entry(args, values, scratch);
+    entry(args, counts, scratch, begin, end);
   };
-  if (count == 1 || pool().size() == 1) {
-    for (int64_t i = 0; i < count; ++i)
-      runProgram(i);
-  } else {
-    pool().run(count, runProgram);
-  }
+  if (count == 1 || pool().size() == 1)
+    runPrograms(0, count);
+  else
+    pool().run(count, runPrograms);
   if (outOfMemory)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -424,9 +443,8 @@ llvm::Error CPUExecutor::fill(void *address, uint8_t byte, size_t bytes,
   return llvm::Error::success();
 }
 
-llvm::Error CPUExecutor::fillOnStream(void *address, uint8_t byte,
-                                      size_t bytes, void * /*stream*/,
-                                      int device) {
+llvm::Error CPUExecutor::fillOnStream(void *address, uint8_t byte, size_t bytes,
+                                      void * /*stream*/, int device) {
   return fill(address, byte, bytes, device);
 }
 

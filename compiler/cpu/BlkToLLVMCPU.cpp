@@ -62,10 +62,11 @@ void addGridParameters(func::FuncOp func) {
   });
 }
 
-/// `@k_blockjit_entry(ptr args, ptr grid, ptr scratch)` (see
-/// compiler/cpu/EntryABI.h): loads every argument through args[i] (a pointer
-/// to the value) and the grid values, passes the scratch arena of
-/// `scratchBytes` bytes (if the kernel uses one), then calls @k.
+/// `@k_blockjit_entry(ptr args, ptr grid, ptr scratch, i64 begin, i64 end)`
+/// (see compiler/cpu/EntryABI.h): loads every argument through args[i] (a
+/// pointer to the value) and the three program counts once, passes the
+/// scratch arena of `scratchBytes` bytes (if the kernel uses one), then
+/// calls @k for programs begin..end-1, advancing x, then y, then z.
 void addEntryPoint(ModuleOp module, LLVM::LLVMFuncOp kernel,
                    std::optional<int64_t> scratchBytes) {
   MLIRContext *context = module.getContext();
@@ -74,14 +75,19 @@ void addEntryPoint(ModuleOp module, LLVM::LLVMFuncOp kernel,
   Location loc = kernel.getLoc();
   auto ptrType = LLVM::LLVMPointerType::get(context);
   auto i32 = b.getI32Type();
+  auto i64 = b.getI64Type();
   auto entry = LLVM::LLVMFuncOp::create(
       b, loc, (kernel.getName() + cpu::kEntrySuffix).str(),
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
-                                  {ptrType, ptrType, ptrType}));
+                                  {ptrType, ptrType, ptrType, i64, i64}));
   Block *body = entry.addEntryBlock(b);
   b.setInsertionPointToStart(body);
   Value args = body->getArgument(0), grid = body->getArgument(1),
-        scratch = body->getArgument(2);
+        scratch = body->getArgument(2), begin = body->getArgument(3),
+        end = body->getArgument(4);
+  auto constant = [&](Type type, int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+  };
   SmallVector<Value> callArgs;
   unsigned numParams = kernel.getNumArguments() - kGridValues -
                        (scratchBytes ? kArenaDescriptorValues : 0);
@@ -92,20 +98,58 @@ void addEntryPoint(ModuleOp module, LLVM::LLVMFuncOp kernel,
     callArgs.push_back(
         LLVM::LoadOp::create(b, loc, kernel.getArgumentTypes()[i], valuePtr));
   }
-  if (scratchBytes) {
-    auto i64 = b.getI64Type();
-    auto constant = [&](int64_t v) {
-      return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
-    };
-    callArgs.append(
-        {scratch, scratch, constant(0), constant(*scratchBytes), constant(1)});
-  }
-  for (unsigned i = 0; i < kGridValues; ++i) {
+  if (scratchBytes)
+    callArgs.append({scratch, scratch, constant(i64, 0),
+                     constant(i64, *scratchBytes), constant(i64, 1)});
+  SmallVector<Value> counts;
+  for (unsigned i = 0; i < cpu::kGridCounts; ++i) {
     Value slot = LLVM::GEPOp::create(b, loc, ptrType, i32, grid,
                                      ArrayRef<LLVM::GEPArg>{int32_t(i)});
-    callArgs.push_back(LLVM::LoadOp::create(b, loc, i32, slot));
+    counts.push_back(LLVM::LoadOp::create(b, loc, i32, slot));
   }
-  LLVM::CallOp::create(b, loc, kernel, callArgs);
+  // The first program's ids, by division once.
+  Value countX = LLVM::SExtOp::create(b, loc, i64, counts[0]);
+  Value countY = LLVM::SExtOp::create(b, loc, i64, counts[1]);
+  Value rowsOfX = LLVM::SDivOp::create(b, loc, begin, countX);
+  Value x0 = LLVM::SRemOp::create(b, loc, begin, countX);
+  Value y0 = LLVM::SRemOp::create(b, loc, rowsOfX, countY);
+  Value z0 = LLVM::SDivOp::create(b, loc, rowsOfX, countY);
+  auto narrow = [&](Value v) -> Value {
+    return LLVM::TruncOp::create(b, loc, i32, v);
+  };
+  // loop(index, x, y, z): index < end ? call, advance : return.
+  Block *loop = entry.addBlock();
+  Block *call = entry.addBlock();
+  Block *exit = entry.addBlock();
+  for (Type type : {Type(i64), Type(i32), Type(i32), Type(i32)})
+    loop->addArgument(type, loc);
+  LLVM::BrOp::create(
+      b, loc, ValueRange{begin, narrow(x0), narrow(y0), narrow(z0)}, loop);
+  b.setInsertionPointToStart(loop);
+  Value index = loop->getArgument(0), x = loop->getArgument(1),
+        y = loop->getArgument(2), z = loop->getArgument(3);
+  Value more =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt, index, end);
+  LLVM::CondBrOp::create(b, loc, more, call, exit);
+  b.setInsertionPointToStart(call);
+  SmallVector<Value> programArgs(callArgs);
+  programArgs.append({x, y, z, counts[0], counts[1], counts[2]});
+  LLVM::CallOp::create(b, loc, kernel, programArgs);
+  Value one = constant(i32, 1), zero = constant(i32, 0);
+  Value nextX = LLVM::AddOp::create(b, loc, x, one);
+  Value wrapX =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, nextX, counts[0]);
+  nextX = LLVM::SelectOp::create(b, loc, wrapX, zero, nextX);
+  Value nextY =
+      LLVM::AddOp::create(b, loc, y, LLVM::ZExtOp::create(b, loc, i32, wrapX));
+  Value wrapY =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, nextY, counts[1]);
+  nextY = LLVM::SelectOp::create(b, loc, wrapY, zero, nextY);
+  Value nextZ =
+      LLVM::AddOp::create(b, loc, z, LLVM::ZExtOp::create(b, loc, i32, wrapY));
+  Value nextIndex = LLVM::AddOp::create(b, loc, index, constant(i64, 1));
+  LLVM::BrOp::create(b, loc, ValueRange{nextIndex, nextX, nextY, nextZ}, loop);
+  b.setInsertionPointToStart(exit);
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   // The kernel body is only reached through the entry point: inline it there.
   kernel.setLinkage(LLVM::Linkage::Internal);

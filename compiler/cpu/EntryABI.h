@@ -2,15 +2,22 @@
 //
 // Every CPU kernel `@k` gets an entry point
 //
-//   void k_blockjit_entry(void **args, const int32_t *grid, void *scratch)
+//   void k_blockjit_entry(void **args, const int32_t *grid, void *scratch,
+//                         int64_t begin, int64_t end)
 //
 //   args     args[i] points to the value of runtime argument i (parameter
 //            order, constexprs skipped);
-//   grid     six i32: program ids x, y, z, then program counts x, y, z;
+//   grid     three i32: the program counts x, y, z;
 //   scratch  a 64-byte aligned arena of CompiledArtifact::cpuScratchBytes
 //            (null when 0), owned by the calling thread and reused by every
 //            program it runs: large block temporaries live there instead of
-//            on the stack.
+//            on the stack;
+//   begin, end  the programs to run, one after another, by linear index
+//            (x fastest: index = x + gx * (y + gy * z)).
+//
+// One call runs a whole chunk of programs: the arguments are loaded once
+// and the program ids advance without divisions, so a grid of one program
+// per row costs no more per program than a loop iteration.
 //
 // The lowering (compiler/cpu) and the executor (runtime/CPUExecutor) both
 // follow this header.
@@ -23,12 +30,16 @@
 
 namespace blockjit::cpu {
 
-using EntryFunction = void (*)(void **args, const int32_t *grid, void *scratch);
+using EntryFunction = void (*)(void **args, const int32_t *grid, void *scratch,
+                               int64_t begin, int64_t end);
 
 /// Suffix of the entry point's symbol.
 inline constexpr const char *kEntrySuffix = "_blockjit_entry";
-/// Number of i32 grid values.
+/// Number of i32 grid values a kernel takes: program ids x, y, z, then
+/// program counts x, y, z.
 inline constexpr unsigned kGridValues = 6;
+/// Number of i32 values the entry point reads from `grid` (the counts).
+inline constexpr unsigned kGridCounts = 3;
 /// Alignment of the scratch arena and of every buffer in it.
 inline constexpr int64_t kScratchAlignment = 64;
 /// Block temporaries up to this size stay on the stack (where LLVM can keep

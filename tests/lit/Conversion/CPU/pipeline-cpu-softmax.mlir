@@ -8,7 +8,8 @@
 // The whole CPU pipeline (blk stage, loops stage, LLVM stage) on the row-wise
 // softmax of tests/lit/Dialect/softmax.mlir ends in the LLVM dialect: the
 // kernel is internal and always_inline, with the grid as six trailing i32
-// parameters, and @softmax_blockjit_entry unpacks args/grid and calls it.
+// parameters, and @softmax_blockjit_entry unpacks args/grid and calls it
+// for each program of its range.
 
 // CHECK-LABEL: llvm.func internal @softmax
 // CHECK-SAME:    (%[[OUT:[^:]*]]: !llvm.ptr, %[[IN:[^:]*]]: !llvm.ptr, %[[IN_STRIDE:[^:]*]]: i32, %[[OUT_STRIDE:[^:]*]]: i32,
@@ -51,12 +52,12 @@
 // CHECK-NEXT:  }
 
 // CHECK-LABEL: llvm.func @softmax_blockjit_entry
-// CHECK-SAME:    (%[[ARGS:[^:]*]]: !llvm.ptr, %[[GRID:[^:]*]]: !llvm.ptr, %[[SCRATCH:[^:]*]]: !llvm.ptr) {
+// CHECK-SAME:    (%[[ARGS:[^:]*]]: !llvm.ptr, %[[GRID:[^:]*]]: !llvm.ptr, %[[SCRATCH:[^:]*]]: !llvm.ptr, %{{[^:]*}}: i64, %{{[^:]*}}: i64) {
 // CHECK-COUNT-2: llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
 // CHECK:         llvm.getelementptr %[[ARGS]][5] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
-// CHECK:         llvm.getelementptr %[[GRID]][5] : (!llvm.ptr) -> !llvm.ptr, i32
+// CHECK:         llvm.getelementptr %[[GRID]][2] : (!llvm.ptr) -> !llvm.ptr, i32
 // CHECK:         llvm.call @softmax({{.*}}) : (!llvm.ptr, !llvm.ptr, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> ()
-// CHECK-NEXT:    llvm.return
+// CHECK:         llvm.return
 
 func.func @softmax(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %in_row_stride: i32,
                    %out_row_stride: i32, %n_rows: i32, %n_cols: i32) {
