@@ -90,6 +90,18 @@ private:
   SmallVector<Operation *> oldLoops;
   /// Reductions already computed by the loop that stored their source.
   llvm::SmallPtrSet<Operation *, 4> fusedReductions;
+  /// 1-D buffers whose elements from `start` on all equal the scalar
+  /// `fill` (a masked load's padding, and what is computed from it): ops on
+  /// them compute [0, start) and store f(fill) once for the rest, instead
+  /// of computing f on every padding element (a row of 12288 in a block of
+  /// 16384 is a third padding).
+  struct Tail {
+    Value start;
+    Value fill;
+  };
+  DenseMap<Value, Tail> tails;
+  /// While set, readElement reads a buffer with a tail as its fill.
+  bool readingTail = false;
 
   /// A buffer for the elements of a block of `type`, allocated once per
   /// program: small ones on the stack, large ones in the thread's scratch
@@ -154,12 +166,18 @@ private:
   /// tested once per line, the rest per element. The bodies carry `inits`
   /// through every element in index order (1-D only) and the final values
   /// are returned.
+  ///
+  /// 1-D only: `activeEnd` (with no mask) makes [0, activeEnd) the active
+  /// elements; `tailStart`, if given, receives the index from which every
+  /// element is masked off when the active ones are a prefix (null when
+  /// they are not, or when all are active).
   SmallVector<Value> maskedLoopNest(Location loc, ArrayRef<int64_t> shape,
                                     Value mask, CarryingBody body,
-                                    CarryingBody masked,
-                                    ValueRange inits = {}) {
-    assert((inits.empty() || shape.size() == 1) &&
-           "only 1-D loops carry values");
+                                    CarryingBody masked, ValueRange inits = {},
+                                    Value activeEnd = {},
+                                    Value *tailStart = nullptr) {
+    assert(((inits.empty() && !activeEnd && !tailStart) || shape.size() == 1) &&
+           "only 1-D loops carry values or split at a given end");
     cpu::MaskTerms terms;
     if (mask)
       terms = cpu::splitMask(mask);
@@ -216,6 +234,8 @@ private:
         end = end ? arith::MinSIOp::create(builder, loc, end, prefixEnds)
                   : prefixEnds;
       }
+      if (activeEnd)
+        end = activeEnd;
       if (!end)
         end = full;
       if (!terms.perLine.empty()) {
@@ -223,8 +243,12 @@ private:
         end = arith::SelectOp::create(builder, loc, active, end, zero);
       }
       emitLoop(outer, zero, end, /*active=*/true);
-      if (masked && (!terms.prefixes.empty() || !terms.perLine.empty()))
+      bool split =
+          !terms.prefixes.empty() || !terms.perLine.empty() || bool(activeEnd);
+      if (masked && split)
         emitLoop(outer, end, full, /*active=*/false);
+      if (tailStart && split && terms.perElement.empty())
+        *tailStart = end;
     };
     if (shape.size() == 1)
       line({});
@@ -288,8 +312,11 @@ private:
   /// insertion point.
   Value readElement(Location loc, Value value, ValueRange indices) {
     auto it = lowered.find(value);
-    if (it != lowered.end() && it->second.kind == Lowered::Buffer)
+    if (it != lowered.end() && it->second.kind == Lowered::Buffer) {
+      if (auto tail = tails.find(value); readingTail && tail != tails.end())
+        return tail->second.fill;
       return memref::LoadOp::create(builder, loc, it->second.buffer, indices);
+    }
     Operation *def = value.getDefiningOp();
     if (auto splat = dyn_cast_or_null<blk::SplatOp>(def))
       return splat.getSrc();
@@ -392,11 +419,45 @@ private:
     return builder.create(state)->getResult(0);
   }
 
+  /// Whether the elements of 1-D `value` from some index on are all equal
+  /// because it is computed elementwise from buffers with tails starting
+  /// there (the same `start`, returned) and from values equal everywhere.
+  bool hasUniformTail(Value value, Value &start) {
+    auto it = lowered.find(value);
+    if (it != lowered.end() && it->second.kind == Lowered::Buffer) {
+      auto tail = tails.find(value);
+      if (tail == tails.end() || (start && start != tail->second.start))
+        return false;
+      start = tail->second.start;
+      return true;
+    }
+    if (cpu::variesAlong(value).none())
+      return true;
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getNumResults() != 1 ||
+        !def->hasTrait<OpTrait::Elementwise>() ||
+        isa<blk::BlkDialect>(def->getDialect()))
+      return false;
+    return llvm::all_of(def->getOperands(), [&](Value operand) {
+      return !isBlock(operand.getType()) || hasUniformTail(operand, start);
+    });
+  }
+
   void materialize(Value value) {
     auto type = cast<RankedTensorType>(value.getType());
     Value buffer = allocBuffer(type);
     Location loc = value.getLoc();
     FusedReductions fused = fuseReductionsOf(value);
+    Value tailStart;
+    if (type.getRank() != 1 || !hasUniformTail(value, tailStart) || !tailStart)
+      tailStart = {};
+    // The tail's element, computed once.
+    Value fill;
+    if (tailStart) {
+      readingTail = true;
+      fill = readElement(loc, value, ValueRange{tailStart});
+      readingTail = false;
+    }
     SmallVector<Value> results = maskedLoopNest(
         loc, type.getShape(), Value(),
         [&](ValueRange ivs, ValueRange running) {
@@ -404,8 +465,14 @@ private:
           memref::StoreOp::create(builder, loc, element, buffer, ivs);
           return fused.combine(*this, loc, running, element);
         },
-        nullptr, fused.inits);
+        [&](ValueRange ivs, ValueRange running) {
+          memref::StoreOp::create(builder, loc, fill, buffer, ivs);
+          return fused.combine(*this, loc, running, fill);
+        },
+        fused.inits, tailStart);
     lowered[value] = {Lowered::Buffer, buffer};
+    if (tailStart)
+      tails[value] = {tailStart, fill};
     fused.finish(*this, loc, results);
   }
 
@@ -414,6 +481,13 @@ private:
     Value buffer = allocBuffer(type);
     Location loc = load.getLoc();
     FusedReductions fused = fuseReductionsOf(load.getResult());
+    auto otherAt = [&](ValueRange ivs) -> Value {
+      if (load.getOther())
+        return readElement(loc, load.getOther(), ivs);
+      return arith::ConstantOp::create(
+          builder, loc, builder.getZeroAttr(type.getElementType()));
+    };
+    Value tailStart;
     auto store = [&](ValueRange ivs, ValueRange running, Value element) {
       memref::StoreOp::create(builder, loc, element, buffer, ivs);
       return fused.combine(*this, loc, running, element);
@@ -426,15 +500,14 @@ private:
           return store(ivs, running, blk::LoadOp::create(builder, loc, ptr));
         },
         [&](ValueRange ivs, ValueRange running) {
-          Value other = load.getOther()
-                            ? readElement(loc, load.getOther(), ivs)
-                            : Value(arith::ConstantOp::create(
-                                  builder, loc,
-                                  builder.getZeroAttr(type.getElementType())));
-          return store(ivs, running, other);
+          return store(ivs, running, otherAt(ivs));
         },
-        fused.inits);
+        fused.inits, Value(), type.getRank() == 1 ? &tailStart : nullptr);
     lowered[load.getResult()] = {Lowered::Buffer, buffer};
+    // Padding equal everywhere: a tail that later ops can skip computing.
+    if (tailStart &&
+        (!load.getOther() || cpu::variesAlong(load.getOther()).none()))
+      tails[load.getResult()] = {tailStart, otherAt(ValueRange{tailStart})};
     fused.finish(*this, loc, results);
     return success();
   }
