@@ -19,9 +19,11 @@ input for every contender, values N(0, 3). Contenders:
   (-O3 -march=native, std::thread per call for > 1 thread).
 
 Timing: contenders take turns sample by sample (interleaved); a sample is
->= 10 ms of untimed calls (warm caches; torch's spinning OpenMP workers stop
-competing) then >= 20 ms of timed calls, and each contender reports the
-median of its samples. GB/s = 2 * rows * cols * 4 / time (one read, one write).
+>= 10 ms of untimed calls (warm caches) then >= 20 ms of timed calls, and
+each contender reports the median of its samples. After torch's samples the
+bench waits 0.3 s: torch's OpenMP workers spin after a parallel region (up
+to KMP_BLOCKTIME = 200 ms with Intel's runtime) and would take the cores
+from the next contender. GB/s = 2 * rows * cols * 4 / time (one read, one write).
 """
 import argparse
 import ctypes
@@ -84,14 +86,25 @@ def measure(fns, samples):
     region, have stopped competing for the cores), then timed for >= 20 ms."""
     calls = {}
     for name, fn in fns.items():
-        fn()
-        t = timed_batch(fn, 3)
+        # Batches that double until one lasts >= 5 ms (the first calls may
+        # start thread pools), then as many calls as last 20 ms.
+        batch = 1
+        while True:
+            t = timed_batch(fn, batch)
+            if t * batch >= 5e-3:
+                break
+            batch *= 2
         calls[name] = max(1, int(20e-3 / max(t, 1e-7)))
     times = {name: [] for name in fns}
     for _ in range(samples):
         for name, fn in fns.items():
             timed_batch(fn, max(1, calls[name] // 2))
             times[name].append(timed_batch(fn, calls[name]))
+            if name.startswith("torch"):
+                # Its OpenMP workers keep spinning after the last parallel
+                # region (Intel's runtime for KMP_BLOCKTIME, 200 ms by
+                # default): let them stop before the next contender.
+                time.sleep(0.3)
     return {name: statistics.median(t) for name, t in times.items()}
 
 
@@ -139,9 +152,12 @@ def inprocess_times(build, threads, shapes, samples):
     """GB/s of the JIT launched from C++ (build/bin/cpu_softmax --inproc)."""
     spec = ",".join(f"{r}x{c}" for r, c in shapes)
     env = dict(os.environ, BLOCKJIT_CPU_THREADS=str(threads))
-    out = subprocess.run([os.path.join(build, "bin", "cpu_softmax"), "--inproc",
+    run = subprocess.run([os.path.join(build, "bin", "cpu_softmax"), "--inproc",
                           "--shapes", spec, "--samples", str(samples)],
-                         env=env, check=True, capture_output=True, text=True).stdout
+                         env=env, capture_output=True, text=True)
+    if run.returncode:
+        raise SystemExit(f"cpu_softmax --inproc failed:\n{run.stderr}")
+    out = run.stdout
     result = {}
     for line in out.splitlines():
         rows, cols, gbps = line.split(",")
@@ -178,10 +194,14 @@ def main():
         out = subprocess.run([sys.executable, __file__, "--child", str(n),
                               "--samples", str(args.samples), "--build", args.build,
                               "--shapes", ",".join(f"{r}x{c}" for r, c in shapes)],
-                             env=env, check=True, capture_output=True, text=True)
+                             env=env, capture_output=True, text=True)
+        if out.returncode:
+            sys.exit(f"the {n}-thread run failed:\n{out.stderr}")
         results += json.loads(out.stdout.strip().splitlines()[-1])
     import torch
-    print(f"# {cpu_model()}, {cores} CPUs usable; torch {torch.__version__}")
+    print(f"# {cpu_model()}, {cores} CPUs usable; torch {torch.__version__}; "
+          "blockjit writes a preallocated output, torch.softmax allocates its own "
+          "(torch_out: out= a preallocated one)")
     print(f"{'shape':>12} {'thr':>3} {'blockjit':>9} {'inproc':>7} {'torch':>7} "
           f"{'torch_out':>9} {'hand':>7} {'bj/torch':>8}")
     for r in results:

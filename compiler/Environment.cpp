@@ -28,6 +28,9 @@ constexpr Variable kVariables[] = {
      "the ptxas that assembles cubins ('none': PTX to the driver)"},
     {"BLOCKJIT_TARGET", "cpu|cuda", "where launches without a target run"},
     {"BLOCKJIT_CPU_THREADS", "N", "threads of the CPU executor"},
+    {"BLOCKJIT_CPU_SPIN_US", "N",
+     "microseconds CPU workers stay awake for the next launch (default "
+     "1000; 0: sleep at once)"},
     {"BLOCKJIT_AUTOTUNE", "0|1", "0: autotuned launches time nothing"},
 };
 
@@ -70,6 +73,17 @@ std::optional<unsigned> cpuThreads() {
   char *end = nullptr;
   long n = std::strtol(text->c_str(), &end, 10);
   if (end == text->c_str() || *end || n < 1 || n > 4096)
+    return std::nullopt;
+  return unsigned(n);
+}
+
+std::optional<unsigned> cpuSpinMicroseconds() {
+  auto text = read("BLOCKJIT_CPU_SPIN_US");
+  if (!text)
+    return std::nullopt;
+  char *end = nullptr;
+  long n = std::strtol(text->c_str(), &end, 10);
+  if (end == text->c_str() || *end || n < 0 || n > 1000000)
     return std::nullopt;
   return unsigned(n);
 }

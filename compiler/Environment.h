@@ -38,6 +38,9 @@ std::optional<std::string> ptxas();
 std::optional<std::string> target();
 /// A positive number, or nothing (unset or not a positive number).
 std::optional<unsigned> cpuThreads();
+/// $BLOCKJIT_CPU_SPIN_US: how long an idle CPU worker spins for the next
+/// launch before sleeping, if set to a number in [0, 10^6].
+std::optional<unsigned> cpuSpinMicroseconds();
 /// False when $BLOCKJIT_AUTOTUNE is "0" (tuning off), else true.
 bool autotuneEnabled();
 /// $HOME, for the default cache directory.

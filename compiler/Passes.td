@@ -66,7 +66,13 @@ def ConvertBlkToLLVMCPU : Pass<"convert-blk-to-llvm-cpu", "mlir::ModuleOp"> {
   let options = [Option<"scalef", "scalef", "bool", /*default=*/"false",
                         "f32 exp and exp2 scale by 2^k with llvm.ldexp (one "
                         "vscalefps on AVX-512; the CPU backend sets it when "
-                        "the host has AVX-512F)">];
+                        "the host has AVX-512F)">,
+                 Option<"preferVectorWidth", "prefer-vector-width", "int",
+                        /*default=*/"0",
+                        "the widest vectors (bits) LLVM should prefer for "
+                        "the kernel, 0 for the target's choice (the CPU "
+                        "backend asks for 512 on AVX-512 hosts: LLVM's "
+                        "tuning for Intel server cores prefers 256)">];
   let dependentDialects = ["mlir::LLVM::LLVMDialect",
                            "mlir::cf::ControlFlowDialect"];
 }

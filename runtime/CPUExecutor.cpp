@@ -78,7 +78,7 @@ llvm::Expected<llvm::orc::LLJIT &> processJIT() {
 /// Programs go out in contiguous chunks (one atomic per chunk, about four
 /// per thread), the calling thread works too, and a grid of few chunks
 /// wakes only the workers it can use. A worker that finishes, and a caller
-/// waiting for workers, spin for kSpin before sleeping: waking a sleeping
+/// waiting for workers, spin for a while before sleeping: waking a sleeping
 /// thread costs tens of microseconds, as long as a whole small grid
 /// (OpenMP runtimes spin likewise between parallel regions).
 class ThreadPool {
@@ -127,11 +127,16 @@ public:
   }
 
 private:
-  static constexpr std::chrono::microseconds kSpin{50};
+  /// How long a worker (or the caller) spins: $BLOCKJIT_CPU_SPIN_US, else
+  /// 1 ms. 50 us was too short on the dev VM: a worker that fell asleep
+  /// between launches could be woken onto the caller's core and run there,
+  /// halving a 2-thread launch for tens of milliseconds.
+  const std::chrono::microseconds spin{
+      env::cpuSpinMicroseconds().value_or(1000)};
 
-  /// Spins while `condition` holds, for at most kSpin.
-  template <typename Condition> static void spinWhile(Condition condition) {
-    auto deadline = std::chrono::steady_clock::now() + kSpin;
+  /// Spins while `condition` holds, for at most `spin`.
+  template <typename Condition> void spinWhile(Condition condition) const {
+    auto deadline = std::chrono::steady_clock::now() + spin;
     for (unsigned i = 0; condition(); ++i) {
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();

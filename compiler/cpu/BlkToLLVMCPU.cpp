@@ -204,6 +204,10 @@ struct ConvertBlkToLLVMCPU
         return signalPassFailure();
       }
       addEntryPoint(module, kernel, scratch);
+      if (preferVectorWidth > 0)
+        for (const std::string &symbol : {name, name + cpu::kEntrySuffix})
+          if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol))
+            func.setPreferVectorWidth(std::to_string(preferVectorWidth));
     }
   }
 };

@@ -22,7 +22,11 @@ void addLoopsStagePasses(OpPassManager &pm, const CompileOptions &) {
 
 void addLLVMStagePasses(OpPassManager &pm, const CompileOptions &) {
   ConvertBlkToLLVMCPUOptions options;
+  // AVX-512 hosts: vscalefps for exp's 2^k, and 512-bit vectors even where
+  // LLVM's tuning prefers 256 (Intel server cores): ATen's kernels use
+  // them there.
   options.scalef = hostHasAVX512();
+  options.preferVectorWidth = options.scalef ? 512 : 0;
   pm.addPass(createConvertBlkToLLVMCPU(options));
   pm.addPass(createCanonicalizerPass());
 }

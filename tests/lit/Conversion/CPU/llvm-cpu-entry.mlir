@@ -1,5 +1,15 @@
 // RUN: blockjit-opt %s --convert-blk-to-loops --convert-blk-to-llvm-cpu | FileCheck %s
 // RUN: blockjit-opt %s --convert-blk-to-loops --convert-blk-to-llvm-cpu | FileCheck %s --check-prefix=DECL
+// RUN: blockjit-opt %s --convert-blk-to-loops '--convert-blk-to-llvm-cpu=prefer-vector-width=512' \
+// RUN:   | FileCheck %s --check-prefix=WIDTH
+
+// prefer-vector-width=512 (the CPU backend's choice on AVX-512 hosts) marks
+// every kernel and entry point, so that LLVM vectorizes with 512-bit
+// vectors where its tuning would prefer 256 (Intel server cores).
+// WIDTH: llvm.func internal @kern({{.*}}) attributes {always_inline, prefer_vector_width = "512"}
+// WIDTH: llvm.func @kern_blockjit_entry({{.*}}) attributes {prefer_vector_width = "512"}
+// Without it, no width is asked for.
+// CHECK-NOT: prefer_vector_width
 
 // Every kernel @k becomes an internal, always_inline llvm.func with six
 // trailing i32 parameters (program ids x,y,z, then program counts x,y,z), and
