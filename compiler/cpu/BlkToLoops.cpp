@@ -443,6 +443,27 @@ private:
     });
   }
 
+  /// `end` rounded up to a whole 64-byte vector of `type`'s elements, at
+  /// most its size. Computing a value with a tail up to there reads only
+  /// buffers (past `end`, their padding) and gives the tail's own element,
+  /// and spares LLVM's scalar remainder loop (13 elements of exp per row of
+  /// 781, a third of the row's time on the Xeon host).
+  Value roundUpToVector(Location loc, Value end, RankedTensorType type) {
+    int64_t lanes = std::max<int64_t>(
+        1,
+        64 / std::max<int64_t>(
+                 1, (type.getElementType().getIntOrFloatBitWidth() + 7) / 8));
+    auto constant = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, v);
+    };
+    Value rounded = arith::AndIOp::create(
+        builder, loc,
+        arith::AddIOp::create(builder, loc, end, constant(lanes - 1)),
+        constant(~(lanes - 1)));
+    return arith::MinSIOp::create(builder, loc, rounded,
+                                  constant(type.getDimSize(0)));
+  }
+
   void materialize(Value value) {
     auto type = cast<RankedTensorType>(value.getType());
     Value buffer = allocBuffer(type);
@@ -469,7 +490,8 @@ private:
           memref::StoreOp::create(builder, loc, fill, buffer, ivs);
           return fused.combine(*this, loc, running, fill);
         },
-        fused.inits, tailStart);
+        fused.inits,
+        tailStart ? roundUpToVector(loc, tailStart, type) : Value());
     lowered[value] = {Lowered::Buffer, buffer};
     if (tailStart)
       tails[value] = {tailStart, fill};
