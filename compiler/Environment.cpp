@@ -66,26 +66,25 @@ bool autotuneEnabled() {
 }
 std::optional<std::string> home() { return read("HOME"); }
 
-std::optional<unsigned> cpuThreads() {
-  auto text = read("BLOCKJIT_CPU_THREADS");
+/// Variable `name` as a whole decimal number in [min, max], if it is one.
+static std::optional<unsigned> readUnsigned(const char *name, long min,
+                                            long max) {
+  auto text = read(name);
   if (!text)
     return std::nullopt;
   char *end = nullptr;
   long n = std::strtol(text->c_str(), &end, 10);
-  if (end == text->c_str() || *end || n < 1 || n > 4096)
+  if (end == text->c_str() || *end || n < min || n > max)
     return std::nullopt;
   return unsigned(n);
 }
 
+std::optional<unsigned> cpuThreads() {
+  return readUnsigned("BLOCKJIT_CPU_THREADS", 1, 4096);
+}
+
 std::optional<unsigned> cpuSpinMicroseconds() {
-  auto text = read("BLOCKJIT_CPU_SPIN_US");
-  if (!text)
-    return std::nullopt;
-  char *end = nullptr;
-  long n = std::strtol(text->c_str(), &end, 10);
-  if (end == text->c_str() || *end || n < 0 || n > 1000000)
-    return std::nullopt;
-  return unsigned(n);
+  return readUnsigned("BLOCKJIT_CPU_SPIN_US", 0, 1000000);
 }
 
 llvm::Expected<bool> parseCommandLine(int &argc, char **argv) {
