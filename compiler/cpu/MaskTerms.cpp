@@ -75,6 +75,22 @@ std::optional<IndexExpression> matchIndex(Value value) {
   return std::nullopt;
 }
 
+/// The predicate `b p a` for `a p' b`, when p' is a greater-than.
+std::optional<arith::CmpIPredicate> mirrored(arith::CmpIPredicate predicate) {
+  switch (predicate) {
+  case arith::CmpIPredicate::sgt:
+    return arith::CmpIPredicate::slt;
+  case arith::CmpIPredicate::sge:
+    return arith::CmpIPredicate::sle;
+  case arith::CmpIPredicate::ugt:
+    return arith::CmpIPredicate::ult;
+  case arith::CmpIPredicate::uge:
+    return arith::CmpIPredicate::ule;
+  default:
+    return std::nullopt;
+  }
+}
+
 /// `term` as a prefix of the innermost dimension, if it is one.
 std::optional<PrefixTerm> matchPrefix(Value term) {
   auto cmp = term.getDefiningOp<arith::CmpIOp>();
@@ -84,25 +100,9 @@ std::optional<PrefixTerm> matchPrefix(Value term) {
   Value index = cmp.getLhs(), bound = cmp.getRhs();
   arith::CmpIPredicate predicate = cmp.getPredicate();
   // n > i is i < n.
-  switch (predicate) {
-  case arith::CmpIPredicate::sgt:
-    predicate = arith::CmpIPredicate::slt;
+  if (std::optional<arith::CmpIPredicate> lessThan = mirrored(predicate)) {
+    predicate = *lessThan;
     std::swap(index, bound);
-    break;
-  case arith::CmpIPredicate::sge:
-    predicate = arith::CmpIPredicate::sle;
-    std::swap(index, bound);
-    break;
-  case arith::CmpIPredicate::ugt:
-    predicate = arith::CmpIPredicate::ult;
-    std::swap(index, bound);
-    break;
-  case arith::CmpIPredicate::uge:
-    predicate = arith::CmpIPredicate::ule;
-    std::swap(index, bound);
-    break;
-  default:
-    break;
   }
   if (variesAlong(bound).test(last))
     return std::nullopt;
