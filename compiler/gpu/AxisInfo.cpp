@@ -4,6 +4,7 @@
 
 #include "mlir/Analysis/DataFlow/Utils.h"
 #include "mlir/Analysis/DataFlowFramework.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <numeric>
 
@@ -62,6 +63,16 @@ AxisAnalysis::AxisAnalysis(func::FuncOp func) {
 AxisInfo AxisAnalysis::get(Value value) const {
   auto it = infos.find(value);
   return it == infos.end() ? AxisInfo() : it->second;
+}
+
+int64_t vectorRunOf(const AxisAnalysis &axis, Value ptr, Value mask,
+                    unsigned elementBytes) {
+  AxisInfo info = axis.get(ptr);
+  int64_t run = std::min<int64_t>(16 / elementBytes, info.contiguity);
+  run = std::min(run, std::max<int64_t>(1, info.divisibility / elementBytes));
+  if (mask)
+    run = std::min(run, axis.get(mask).constancy);
+  return int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, run));
 }
 
 } // namespace blockjit

@@ -52,6 +52,12 @@ private:
   llvm::DenseMap<mlir::Value, AxisInfo> infos;
 };
 
+/// Elements of `elementBytes` each that one vector access of the block
+/// pointer `ptr` under `mask` (null: none) may move: a power of two, at most
+/// 16 bytes, within one contiguous, aligned and uniformly masked run.
+int64_t vectorRunOf(const AxisAnalysis &axis, mlir::Value ptr,
+                    mlir::Value mask, unsigned elementBytes);
+
 } // namespace blockjit
 
 #endif // BLOCKJIT_COMPILER_GPU_AXISINFO_H

@@ -58,14 +58,8 @@ namespace {
 int64_t accessWidth(const AxisAnalysis &axis, Value ptr, Value mask,
                     Type element) {
   auto type = cast<RankedTensorType>(ptr.getType());
-  unsigned bytes = elementBytes(element);
-  AxisInfo info = axis.get(ptr);
-  int64_t width = std::min<int64_t>(layoutOf(type).vector, 16 / bytes);
-  width = std::min(width, info.contiguity);
-  width = std::min(width, std::max<int64_t>(1, info.divisibility / bytes));
-  if (mask)
-    width = std::min(width, axis.get(mask).constancy);
-  return int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, width));
+  return std::min(layoutOf(type).vector,
+                  vectorRunOf(axis, ptr, mask, elementBytes(element)));
 }
 
 /// addptr of blocks: one addptr per element.

@@ -9,7 +9,7 @@
 // the row.
 // CHECK-LABEL: func.func @long_rows
 // CHECK:         blk.load %{{.*}} : tensor<4x1024x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [1, 8], order = [1, 0]}>>
-func.func @long_rows(%in: !blk.ptr<f32>) {
+func.func @long_rows(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   %b = blk.splat %in : !blk.ptr<f32> -> tensor<4x1024x!blk.ptr<f32>>
   %x = blk.load %b : tensor<4x1024x!blk.ptr<f32>>
   return
@@ -21,7 +21,7 @@ func.func @long_rows(%in: !blk.ptr<f32>) {
 // other lanes and every warp down the rows.
 // CHECK-LABEL: func.func @short_rows
 // CHECK:         blk.load %{{.*}} : tensor<32x32x!blk.ptr<f16>, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>>
-func.func @short_rows(%in: !blk.ptr<f16>) {
+func.func @short_rows(%in: !blk.ptr<f16> {blk.divisibility = 16 : i32}) {
   %b = blk.splat %in : !blk.ptr<f16> -> tensor<32x32x!blk.ptr<f16>>
   %x = blk.load %b : tensor<32x32x!blk.ptr<f16>>
   return
@@ -33,7 +33,7 @@ func.func @short_rows(%in: !blk.ptr<f16>) {
 // 8 warps make a 128-row tile over 64 rows, so half of them wrap.
 // CHECK-LABEL: func.func @fewer_elements_than_threads
 // CHECK:         blk.load %{{.*}} : tensor<64x2x!blk.ptr<f16>, #blkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [8, 1], order = [1, 0]}>>
-func.func @fewer_elements_than_threads(%in: !blk.ptr<f16>) {
+func.func @fewer_elements_than_threads(%in: !blk.ptr<f16> {blk.divisibility = 16 : i32}) {
   %b = blk.splat %in : !blk.ptr<f16> -> tensor<64x2x!blk.ptr<f16>>
   %x = blk.load %b : tensor<64x2x!blk.ptr<f16>>
   return
@@ -48,7 +48,7 @@ func.func @fewer_elements_than_threads(%in: !blk.ptr<f16>) {
 // CHECK:         blk.load %{{.*}} : tensor<1024x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>
 // CHECK:         blk.splat %{{.*}} : f32 -> tensor<8x128xf32, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [8, 1], order = [1, 0]}>>
 // CHECK:         blk.splat %{{.*}} : f32 -> tensor<256x4xf32, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [8, 1], order = [1, 0]}>>
-func.func @shared_vector(%in: !blk.ptr<f32>, %v: f32) {
+func.func @shared_vector(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %v: f32) {
   %r = blk.make_range 0 to 1024 : tensor<1024xi32>
   %b = blk.splat %in : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
   %p = blk.addptr %b, %r : tensor<1024x!blk.ptr<f32>>, tensor<1024xi32>

@@ -25,7 +25,7 @@
 
 // ONE:         module attributes {blkgpu.num_warps = 4 : i32}
 // ONE-NOT:     CTAsPerCluster
-func.func @row(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %small: !blk.ptr<i32>) {
+func.func @row(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %small: !blk.ptr<i32> {blk.divisibility = 16 : i32}) {
   %r = blk.make_range 0 to 8192 : tensor<8192xi32>
   %p = blk.splat %in : !blk.ptr<f32> -> tensor<8192x!blk.ptr<f32>>
   %ptrs = blk.addptr %p, %r : tensor<8192x!blk.ptr<f32>>, tensor<8192xi32>
@@ -49,7 +49,7 @@ func.func @row(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %small: !blk.ptr<i32>) {
 // the module says why.
 // CHECK:       module attributes {blkgpu.cluster_fallback = "no block is large enough to give each of the 4 CTAs a tile", blkgpu.num_warps = 4 : i32}
 // CHECK-NOT:   CTAsPerCluster
-func.func @short(%in: !blk.ptr<f32>) {
+func.func @short(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   %r = blk.make_range 0 to 1024 : tensor<1024xi32>
   %p = blk.splat %in : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
   %ptrs = blk.addptr %p, %r : tensor<1024x!blk.ptr<f32>>, tensor<1024xi32>
@@ -64,7 +64,7 @@ func.func @short(%in: !blk.ptr<f32>) {
 // program runs in one CTA.
 // CHECK:       module attributes {blkgpu.cluster_fallback = "'blk.scan' is not implemented on blocks split over a cluster", blkgpu.num_warps = 4 : i32}
 // CHECK-NOT:   CTAsPerCluster
-func.func @scan(%in: !blk.ptr<f32>) {
+func.func @scan(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   %r = blk.make_range 0 to 8192 : tensor<8192xi32>
   %p = blk.splat %in : !blk.ptr<f32> -> tensor<8192x!blk.ptr<f32>>
   %ptrs = blk.addptr %p, %r : tensor<8192x!blk.ptr<f32>>, tensor<8192xi32>
@@ -86,7 +86,7 @@ func.func @scan(%in: !blk.ptr<f32>) {
 // its CTA.
 // CHECK-LABEL: func.func @rows
 // CHECK:         blk.reshape {{.*}} -> tensor<4x2048xf32, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0], CTAsPerCluster = [1, 4], CTASplitNum = [1, 4], CTAOrder = [1, 0]}>>
-func.func @rows(%in: !blk.ptr<f32>) {
+func.func @rows(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   %r = blk.make_range 0 to 8192 : tensor<8192xi32>
   %p = blk.splat %in : !blk.ptr<f32> -> tensor<8192x!blk.ptr<f32>>
   %ptrs = blk.addptr %p, %r : tensor<8192x!blk.ptr<f32>>, tensor<8192xi32>

@@ -12,7 +12,7 @@
 // CHECK:         blk.splat %{{.*}} : !blk.ptr<f32> -> tensor<16x64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
 // CHECK:         blk.load %{{.*}} : tensor<16x64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
 // CHECK:         blk.make_range 0 to 1024 : tensor<1024xi32, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
-func.func @linear_kept(%in: !blk.ptr<f32>) {
+func.func @linear_kept(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   %b = blk.splat %in : !blk.ptr<f32> -> tensor<16x64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
   %x = blk.load %b : tensor<16x64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
   %r = blk.make_range 0 to 1024 : tensor<1024xi32>
@@ -23,7 +23,7 @@ func.func @linear_kept(%in: !blk.ptr<f32>) {
 
 // A valid blocked layout, but not the linear one: 16x64 with 4 threads along
 // a row and 8 down the rows.
-func.func @not_linear(%in: !blk.ptr<f32>) {
+func.func @not_linear(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   // expected-error @+1 {{'blk.splat' op has the block 'tensor<16x64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>>', whose layout the GPU lowering does not implement yet: it implements the linear #blkgpu.blocked layouts that blk-assign-layouts assigns (docs/LAYOUTS.md)}}
   %b = blk.splat %in : !blk.ptr<f32> -> tensor<16x64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>>
   return
@@ -32,7 +32,7 @@ func.func @not_linear(%in: !blk.ptr<f32>) {
 // -----
 
 // Column-major order is not linear either.
-func.func @column_major(%in: !blk.ptr<f32>) {
+func.func @column_major(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   // expected-error @+1 {{'blk.splat' op has the block 'tensor<64x64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>>', whose layout the GPU lowering does not implement yet}}
   %b = blk.splat %in : !blk.ptr<f32> -> tensor<64x64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>>
   return
@@ -79,7 +79,7 @@ func.func @two_vectors(%x: f32) {
 
 // A pre-laid-out block whose element count also has unlaid-out blocks: the
 // pass picks the vector from the accesses (4 for f32), unlike the given 2.
-func.func @given_and_assigned(%in: !blk.ptr<f32>, %v: f32) {
+func.func @given_and_assigned(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %v: f32) {
   %r = blk.make_range 0 to 1024 : tensor<1024xi32>
   %b = blk.splat %in : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
   %p = blk.addptr %b, %r : tensor<1024x!blk.ptr<f32>>, tensor<1024xi32>

@@ -8,7 +8,7 @@
 // Scalars and the pointer parameters keep their types.
 
 // W1:        module attributes {blkgpu.num_warps = 1 : i32}
-// W1-LABEL:  func.func @k(%{{[^:]*}}: !blk.ptr<f32>, %{{[^:]*}}: i32)
+// W1-LABEL:  func.func @k(%{{[^:]*}}: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %{{[^:]*}}: i32 {blk.divisibility = 16 : i32})
 // W1:          blk.make_range 0 to 4096 : tensor<4096xi32, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>>
 // W1:          blk.splat %{{.*}} : i32 -> tensor<4096xi32, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>>
 
@@ -23,7 +23,7 @@
 // DEFAULT:     blk.make_range 0 to 4096 : tensor<4096xi32, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 // DEFAULT:     %{{.*}} = arith.muli %{{.*}}, %{{.*}} : i32
 // DEFAULT:     blk.store %{{.*}} : tensor<4096x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
-func.func @k(%out: !blk.ptr<f32>, %n: i32) {
+func.func @k(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %n: i32 {blk.divisibility = 16 : i32}) {
   %r = blk.make_range 0 to 4096 : tensor<4096xi32>
   %nn = arith.muli %n, %n : i32
   %nb = blk.splat %nn : i32 -> tensor<4096xi32>

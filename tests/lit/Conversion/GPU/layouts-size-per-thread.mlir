@@ -15,7 +15,7 @@
 // CHECK:         blk.store %{{.*}} : tensor<1024x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 // W8-LABEL:    func.func @f32_1024
 // W8:            blk.make_range 0 to 1024 : tensor<1024xi32, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>
-func.func @f32_1024(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
+func.func @f32_1024(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   %r = blk.make_range 0 to 1024 : tensor<1024xi32>
   %b = blk.splat %in : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
   %p = blk.addptr %b, %r : tensor<1024x!blk.ptr<f32>>, tensor<1024xi32>
@@ -33,7 +33,7 @@ func.func @f32_1024(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
 // CHECK:         arith.addf %{{.*}} : tensor<1024xf16, #blkgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 // W8-LABEL:    func.func @f16_1024
 // W8:            blk.load %{{.*}} : tensor<1024x!blk.ptr<f16>, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>
-func.func @f16_1024(%in: !blk.ptr<f16>) {
+func.func @f16_1024(%in: !blk.ptr<f16> {blk.divisibility = 16 : i32}) {
   %r = blk.make_range 0 to 1024 : tensor<1024xi32>
   %b = blk.splat %in : !blk.ptr<f16> -> tensor<1024x!blk.ptr<f16>>
   %p = blk.addptr %b, %r : tensor<1024x!blk.ptr<f16>>, tensor<1024xi32>
@@ -52,7 +52,7 @@ func.func @f16_1024(%in: !blk.ptr<f16>) {
 // CHECK:         blk.load %{{.*}} : tensor<1024x!blk.ptr<f16>, #blkgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 // CHECK:         arith.extf %{{.*}} : tensor<1024xf16, #blkgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>> to tensor<1024xf32, #blkgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 // CHECK:         blk.store %{{.*}} : tensor<1024x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
-func.func @mixed_f16_load_f32_store(%in: !blk.ptr<f16>, %out: !blk.ptr<f32>) {
+func.func @mixed_f16_load_f32_store(%in: !blk.ptr<f16> {blk.divisibility = 16 : i32}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   %r = blk.make_range 0 to 1024 : tensor<1024xi32>
   %b = blk.splat %in : !blk.ptr<f16> -> tensor<1024x!blk.ptr<f16>>
   %p = blk.addptr %b, %r : tensor<1024x!blk.ptr<f16>>, tensor<1024xi32>
@@ -71,7 +71,7 @@ func.func @mixed_f16_load_f32_store(%in: !blk.ptr<f16>, %out: !blk.ptr<f32>) {
 // CHECK:         blk.load %{{.*}} : tensor<4096x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 // CHECK-LABEL: func.func @i8_8192
 // CHECK:         blk.load %{{.*}} : tensor<8192x!blk.ptr<i8>, #blkgpu.blocked<{sizePerThread = [16], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
-func.func @cap_16_bytes(%in: !blk.ptr<f32>) {
+func.func @cap_16_bytes(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   %r = blk.make_range 0 to 4096 : tensor<4096xi32>
   %b = blk.splat %in : !blk.ptr<f32> -> tensor<4096x!blk.ptr<f32>>
   %p = blk.addptr %b, %r : tensor<4096x!blk.ptr<f32>>, tensor<4096xi32>
@@ -79,7 +79,7 @@ func.func @cap_16_bytes(%in: !blk.ptr<f32>) {
   blk.store %p, %x : tensor<4096x!blk.ptr<f32>>
   return
 }
-func.func @i8_8192(%in: !blk.ptr<i8>) {
+func.func @i8_8192(%in: !blk.ptr<i8> {blk.divisibility = 16 : i32}) {
   %r = blk.make_range 0 to 8192 : tensor<8192xi32>
   %b = blk.splat %in : !blk.ptr<i8> -> tensor<8192x!blk.ptr<i8>>
   %p = blk.addptr %b, %r : tensor<8192x!blk.ptr<i8>>, tensor<8192xi32>
@@ -101,7 +101,7 @@ func.func @i8_8192(%in: !blk.ptr<i8>) {
 // W8:            blk.load %{{.*}} : tensor<512x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>
 // W8:            blk.load %{{.*}} : tensor<128x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>
 // W8:            blk.load %{{.*}} : tensor<64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>>
-func.func @small_blocks(%in: !blk.ptr<f32>) {
+func.func @small_blocks(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   %r512 = blk.make_range 0 to 512 : tensor<512xi32>
   %b512 = blk.splat %in : !blk.ptr<f32> -> tensor<512x!blk.ptr<f32>>
   %p512 = blk.addptr %b512, %r512 : tensor<512x!blk.ptr<f32>>, tensor<512xi32>
@@ -123,7 +123,7 @@ func.func @small_blocks(%in: !blk.ptr<f32>) {
 // CHECK-LABEL: func.func @no_memory_access
 // CHECK:         blk.make_range 0 to 2048 : tensor<2048xi32, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 // CHECK:         blk.reduce sum %{{.*}} : tensor<2048xi32, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>> -> i32
-func.func @no_memory_access(%out: !blk.ptr<i32>) {
+func.func @no_memory_access(%out: !blk.ptr<i32> {blk.divisibility = 16 : i32}) {
   %r = blk.make_range 0 to 2048 : tensor<2048xi32>
   %s = blk.reduce sum %r axis = 0 : tensor<2048xi32> -> i32
   blk.store %out, %s : !blk.ptr<i32>

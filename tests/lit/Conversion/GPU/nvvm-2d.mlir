@@ -23,10 +23,9 @@
 // CHECK:         nvvm.barrier0
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 // CHECK:         nvvm.barrier0
-// The 2-D loads are scalar: the row stride is not known to be aligned
-// (nvvm-vector-3d.mlir has vector accesses of blocks of rank 2 and 3).
-// CHECK-NOT:     vector<
-// CHECK:         blk.load %{{.*}} : !blk.ptr<f32>
+// The row stride is a multiple of 16: each thread's 4 columns of its 2 rows
+// are two 16-byte loads (layouts-coalesce.mlir: an odd stride).
+// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // The row sums: each thread's 2 rows summed in-thread (4 columns each),
 // then across the 16 lanes of a row (offsets 1, 2, 4, 8); the lanes at
 // column 0 write the 2 sums to the result's slots, a barrier, each thread
@@ -42,7 +41,7 @@
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK-NEXT:    nvvm.barrier0
 // CHECK:         blk.store %{{.*}}, %{{.*}} : !blk.ptr<f32>
-func.func @row_sum(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>, %stride: i32) {
+func.func @row_sum(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %stride: i32 {blk.divisibility = 16 : i32}) {
   %rows = blk.make_range 0 to 16 : tensor<16xi32>
   %cols = blk.make_range 0 to 64 : tensor<64xi32>
   %r2 = blk.expand_dims %rows axis = 1 : tensor<16xi32> -> tensor<16x1xi32>

@@ -32,8 +32,8 @@
 // CHECK:         %[[T4:.*]] = arith.muli %[[TID]], %c4_i32 : i32
 // CHECK-NEXT:    %[[TURN:.*]] = arith.muli %[[RANK]], %c512_i32 : i32
 // CHECK-NEXT:    %[[BASE:.*]] = arith.addi %[[T4]], %[[TURN]] : i32
-// CHECK-NEXT:    arith.addi %[[BASE]], %c1_i32 : i32
-// CHECK:         arith.addi %[[BASE]], %c1024_i32 : i32
+// CHECK-NEXT:    arith.addi %[[BASE]], %c1024_i32 : i32
+// CHECK:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK:         nvvm.shfl.sync  bfly
 // CHECK:         nvvm.barrier0
 // CHECK:         nvvm.barrier0
@@ -59,7 +59,7 @@
 // CHECK-NEXT:    nvvm.cluster.arrive
 // CHECK-NEXT:    nvvm.cluster.wait
 // CHECK-NEXT:    return
-func.func @row(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %flag: !blk.ptr<i32>) {
+func.func @row(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %flag: !blk.ptr<i32> {blk.divisibility = 16 : i32}) {
   %pid = blk.program_id 0 : i32
   %np = blk.num_programs 0 : i32
   %r = blk.make_range 0 to 4096 : tensor<4096xi32>
