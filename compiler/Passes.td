@@ -82,15 +82,15 @@ def BlkPipelineLoads : Pass<"blk-pipeline-loads", "mlir::ModuleOp"> {
   let description = [{
     For a load in an scf.for body whose address, mask and `other` depend only
     on the induction variable and values from outside the loop, the load for
-    iteration i + step is issued at the start of iteration i and carried to
-    it through an iter_arg; a prologue loads the first iteration. The
-    prefetch is masked off past the upper bound (compared as the loop
-    compares, signed or unsigned), so it never touches memory the original
-    loop would not. A load of a pointer parameter that the loop also stores
+    iteration i + (num_stages - 1) * step is issued at the start of iteration
+    i and carried to it through num_stages - 1 iter_args; a prologue loads
+    the first num_stages - 1 iterations. Each prefetch is masked off past the
+    upper bound (compared as the loop compares, signed or unsigned), so it
+    never touches memory the original loop would not. A load of a pointer parameter that the loop also stores
     through is not prefetched (the store of this or the previous iteration
     may write what it reads); distinct pointer parameters are assumed not to
-    overlap. `num-stages` = 1 leaves loops alone; larger values prefetch one
-    iteration ahead (3 and more act as 2); less than 1 is an error.
+    overlap. `num-stages` = 1 leaves loops alone; each stage more holds one
+    more iteration's loads in registers; outside 1..8 is an error.
   }];
   let options = [Option<"numStages", "num-stages", "int", "2",
                         "software pipelining depth (1 = off)">];

@@ -105,10 +105,12 @@ struct LoopWrites {
   }
 };
 
-/// Emits `load` for the iteration whose induction variable is `iv`, masked
-/// off entirely when `iv >= upper`.
+/// Emits `load` for the iteration whose induction variable is `iv`, `base`
+/// advanced by whole steps, masked off entirely when `iv >= upper` or when
+/// computing it wrapped around (`iv < base`: the step is positive), so that
+/// rows near the top of the index type never load below the first.
 Value emitLoadAt(OpBuilder &b, scf::ForOp loop, blk::LoadOp load,
-                 ArrayRef<Operation *> slice, Value iv) {
+                 ArrayRef<Operation *> slice, Value iv, Value base) {
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), iv);
   for (Operation *op : slice)
@@ -116,11 +118,17 @@ Value emitLoadAt(OpBuilder &b, scf::ForOp loop, blk::LoadOp load,
   Location loc = load.getLoc();
   // The loop's own comparison: a loop with unsigned bounds compares
   // unsigned.
-  Value inRange =
-      arith::CmpIOp::create(b, loc,
-                            loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
-                                                  : arith::CmpIPredicate::slt,
-                            iv, loop.getUpperBound());
+  bool isUnsigned = loop.getUnsignedCmp();
+  Value inRange = arith::CmpIOp::create(
+      b, loc, isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt,
+      iv, loop.getUpperBound());
+  if (iv != base)
+    inRange = arith::AndIOp::create(
+        b, loc, inRange,
+        arith::CmpIOp::create(b, loc,
+                              isUnsigned ? arith::CmpIPredicate::uge
+                                         : arith::CmpIPredicate::sge,
+                              iv, base));
   Type ptrType = load.getPtr().getType();
   Value mask = inRange;
   if (auto tensor = dyn_cast<RankedTensorType>(ptrType))
@@ -136,7 +144,24 @@ Value emitLoadAt(OpBuilder &b, scf::ForOp loop, blk::LoadOp load,
                              mask, other);
 }
 
-LogicalResult pipeline(scf::ForOp loop) {
+/// `iv` advanced by `k` steps of `loop`.
+Value stepsAhead(OpBuilder &b, Location loc, scf::ForOp loop, Value iv,
+                 int64_t k) {
+  if (k == 0)
+    return iv;
+  Value step = loop.getStep();
+  if (k > 1)
+    step = arith::MulIOp::create(
+        b, loc, step,
+        arith::ConstantOp::create(b, loc,
+                                  b.getIntegerAttr(step.getType(), k)));
+  return arith::AddIOp::create(b, loc, iv, step);
+}
+
+/// Prefetches `distance` iterations ahead: each load is carried through
+/// `distance` iter_args, the oldest used by this iteration, and the body
+/// starts with the load of iteration iv + distance * step.
+LogicalResult pipeline(scf::ForOp loop, int64_t distance) {
   SmallVector<std::pair<blk::LoadOp, SmallVector<Operation *>>> loads;
   LoopWrites writes(loop);
   for (auto load : loop.getBody()->getOps<blk::LoadOp>()) {
@@ -148,37 +173,48 @@ LogicalResult pipeline(scf::ForOp loop) {
   if (loads.empty())
     return success();
   IRRewriter rewriter(loop.getContext());
-  // Prologue: the first iteration's loads, before the loop.
+  Location loc = loop.getLoc();
+  // Prologue: the first `distance` iterations' loads, before the loop;
+  // load j of iteration k is carried in iter_arg j * distance + k.
   rewriter.setInsertionPoint(loop);
   SmallVector<Value> prologue;
   for (auto &[load, slice] : loads)
-    prologue.push_back(
-        emitLoadAt(rewriter, loop, load, slice, loop.getLowerBound()));
-  SmallVector<Value> prefetched;
+    for (int64_t k = 0; k < distance; ++k)
+      prologue.push_back(emitLoadAt(
+          rewriter, loop, load, slice,
+          stepsAhead(rewriter, loc, loop, loop.getLowerBound(), k),
+          loop.getLowerBound()));
   auto newLoop = cast<scf::ForOp>(
       *cast<LoopLikeOpInterface>(loop.getOperation())
            .replaceWithAdditionalYields(
                rewriter, prologue, /*replaceInitOperandUsesInLoop=*/false,
-               [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument>) {
-                 // The next iteration's loads go first, so their latency
-                 // overlaps this iteration's work.
+               [&](OpBuilder &b, Location loc,
+                   ArrayRef<BlockArgument> carried) {
+                 // The furthest iteration's loads go first, so their latency
+                 // overlaps this and the next iterations' work.
                  OpBuilder::InsertionGuard guard(b);
                  Block *body = b.getInsertionBlock();
                  b.setInsertionPointToStart(body);
                  auto forOp = cast<scf::ForOp>(body->getParentOp());
-                 Value next = arith::AddIOp::create(
-                     b, loc, forOp.getInductionVar(), forOp.getStep());
-                 SmallVector<Value> values;
-                 for (auto &[load, slice] : loads) {
+                 Value ahead = stepsAhead(b, loc, forOp,
+                                          forOp.getInductionVar(), distance);
+                 SmallVector<Value> yielded;
+                 for (auto [j, entry] : llvm::enumerate(loads)) {
+                   // Every carried load moves one iteration closer.
+                   for (int64_t k = 1; k < distance; ++k)
+                     yielded.push_back(carried[j * distance + k]);
                    // The slice ops now live in the new loop's body.
-                   values.push_back(emitLoadAt(b, forOp, load, slice, next));
+                   yielded.push_back(emitLoadAt(b, forOp, entry.first,
+                                                entry.second, ahead,
+                                                forOp.getInductionVar()));
                  }
-                 return values;
+                 return yielded;
                }));
-  unsigned first = newLoop.getNumRegionIterArgs() - loads.size();
-  for (auto [i, entry] : llvm::enumerate(loads)) {
+  unsigned first = newLoop.getNumRegionIterArgs() - prologue.size();
+  for (auto [j, entry] : llvm::enumerate(loads)) {
     blk::LoadOp load = entry.first;
-    load.getResult().replaceAllUsesWith(newLoop.getRegionIterArgs()[first + i]);
+    load.getResult().replaceAllUsesWith(
+        newLoop.getRegionIterArgs()[first + j * distance]);
     load.erase();
   }
   return success();
@@ -197,7 +233,7 @@ struct BlkPipelineLoads
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
-      if (failed(pipeline(loop)))
+      if (failed(pipeline(loop, numStages - 1)))
         return signalPassFailure();
   }
 };

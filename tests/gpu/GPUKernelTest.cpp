@@ -192,6 +192,7 @@ struct SoftmaxShape {
   int grid;         // 0: the occupancy grid from warmup() + persistentGrid
   int numWarps = 0; // 0: the best-ranked one-CTA config's
   int numCTAs = 1;  // 0: the best-ranked config (with its warps and stages)
+  int numStages = 1; // with numCTAs != 0
 };
 
 /// softmax's best-ranked config for rows of `cols` (what runs untimed,
@@ -210,6 +211,7 @@ int warpsFor(const SoftmaxShape &s) {
 LaunchOptions softmaxOptions(const SoftmaxShape &s, int elementBytes) {
   LaunchOptions options = gpuOptions({s.grid}, warpsFor(s));
   options.numCTAs = s.numCTAs;
+  options.numStages = s.numStages;
   if (s.numCTAs == 0) {
     TuningConfig config = rankedConfig(s.cols, elementBytes, true);
     options.numWarps = s.numWarps ? s.numWarps : config.numWarps;
@@ -308,7 +310,8 @@ void softmaxRoundTrip(const SoftmaxShape &s, unsigned seed = 1) {
                << " outStride=" << s.outStride << " grid="
                << (s.grid ? std::to_string(s.grid) : std::string("occupancy"))
                << " num_warps=" << softmaxOptions(s, sizeof(In)).numWarps
-               << " num_ctas=" << softmaxOptions(s, sizeof(In)).numCTAs);
+               << " num_ctas=" << softmaxOptions(s, sizeof(In)).numCTAs
+               << " num_stages=" << softmaxOptions(s, sizeof(In)).numStages);
   std::vector<In> input = makeSoftmaxInput<In>(s, seed);
   const Out sentinel = fromFloat<Out>(-7.25f);
   const int64_t tail = 32;
@@ -377,6 +380,21 @@ TEST_P(GPUSoftmaxTest, F32OccupancyGrid) {
     softmaxRoundTrip<float, float>({rows, n, n, n, 0, warps}, 4);
   // And num_warps as the examples choose it.
   softmaxRoundTrip<float, float>({rows, n, n, n, 0, 0}, 5);
+}
+
+// num_stages = s carries s - 1 rows ahead through the persistent loop: 37
+// rows over 5 programs give each 7 or 8 rows, so the deepest prologues load
+// rows past the end (masked off) and the carried rows shift to the last.
+TEST_P(GPUSoftmaxTest, F32EveryPipelineDepth) {
+  REQUIRE_GPU();
+  int64_t n = GetParam();
+  int warps = n >= 4096 ? 8 : 4;
+  for (int stages = 1; stages <= kMaxNumStages; ++stages)
+    if (stages == 1 || n / (32 * warps) * stages <= 128)
+      softmaxRoundTrip<float, float>({37, n, n, n, 5, warps, 1, stages});
+  // And a grid of one program per row: the loop runs once, every prefetch
+  // falls past the end.
+  softmaxRoundTrip<float, float>({37, n, n, n, 37, warps, 1, 4});
 }
 
 TEST_P(GPUSoftmaxTest, F32MoreProgramsThanRows) {

@@ -72,7 +72,9 @@
 // CHECK-NEXT:    %[[NEXT:.*]] = llvm.add %[[ROW]], %[[NP]] : i32
 // CHECK:         %[[ROW1:.*]] = llvm.getelementptr inbounds %[[IN]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NEXT:    %[[PTR1:.*]] = llvm.getelementptr inbounds %[[ROW1]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK-NEXT:    %[[INRANGE:.*]] = llvm.icmp "slt" %[[NEXT]], %[[N_ROWS]] : i32
+// CHECK-NEXT:    %[[BELOW:.*]] = llvm.icmp "slt" %[[NEXT]], %[[N_ROWS]] : i32
+// CHECK-NEXT:    %[[NOWRAP:.*]] = llvm.icmp "sge" %[[NEXT]], %[[ROW]] : i32
+// CHECK-NEXT:    %[[INRANGE:.*]] = llvm.and %[[BELOW]], %[[NOWRAP]] : i1
 // CHECK-NEXT:    %[[M1:.*]] = llvm.and %[[COLMASK]], %[[INRANGE]] : i1
 // CHECK-NEXT:    llvm.cond_br %[[M1]], ^[[LD1:bb[0-9]+]], ^{{bb[0-9]+}}
 // CHECK-NEXT:  ^[[LD1]]:

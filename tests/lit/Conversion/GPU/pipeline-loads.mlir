@@ -1,5 +1,5 @@
 // RUN: blockjit-opt %s --blk-pipeline-loads="num-stages=2" | FileCheck %s
-// RUN: blockjit-opt %s --blk-pipeline-loads="num-stages=3" | FileCheck %s
+// RUN: blockjit-opt %s --blk-pipeline-loads="num-stages=3" | FileCheck %s --check-prefix=DEEP
 // RUN: blockjit-opt %s --blk-pipeline-loads="num-stages=1" | FileCheck %s --check-prefix=OFF
 // RUN: not blockjit-opt %s --blk-pipeline-loads="num-stages=0" 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not blockjit-opt %s --blk-pipeline-loads="num-stages=-1" 2>&1 | FileCheck %s --check-prefix=NEG
@@ -11,13 +11,15 @@
 // the body) only from the induction variable and values from outside the
 // loop is issued one iteration ahead: a prologue before the loop loads the
 // first iteration (masked off when lb >= ub), the body starts with the load
-// of iteration iv + step (masked off when iv + step >= ub, and-ed with the
-// load's own mask) and carries it to the next iteration through a new
-// iter_arg, which replaces the load's uses.
+// of iteration iv + step (masked off when iv + step >= ub or when the
+// addition wrapped around, and-ed with the load's own mask) and carries it to
+// the next iteration through a new iter_arg, which replaces the load's uses.
 //
-// num-stages = 1 leaves every loop alone; num-stages > 2 does today exactly
-// what 2 does (one iteration ahead, no deeper prefetch): the num-stages=3 run
-// checks the same output. num-stages outside 1..8 is an error (checkNumStages).
+// num-stages = 1 leaves every loop alone; num-stages = s prefetches s - 1
+// iterations ahead through s - 1 iter_args per load (the DEEP run: the
+// prologue loads iterations lb and lb + step, the body the one at
+// iv + 2 * step, and the carried loads shift by one each iteration).
+// num-stages outside 1..8 is an error (checkNumStages).
 //
 // Not prefetched: a load whose address depends on a loaded value (the
 // gather's data load), on an iter_arg (a pointer advanced through the loop),
@@ -56,7 +58,9 @@
 // CHECK-NEXT:      %[[BASE1:.*]] = blk.addptr %[[IN]], %[[OFF1]] : !blk.ptr<f32>, i32
 // CHECK-NEXT:      %[[BASES1:.*]] = blk.splat %[[BASE1]]
 // CHECK-NEXT:      %[[PTRS1:.*]] = blk.addptr %[[BASES1]], %[[COLS]]
-// CHECK-NEXT:      %[[IN1:.*]] = arith.cmpi slt, %[[NEXT]], %[[N_ROWS]] : i32
+// CHECK-NEXT:      %[[BELOW:.*]] = arith.cmpi slt, %[[NEXT]], %[[N_ROWS]] : i32
+// CHECK-NEXT:      %[[NOWRAP:.*]] = arith.cmpi sge, %[[NEXT]], %[[ROW]] : i32
+// CHECK-NEXT:      %[[IN1:.*]] = arith.andi %[[BELOW]], %[[NOWRAP]] : i1
 // CHECK-NEXT:      %[[IN1S:.*]] = blk.splat %[[IN1]] : i1 -> tensor<128xi1>
 // CHECK-NEXT:      %[[MASK1:.*]] = arith.andi %[[MASK]], %[[IN1S]] : tensor<128xi1>
 // CHECK-NEXT:      %[[X1:.*]] = blk.load %[[PTRS1]], %[[MASK1]], %[[NINF]] : tensor<128x!blk.ptr<f32>>
@@ -66,6 +70,23 @@
 // CHECK:           blk.store
 // CHECK-NEXT:      scf.yield %[[X1]] : tensor<128xf32>
 // CHECK-NEXT:    }
+//
+// DEEP-LABEL: func.func @rows
+// DEEP:         %[[PID:.*]] = blk.program_id 0 : i32
+// DEEP:         %[[NP:.*]] = blk.num_programs 0 : i32
+// DEEP:         %[[X0:.*]] = blk.load
+// DEEP:         %[[SECOND:.*]] = arith.addi %[[PID]], %[[NP]] : i32
+// DEEP:         arith.cmpi sge, %[[SECOND]], %[[PID]] : i32
+// DEEP:         %[[X1:.*]] = blk.load
+// DEEP-NEXT:    scf.for %[[ROW:.*]] = %[[PID]] to %{{.*}} step %[[NP]] iter_args(%[[X:.*]] = %[[X0]], %[[Y:.*]] = %[[X1]]) -> (tensor<128xf32>, tensor<128xf32>)
+// DEEP-NEXT:      %[[TWO:.*]] = arith.constant 2 : i32
+// DEEP-NEXT:      %[[TWOSTEPS:.*]] = arith.muli %[[NP]], %[[TWO]] : i32
+// DEEP-NEXT:      %[[AHEAD:.*]] = arith.addi %[[ROW]], %[[TWOSTEPS]] : i32
+// DEEP:           arith.cmpi sge, %[[AHEAD]], %[[ROW]] : i32
+// DEEP:           %[[X2:.*]] = blk.load
+// DEEP-NOT:       blk.load
+// DEEP:           blk.reduce max %[[X]] axis = 0
+// DEEP:           scf.yield %[[Y]], %[[X2]] : tensor<128xf32>, tensor<128xf32>
 //
 // OFF-LABEL: func.func @rows
 // OFF-NOT:     iter_args
@@ -108,10 +129,14 @@ func.func @rows(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %stride: i32, %n_rows: 
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[N]] step %[[C4]] iter_args(%[[A:.*]] = %[[A0]], %[[B:.*]] = %[[B0]]) -> (f32, f32)
 // CHECK-NEXT:      %[[NEXT:.*]] = arith.addi %[[I]], %[[C4]] : i32
 // CHECK-NEXT:      %[[PX1:.*]] = blk.addptr %[[X]], %[[NEXT]]
-// CHECK-NEXT:      %[[M1:.*]] = arith.cmpi slt, %[[NEXT]], %[[N]] : i32
+// CHECK-NEXT:      arith.cmpi slt, %[[NEXT]], %[[N]] : i32
+// CHECK-NEXT:      arith.cmpi sge, %[[NEXT]], %{{.*}} : i32
+// CHECK-NEXT:      %[[M1:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
 // CHECK-NEXT:      %[[A1:.*]] = blk.load %[[PX1]], %[[M1]] : !blk.ptr<f32>
 // CHECK-NEXT:      %[[PY1:.*]] = blk.addptr %[[Y]], %[[NEXT]]
-// CHECK-NEXT:      %[[M1Y:.*]] = arith.cmpi slt, %[[NEXT]], %[[N]] : i32
+// CHECK-NEXT:      arith.cmpi slt, %[[NEXT]], %[[N]] : i32
+// CHECK-NEXT:      arith.cmpi sge, %[[NEXT]], %{{.*}} : i32
+// CHECK-NEXT:      %[[M1Y:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
 // CHECK-NEXT:      %[[B1:.*]] = blk.load %[[PY1]], %[[M1Y]] : !blk.ptr<f32>
 // CHECK-NOT:       blk.load
 // CHECK:           arith.addf %[[A]], %[[B]] : f32
@@ -145,7 +170,9 @@ func.func @two_loads(%out: !blk.ptr<f32>, %x: !blk.ptr<f32>, %y: !blk.ptr<f32>, 
 // CHECK-NEXT:    scf.for %[[I:.*]] = {{.*}} iter_args(%[[J:.*]] = %[[J0]]) -> (i32)
 // CHECK-NEXT:      %[[NEXT:.*]] = arith.addi %[[I]], %{{.*}} : i32
 // CHECK-NEXT:      %[[PI1:.*]] = blk.addptr %[[IDX]], %[[NEXT]]
-// CHECK-NEXT:      %[[M1:.*]] = arith.cmpi slt, %[[NEXT]], %{{.*}} : i32
+// CHECK-NEXT:      arith.cmpi slt, %[[NEXT]], %{{.*}} : i32
+// CHECK-NEXT:      arith.cmpi sge, %[[NEXT]], %{{.*}} : i32
+// CHECK-NEXT:      %[[M1:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
 // CHECK-NEXT:      %[[J1:.*]] = blk.load %[[PI1]], %[[M1]] : !blk.ptr<i32>
 // CHECK:           %[[PX:.*]] = blk.addptr %[[X]], %[[J]] : !blk.ptr<f32>, i32
 // CHECK-NEXT:      blk.load %[[PX]] : !blk.ptr<f32>
@@ -279,12 +306,16 @@ func.func @unsigned_loop(%x: !blk.ptr<f32>, %y: !blk.ptr<f32>, %lo: i32, %n: i32
 // CHECK:           arith.cmpi slt, %[[NEXTI]], %[[N]] : i32
 // CHECK:           %[[F1:.*]] = blk.load
 // CHECK:           %[[INNER:.*]] = arith.cmpi slt, %{{.*}}, %[[M]] : i32
-// CHECK-NEXT:      %[[OUTER:.*]] = arith.cmpi slt, %[[NEXTI]], %[[N]] : i32
+// CHECK-NEXT:      arith.cmpi slt, %[[NEXTI]], %[[N]] : i32
+// CHECK-NEXT:      arith.cmpi sge, %[[NEXTI]], %{{.*}} : i32
+// CHECK-NEXT:      %[[OUTER:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
 // CHECK-NEXT:      %[[BOTH:.*]] = arith.andi %[[INNER]], %[[OUTER]] : i1
 // CHECK-NEXT:      %[[G1:.*]] = blk.load %{{.*}}, %[[BOTH]] : !blk.ptr<f32>
 // CHECK:           scf.for %[[J:[^ ]*]] = %{{.*}} to %[[M]] step %{{.*}} iter_args(%{{.*}} = %[[F]], %{{.*}} = %[[G]]) -> (f32, f32)
 // CHECK-NEXT:        %[[NEXTJ:.*]] = arith.addi %[[J]]
 // CHECK:             arith.cmpi slt, %[[NEXTJ]], %[[M]] : i32
+// CHECK-NEXT:        arith.cmpi sge, %[[NEXTJ]], %[[J]] : i32
+// CHECK-NEXT:        arith.andi
 // CHECK-NEXT:        blk.load
 // CHECK:           scf.yield %[[F1]], %[[G1]] : f32, f32
 func.func @nested(%x: !blk.ptr<f32>, %y: !blk.ptr<f32>, %n: i32, %m: i32) {
