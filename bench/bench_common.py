@@ -23,9 +23,18 @@ def next_power_of_2(n):
 _FLUSH = None
 
 
+# GPU cycles (about 0.6 ms) the device spins before each timed run, so that
+# the host has enqueued the run's events and launch before the GPU reaches
+# them: a host stall (a Python pause, a busy core) then delays nothing the
+# events measure. Without it the L2 flush was the only head start, and
+# whole medians came out 10-15x slow on the H100 host.
+_HEAD_START_CYCLES = 1_000_000
+
+
 def bench_ms(fn, reps=50, warmup=5):
     """Median milliseconds of `reps` runs of fn (a fixed count), each between
-    two CUDA events after a 256 MB write that flushes the L2."""
+    two CUDA events after a 256 MB write that flushes the L2 and a GPU-side
+    head start for the host (_HEAD_START_CYCLES)."""
     import torch
     global _FLUSH
     if _FLUSH is None:
@@ -36,6 +45,7 @@ def bench_ms(fn, reps=50, warmup=5):
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     for i in range(reps):
         _FLUSH.zero_()
+        torch.cuda._sleep(_HEAD_START_CYCLES)
         starts[i].record()
         fn()
         ends[i].record()
