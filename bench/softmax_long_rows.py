@@ -6,7 +6,8 @@
 The long-rows issue's benchmark: fp32 and bf16, N = 256, 512, ..., 262144
 plus 5000, 50000 and 200000; M = 32768 rows for N <= 32768, else M * N =
 2^31. Providers, in one process on the same tensors with the same timer
-(triton.testing.do_bench, L2 flushed before every run, median):
+(bench_common.bench_ms: a fixed 50 runs, each between CUDA events after an
+L2 flush and a GPU-side head start for the host; the median):
 blockjit's `softmax` (one program per row, BLOCK_SIZE = next_power_of_2(N),
 num_warps / num_stages / num_ctas chosen by its autotuner on the first call
 of a shape, a persistent grid of the programs (clusters) resident at once),
@@ -29,6 +30,7 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from blockjit_ctypes import Blockjit, constexpr  # noqa: E402
+from bench_common import bench_ms  # noqa: E402
 from softmax_gpu import BlockjitSoftmax, triton_softmax  # noqa: E402
 
 # QuACK's softmax on the H100 (GB/s) as published: fp32 about 2970-3030 for
@@ -73,7 +75,7 @@ def main():
         providers["torch_compile"] = lambda x, y: compiled(x)
     name = torch.cuda.get_device_name()
     print(f"device: {name}; M = 32768 (N <= 32768) else M*N = 2^31; "
-          "GB/s = 2*M*N*sizeof(T)/time (do_bench median, L2 flushed)")
+          "GB/s = 2*M*N*sizeof(T)/time (median of 50 runs, L2 flushed)")
     columns = list(providers) + ["quack"]
     print(f"{'dtype':9} {'N':>7} {'M':>6} " + " ".join(f"{c:>15}" for c in columns)
           + "  bj/copy best/copy", flush=True)
@@ -108,8 +110,7 @@ def main():
                         err = (out[check].double() - ref).abs().max().item()
                         if not err <= tol:
                             raise RuntimeError(f"wrong: max error {err}")
-                    ms = triton.testing.do_bench(lambda: fn(x, y), warmup=10, rep=100,
-                                                 return_mode="median")
+                    ms = bench_ms(lambda: fn(x, y))
                     row[provider] = round(2 * x.numel() * x.element_size() / (ms * 1e-3) / 1e9, 1)
                     if provider.startswith("blockjit"):
                         row[provider + "_first_call_s"] = round(first, 2)
