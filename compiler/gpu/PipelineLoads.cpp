@@ -144,6 +144,30 @@ Value emitLoadAt(OpBuilder &b, scf::ForOp loop, blk::LoadOp load,
                              mask, other);
 }
 
+/// Moves the loads of `loop` whose pointer, mask and `other` are all defined
+/// outside it, and which no store of the loop may overwrite, in front of the
+/// loop: one load instead of one per iteration (a layernorm's weights).
+/// Masked off when the loop runs no iteration, so it touches no memory the
+/// loop would not.
+void hoistInvariantLoads(scf::ForOp loop) {
+  LoopWrites writes(loop);
+  SmallVector<blk::LoadOp> invariant;
+  for (auto load : loop.getBody()->getOps<blk::LoadOp>())
+    if (!writes.mayWrite(load) &&
+        llvm::all_of(load->getOperands(), [&](Value operand) {
+          return loop.isDefinedOutsideOfLoop(operand);
+        }))
+      invariant.push_back(load);
+  OpBuilder builder(loop);
+  for (blk::LoadOp load : invariant) {
+    Value hoisted =
+        emitLoadAt(builder, loop, load, {}, loop.getLowerBound(),
+                   loop.getLowerBound());
+    load.getResult().replaceAllUsesWith(hoisted);
+    load.erase();
+  }
+}
+
 /// `iv` advanced by `k` steps of `loop`.
 Value stepsAhead(OpBuilder &b, Location loc, scf::ForOp loop, Value iv,
                  int64_t k) {
@@ -232,9 +256,11 @@ struct BlkPipelineLoads
       return;
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
-    for (scf::ForOp loop : loops)
+    for (scf::ForOp loop : loops) {
+      hoistInvariantLoads(loop);
       if (failed(pipeline(loop, numStages - 1)))
         return signalPassFailure();
+    }
   }
 };
 

@@ -196,6 +196,13 @@ void addMaskedBackwardLayerNormCases(std::vector<Case> &cases) {
         cases.push_back(maskedCase(in, out, in, s, shared));
       cases.push_back(backwardCase(in, out, s));
       cases.push_back(layerNormCase(in, out, s));
+      // Pipelined: the weights and bias are loaded once, before the row
+      // loop (blk-pipeline-loads hoists loads that do not depend on the
+      // row), the rows two ahead.
+      Case pipelined = layerNormCase(in, out, s);
+      pipelined.name += "_stages3";
+      pipelined.numStages = 3;
+      cases.push_back(std::move(pipelined));
     }
   }
   // A mask of another type than the input: bf16 over f32.

@@ -145,6 +145,7 @@ llvm::Expected<Buffers> runOn(TargetKind target, const Case &c) {
   LaunchOptions options;
   options.grid = c.grid;
   options.numWarps = c.numWarps;
+  options.numStages = c.numStages;
   options.target = target;
   if (llvm::Error e = launch(*c.kernel, options, args))
     return std::move(e);

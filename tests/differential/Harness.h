@@ -68,6 +68,8 @@ struct Case {
   std::vector<ArgSpec> args;
   Grid grid;
   int numWarps = 4;
+  /// GPU software pipelining depth (the CPU target ignores it).
+  int numStages = 1;
   /// Turns the initial buffers (already rounded to their types) into the
   /// expected final ones; the harness rounds the result to the types too.
   std::function<void(Buffers &)> reference;

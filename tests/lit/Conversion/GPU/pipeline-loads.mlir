@@ -337,3 +337,45 @@ func.func @nested(%x: !blk.ptr<f32>, %y: !blk.ptr<f32>, %n: i32, %m: i32) {
   }
   return
 }
+
+// A load whose pointer, mask and `other` are all defined outside the loop
+// (a layernorm's weights) is issued once, before the loop, masked off when
+// the loop runs no iteration (lb >= ub); the loop no longer loads it (no
+// prefetch, no iter_arg). A load of an invariant pointer the loop also
+// stores through stays in the loop: the store may change what it reads.
+// CHECK-LABEL: func.func @invariant
+// CHECK-SAME:    (%[[X:[^:]*]]: !blk.ptr<f32>, %[[W:[^:]*]]: !blk.ptr<f32>, %[[ACC:[^:]*]]: !blk.ptr<f32>, %[[N:[^:]*]]: i32)
+// CHECK:         %[[WPTRS:.*]] = blk.addptr %{{.*}}, %{{.*}} : tensor<64x!blk.ptr<f32>>
+// CHECK:         %[[RUNS:.*]] = arith.cmpi slt, %[[C0:.*]], %[[N]] : i32
+// CHECK-NEXT:    %[[RUNSS:.*]] = blk.splat %[[RUNS]] : i1 -> tensor<64xi1>
+// CHECK-NEXT:    %[[WV:.*]] = blk.load %[[WPTRS]], %[[RUNSS]] : tensor<64x!blk.ptr<f32>>
+// CHECK:         scf.for %{{.*}} = %[[C0]] to %[[N]] step %{{.*}} iter_args(%{{[^ ]*}} = %{{.*}}) -> (tensor<64xf32>)
+// CHECK:           %[[A:.*]] = blk.load %[[ACC]] : !blk.ptr<f32>
+// CHECK:           arith.mulf %{{.*}}, %[[WV]] : tensor<64xf32>
+// CHECK:           blk.store %[[ACC]]
+// CHECK:         }
+// OFF-LABEL: func.func @invariant
+// OFF:         scf.for
+// OFF:           blk.load
+// OFF:           blk.load
+func.func @invariant(%x: !blk.ptr<f32>, %w: !blk.ptr<f32>, %acc: !blk.ptr<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %cols = blk.make_range 0 to 64 : tensor<64xi32>
+  %wb = blk.splat %w : !blk.ptr<f32> -> tensor<64x!blk.ptr<f32>>
+  %wp = blk.addptr %wb, %cols : tensor<64x!blk.ptr<f32>>, tensor<64xi32>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %wv = blk.load %wp : tensor<64x!blk.ptr<f32>>
+    %a = blk.load %acc : !blk.ptr<f32>
+    %row = arith.muli %i, %c1 : i32
+    %xr = blk.addptr %x, %row : !blk.ptr<f32>, i32
+    %xb = blk.splat %xr : !blk.ptr<f32> -> tensor<64x!blk.ptr<f32>>
+    %xp = blk.addptr %xb, %cols : tensor<64x!blk.ptr<f32>>, tensor<64xi32>
+    %xv = blk.load %xp : tensor<64x!blk.ptr<f32>>
+    %p = arith.mulf %xv, %wv : tensor<64xf32>
+    %s = blk.reduce sum %p axis = 0 : tensor<64xf32> -> f32
+    %t = arith.addf %a, %s : f32
+    blk.store %acc, %t : !blk.ptr<f32>
+  }
+  return
+}
