@@ -29,8 +29,10 @@ void layernorm_kernel(Ptr<> output_ptr, Ptr<> input_ptr, Ptr<> weight_ptr,
     Tensor centred = where(mask, x - mean, 0.0);
     Tensor variance = sum(centred * centred, 0) / n_cols;
     Tensor rstd = 1.0 / sqrt(variance + eps);
-    // Weight and bias are read per row (from L2 after the first), so that
-    // only the row stays live across the reductions.
+    // Weight and bias do not depend on the row: with num_stages >= 2 the
+    // compiler loads them once, before the row loop (blk-pipeline-loads);
+    // with 1 they are read per row (from L2) and only the row stays live
+    // across the reductions.
     Tensor weight = load(weight_ptr + col_offsets, mask, 0).to(DType::F32);
     Tensor bias = load(bias_ptr + col_offsets, mask, 0).to(DType::F32);
     Tensor output = centred * rstd * weight + bias;
