@@ -1,5 +1,6 @@
 //===- CPUExecutor.cpp - run compiled kernels on host threads ------------===//
 #include "runtime/CPUExecutor.h"
+#include "runtime/ThreadPool.h"
 #include "compiler/Environment.h"
 
 #include "compiler/Compile.h"
@@ -74,124 +75,14 @@ llvm::Expected<llvm::orc::LLJIT &> processJIT() {
   return *jit;
 }
 
-/// A fixed set of worker threads that split a range of program indices.
-/// Programs go out in contiguous chunks (one atomic per chunk, about four
-/// per thread), the calling thread works too, and a grid of few chunks
-/// wakes only the workers it can use. A worker that finishes, and a caller
-/// waiting for workers, spin for a while before sleeping: waking a sleeping
-/// thread costs tens of microseconds, as long as a whole small grid
-/// (OpenMP runtimes spin likewise between parallel regions).
-class ThreadPool {
-public:
-  explicit ThreadPool(unsigned threads) {
-    for (unsigned i = 1; i < threads; ++i)
-      workers.emplace_back([this] { work(); });
-  }
-  ~ThreadPool() {
-    {
-      std::lock_guard lock(mutex);
-      stopping = true;
-    }
-    wake.notify_all();
-    for (std::thread &t : workers)
-      t.join();
-  }
-  unsigned size() const { return workers.size() + 1; }
-
-  /// Calls task(begin, end) on contiguous chunks covering [0, count); the
-  /// caller works too.
-  void run(int64_t count, const std::function<void(int64_t, int64_t)> &task) {
-    std::lock_guard serial(runMutex); // one grid at a time
-    int64_t chunkSize = std::max<int64_t>(1, count / (int64_t(size()) * 4));
-    int64_t chunks = (count + chunkSize - 1) / chunkSize;
-    unsigned helpers =
-        unsigned(std::min<int64_t>(int64_t(workers.size()), chunks - 1));
-    {
-      std::lock_guard lock(mutex);
-      this->task = &task;
-      this->count = count;
-      this->chunkSize = chunkSize;
-      next = 0;
-      wanted = helpers;
-      busy = helpers;
-      ++generation;
-      published.store(generation, std::memory_order_release);
-    }
-    for (unsigned i = 0; i < helpers; ++i)
-      wake.notify_one();
-    drain();
-    spinWhile([&] { return busy.load(std::memory_order_acquire) != 0; });
-    std::unique_lock lock(mutex);
-    done.wait(lock, [&] { return busy == 0; });
-    this->task = nullptr;
-  }
-
-private:
-  /// How long a worker (or the caller) spins: $BLOCKJIT_CPU_SPIN_US, else
-  /// 1 ms. 50 us was too short on the dev VM: a worker that fell asleep
-  /// between launches could be woken onto the caller's core and run there,
-  /// halving a 2-thread launch for tens of milliseconds.
-  const std::chrono::microseconds spin{
-      env::cpuSpinMicroseconds().value_or(1000)};
-
-  /// Spins while `condition` holds, for at most `spin`.
-  template <typename Condition> void spinWhile(Condition condition) const {
-    auto deadline = std::chrono::steady_clock::now() + spin;
-    for (unsigned i = 0; condition(); ++i) {
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
-      if (i % 64 == 63 && std::chrono::steady_clock::now() > deadline)
-        return;
-    }
-  }
-
-  void drain() {
-    for (int64_t begin; (begin = next.fetch_add(chunkSize)) < count;)
-      (*task)(begin, std::min(count, begin + chunkSize));
-  }
-  void work() {
-    uint64_t seen = 0;
-    while (true) {
-      // A next grid often follows at once: wait for it awake first.
-      spinWhile([&] {
-        return published.load(std::memory_order_acquire) == seen &&
-               !stopping.load(std::memory_order_relaxed);
-      });
-      {
-        std::unique_lock lock(mutex);
-        // A grid's helpers take the `wanted` places; the other workers
-        // sleep through it.
-        wake.wait(lock, [&] {
-          return stopping || (generation != seen && wanted > 0);
-        });
-        if (stopping)
-          return;
-        seen = generation;
-        --wanted;
-      }
-      drain();
-      std::lock_guard lock(mutex);
-      if (--busy == 0)
-        done.notify_one();
-    }
-  }
-
-  std::vector<std::thread> workers;
-  std::mutex mutex, runMutex;
-  std::condition_variable wake, done;
-  const std::function<void(int64_t, int64_t)> *task = nullptr;
-  int64_t count = 0, chunkSize = 1;
-  std::atomic<int64_t> next{0};
-  unsigned wanted = 0;
-  std::atomic<unsigned> busy{0};
-  uint64_t generation = 0;
-  std::atomic<uint64_t> published{0}; // generation, read without the lock
-  std::atomic<bool> stopping{false};
-};
-
 ThreadPool &pool() {
-  static ThreadPool instance(cpuThreadCount());
+  // How long idle threads spin: $BLOCKJIT_CPU_SPIN_US, else 1 ms. 50 us was
+  // too short on the dev VM: a worker that fell asleep between launches
+  // could be woken onto the caller's core and run there, halving a 2-thread
+  // launch for tens of milliseconds.
+  static ThreadPool instance(
+      cpuThreadCount(),
+      std::chrono::microseconds(env::cpuSpinMicroseconds().value_or(1000)));
   return instance;
 }
 
