@@ -88,7 +88,8 @@ def BlkPipelineLoads : Pass<"blk-pipeline-loads", "mlir::ModuleOp"> {
     upper bound (compared as the loop compares, signed or unsigned), so it
     never touches memory the original loop would not. A load whose address,
     mask and `other` are all defined outside the loop is instead issued once,
-    before it (masked off when the loop runs no iteration). A load of a pointer parameter that the loop also stores
+    before it (masked off when the loop runs no iteration); the no-overlap
+    assumption below then covers the whole loop, not a few iterations. A load of a pointer parameter that the loop also stores
     through is not prefetched (the store of this or the previous iteration
     may write what it reads); distinct pointer parameters are assumed not to
     overlap. `num-stages` = 1 leaves loops alone; each stage more holds one

@@ -73,4 +73,10 @@ Type elementTypeOf(Type type) {
   return type;
 }
 
+int64_t elementBytes(Type type) {
+  if (isa<PtrType>(type))
+    return 8;
+  return std::max<int64_t>(1, (type.getIntOrFloatBitWidth() + 7) / 8);
+}
+
 } // namespace blockjit::blk

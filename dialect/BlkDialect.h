@@ -39,6 +39,11 @@ mlir::Type withShapeOf(mlir::Type like, mlir::Type elementType);
 /// The element type of a block, or the type itself for a scalar.
 mlir::Type elementTypeOf(mlir::Type type);
 
+/// Bytes one element of scalar type `type` takes in memory: a pointer 8, an
+/// integer or float its width rounded up to whole bytes (i1 takes one). The
+/// one rule every lowering sizes buffers, vectors and strides by.
+int64_t elementBytes(mlir::Type type);
+
 /// Whether `type` is a block (a ranked tensor), and whether `op` takes or
 /// produces one: what the backend lowerings rewrite.
 bool isBlock(mlir::Type type);

@@ -36,6 +36,7 @@ public:
 
   /// Calls task(begin, end) on contiguous chunks covering [0, count) and
   /// returns when all are done; the caller works too. One grid at a time.
+  /// `task` must not throw: workers may still be calling it.
   void run(int64_t count, const std::function<void(int64_t, int64_t)> &task);
 
 private:

@@ -113,11 +113,7 @@ private:
     Location loc = func.getLoc();
     auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
     Type element = type.getElementType();
-    int64_t elementBytes =
-        isa<blk::PtrType>(element)
-            ? 8
-            : std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
-    int64_t bytes = type.getNumElements() * elementBytes;
+    int64_t bytes = type.getNumElements() * blk::elementBytes(element);
     if (bytes <= cpu::kMaxStackBufferBytes)
       return memref::AllocaOp::create(builder, loc, memrefType,
                                       builder.getI64IntegerAttr(64));
@@ -449,10 +445,8 @@ private:
   /// and spares LLVM's scalar remainder loop (13 elements of exp per row of
   /// 781, a third of the row's time on the Xeon host).
   Value roundUpToVector(Location loc, Value end, RankedTensorType type) {
-    int64_t lanes = std::max<int64_t>(
-        1,
-        64 / std::max<int64_t>(
-                 1, (type.getElementType().getIntOrFloatBitWidth() + 7) / 8));
+    int64_t lanes =
+        std::max<int64_t>(1, 64 / blk::elementBytes(type.getElementType()));
     auto constant = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(builder, loc, v);
     };

@@ -153,8 +153,7 @@ struct BlkAssignLayouts
               dyn_cast_or_null<RankedTensorType>(ptrValue ? ptrValue.getType()
                                                           : Type())) {
         auto ptr = cast<blk::PtrType>(tensor.getElementType());
-        unsigned bytes =
-            std::max(1u, ptr.getPointeeType().getIntOrFloatBitWidth() / 8);
+        unsigned bytes = unsigned(blk::elementBytes(ptr.getPointeeType()));
         unsigned &narrowest = narrowestBytes[tensor.getNumElements()];
         narrowest = narrowest ? std::min(narrowest, bytes) : bytes;
         // Gathers and uniform pointers (no contiguous run) coalesce alike

@@ -315,7 +315,7 @@ AxisInfoAnalysis::transfer(Operation *op, ArrayRef<AxisInfo> operands) {
       .Case([&](blk::AddPtrOp addptr) {
         auto pointee = cast<blk::PtrType>(blk::elementTypeOf(addptr.getType()))
                            .getPointeeType();
-        int64_t bytes = std::max(1u, pointee.getIntOrFloatBitWidth() / 8);
+        int64_t bytes = blk::elementBytes(pointee);
         return sumFacts(operands[0], operands[1], /*unitA=*/bytes,
                         /*unitB=*/bytes);
       })

@@ -76,9 +76,8 @@ SmallVector<blk::LoadOp> oversizedLoads(ModuleOp module) {
 /// rounded up so the next block starts 16-byte aligned.
 int64_t sharedBytesOf(blk::LoadOp load) {
   auto type = cast<RankedTensorType>(load.getType());
-  return llvm::alignTo(layoutOf(type).piece() *
-                           type.getElementType().getIntOrFloatBitWidth() / 8,
-                       16);
+  return llvm::alignTo(
+      layoutOf(type).piece() * blk::elementBytes(type.getElementType()), 16);
 }
 
 /// The layout of the block kept in shared memory: each CTA's share in its

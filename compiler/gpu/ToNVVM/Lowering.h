@@ -253,9 +253,6 @@ void populateOnChipPatterns(const BlockTypeConverter &converter,
                             KernelState &kernel);
 void declareDynamicShared(mlir::ModuleOp module, mlir::Location loc);
 
-/// Bytes of one element of a block (at least 1).
-unsigned elementBytes(mlir::Type element);
-
 /// A masked load's value for its masked-off lanes k .. k + width - 1:
 /// `other`'s elements (zeros when the load has no `other`), as one vector of
 /// `width` elements, or a scalar when width is 1 (Memory.cpp).

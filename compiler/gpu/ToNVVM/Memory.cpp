@@ -25,10 +25,6 @@ using namespace mlir;
 
 namespace blockjit::nvvm {
 
-unsigned elementBytes(Type element) {
-  return std::max(1u, element.getIntOrFloatBitWidth() / 8);
-}
-
 Value otherChunk(OpBuilder &builder, Location loc, ValueRange other,
                  Type element, int64_t k, int64_t width) {
   auto value = [&](int64_t j) -> Value {
@@ -59,7 +55,7 @@ int64_t accessWidth(const AxisAnalysis &axis, Value ptr, Value mask,
                     Type element) {
   auto type = cast<RankedTensorType>(ptr.getType());
   return std::min(layoutOf(type).vector,
-                  vectorRunOf(axis, ptr, mask, elementBytes(element)));
+                  vectorRunOf(axis, ptr, mask, blk::elementBytes(element)));
 }
 
 /// addptr of blocks: one addptr per element.
@@ -90,7 +86,7 @@ struct LoadLowering : KernelOpLowering<blk::LoadOp> {
     Layout1D layout = layoutOf(type);
     Location loc = load.getLoc();
     Type element = type.getElementType();
-    unsigned bytes = elementBytes(element);
+    unsigned bytes = blk::elementBytes(element);
     int64_t width = kernel.accessWidths.at(load);
     ValueRange ptrs = adaptor.getPtr();
     SmallVector<Value> result;
@@ -182,7 +178,7 @@ struct StoreLowering : KernelOpLowering<blk::StoreOp> {
     Layout1D layout = layoutOf(type);
     Location loc = store.getLoc();
     Type element = blk::elementTypeOf(store.getValue().getType());
-    unsigned bytes = elementBytes(element);
+    unsigned bytes = blk::elementBytes(element);
     int64_t width = kernel.accessWidths.at(store);
     ValueRange ptrs = adaptor.getPtr(), values = adaptor.getValue();
     auto vectorType = VectorType::get({width}, element);

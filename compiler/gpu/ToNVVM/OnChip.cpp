@@ -59,7 +59,7 @@ struct AsyncLoadLowering : KernelOpLowering<blkgpu::AsyncLoadOp> {
     Layout1D layout = layoutOf(load.getPtr().getType());
     Location loc = load.getLoc();
     Type element = load.getType().getElementType();
-    unsigned bytes = elementBytes(element);
+    unsigned bytes = blk::elementBytes(element);
     int64_t width = kernel.accessWidths.at(load);
     ValueRange ptrs = adaptor.getPtr();
     auto vectorType = VectorType::get({width}, element);
@@ -138,7 +138,7 @@ struct LocalLoadLowering : KernelOpLowering<blkgpu::LocalLoadOp> {
     Layout1D layout = layoutOf(read.getType());
     Location loc = read.getLoc();
     Type element = read.getType().getElementType();
-    unsigned bytes = elementBytes(element);
+    unsigned bytes = blk::elementBytes(element);
     int64_t width = std::min<int64_t>(layout.vector, 16 / bytes);
     auto vectorType = VectorType::get({width}, element);
     SmallVector<Value> elements;

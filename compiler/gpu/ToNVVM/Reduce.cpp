@@ -26,7 +26,7 @@ SmallVector<Value> combineAcrossWarps(
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
   int64_t tupleBytes = 0;
   for (Value v : values)
-    tupleBytes += elementBytes(v.getType());
+    tupleBytes += blk::elementBytes(v.getType());
   Type i8 = builder.getI8Type();
   auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
   Value smem =
@@ -35,7 +35,7 @@ SmallVector<Value> combineAcrossWarps(
   SmallVector<Value> sections{smem};
   int64_t offset = 0;
   for (Value v : values.drop_back()) {
-    offset += kernel.numWarps * elementBytes(v.getType());
+    offset += kernel.numWarps * blk::elementBytes(v.getType());
     sections.push_back(
         LLVM::GEPOp::create(builder, loc, ptrType, i8, smem,
                             ArrayRef<LLVM::GEPArg>{int32_t(offset)}));
@@ -215,7 +215,7 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
     constexpr int64_t kRoundBytes = 16384;
     int64_t laneAxisBits = llvm::popcount(uint64_t(laneMask));
     int64_t writers = layout.threads >> laneAxisBits;
-    int64_t bytes = elementBytes(accType);
+    int64_t bytes = blk::elementBytes(accType);
     int64_t perRound =
         std::max<int64_t>(1, kRoundBytes / (writers * bytes));
     int64_t groups = int64_t(partials.size());
@@ -317,7 +317,7 @@ SmallVector<Value> reduceAlongAxis(OpBuilder &builder, Location loc,
   // The result goes through the scratch array in rounds of at most 16 KB
   // of its elements (by linear index).
   int64_t count = resultType.getNumElements();
-  int64_t bytes = elementBytes(element);
+  int64_t bytes = blk::elementBytes(element);
   int64_t perRound = std::min<int64_t>(count, std::max<int64_t>(1, 16384 / bytes));
   Value smem = kernel.scratch.get(builder, loc, element, perRound);
   auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);

@@ -17,9 +17,8 @@ ScratchArray::ScratchArray(func::FuncOp func, StringRef prefix)
 Value ScratchArray::get(OpBuilder &builder, Location loc, Type element,
                         int64_t count) {
   int64_t bytes =
-      count * std::max<int64_t>(1, isa<LLVM::LLVMPointerType>(element)
-                                       ? 8
-                                       : element.getIntOrFloatBitWidth() / 8);
+      count * (isa<LLVM::LLVMPointerType>(element) ? 8
+                                                  : blk::elementBytes(element));
   size = std::max(size, bytes);
   return LLVM::AddressOfOp::create(
       builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 3), name);
