@@ -96,3 +96,37 @@ func.func @rows(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   blk.store %ptrs, %y : tensor<8192x!blk.ptr<f32>>
   return
 }
+
+// -----
+
+// A tile is vector x 32 x num_warps elements with the vector the accesses
+// allow: a row of unknown alignment gets vector 1, so its tile is 128
+// elements and 1024 f32 over 4 CTAs (256 each) is split, where an aligned
+// 1024 (tile 512) is not.
+// CHECK-LABEL: func.func @unaligned_small_row
+// CHECK:         blk.load {{.*}} : tensor<1024x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CTAsPerCluster = [4], CTASplitNum = [4], CTAOrder = [0]}>>
+func.func @unaligned_small_row(%in: !blk.ptr<f32>, %out: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 1024 : tensor<1024xi32>
+  %p = blk.splat %in : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
+  %ptrs = blk.addptr %p, %r : tensor<1024x!blk.ptr<f32>>, tensor<1024xi32>
+  %x = blk.load %ptrs : tensor<1024x!blk.ptr<f32>>
+  %m = blk.reduce max %x axis = 0 : tensor<1024xf32> -> f32
+  blk.store %out, %m : !blk.ptr<f32>
+  return
+}
+
+// -----
+
+// The aligned row gives no CTA a tile: the program falls back to one CTA.
+// CHECK:       module attributes {blkgpu.cluster_fallback = "no block is large enough to give each of the 4 CTAs a tile", blkgpu.num_warps = 4 : i32}
+// CHECK-LABEL: func.func @aligned_small_row
+// CHECK:         blk.load {{.*}} : tensor<1024x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+func.func @aligned_small_row(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 1024 : tensor<1024xi32>
+  %p = blk.splat %in : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
+  %ptrs = blk.addptr %p, %r : tensor<1024x!blk.ptr<f32>>, tensor<1024xi32>
+  %x = blk.load %ptrs : tensor<1024x!blk.ptr<f32>>
+  %m = blk.reduce max %x axis = 0 : tensor<1024xf32> -> f32
+  blk.store %out, %m : !blk.ptr<f32>
+  return
+}
