@@ -73,6 +73,12 @@ Type elementTypeOf(Type type) {
   return type;
 }
 
+MakeRangeOp rangeThroughExpandDims(Value value) {
+  while (auto expand = value.getDefiningOp<ExpandDimsOp>())
+    value = expand.getSrc();
+  return value.getDefiningOp<MakeRangeOp>();
+}
+
 int64_t elementBytes(Type type) {
   if (isa<PtrType>(type))
     return 8;

@@ -49,6 +49,11 @@ int64_t elementBytes(mlir::Type type);
 bool isBlock(mlir::Type type);
 bool hasBlocks(mlir::Operation *op);
 
+/// The make_range that `value` is, seen through expand_dims (null if it is
+/// anything else): a broadcast of it is a range alone, which the GPU
+/// lowering computes from each element's coordinates.
+MakeRangeOp rangeThroughExpandDims(mlir::Value value);
+
 /// What every reduction along an axis checks of its operand (blk.reduce,
 /// blkgpu.all_reduce): integer or float elements, `axis` one of `src`'s
 /// dimensions. Errors are emitted on `op`.

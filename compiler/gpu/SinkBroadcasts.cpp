@@ -197,10 +197,7 @@ struct BlkSinkBroadcasts
       // A range already alone under its broadcast stays as it is (the
       // lowering computes it in place); one of a single element becomes a
       // constant.
-      Value src = broadcast.getSrc();
-      while (auto expand = src.getDefiningOp<blk::ExpandDimsOp>())
-        src = expand.getSrc();
-      auto range = src.getDefiningOp<blk::MakeRangeOp>();
+      blk::MakeRangeOp range = blk::rangeThroughExpandDims(broadcast.getSrc());
       if ((range && range.getType().getNumElements() > 1) ||
           !sinker.canSink(broadcast.getSrc(), dims))
         continue;

@@ -133,10 +133,7 @@ Value publishBlock(OpBuilder &builder, Location loc, KernelState &kernel,
 /// The range a broadcast stretches, if its source is a make_range seen
 /// through expand_dims: the dimension where the source is not 1.
 std::optional<RangeBroadcast> rangeBroadcastOf(blk::BroadcastOp bcast) {
-  Value src = bcast.getSrc();
-  while (auto expand = src.getDefiningOp<blk::ExpandDimsOp>())
-    src = expand.getSrc();
-  auto range = src.getDefiningOp<blk::MakeRangeOp>();
+  blk::MakeRangeOp range = blk::rangeThroughExpandDims(bcast.getSrc());
   if (!range)
     return std::nullopt;
   ArrayRef<int64_t> srcShape = bcast.getSrc().getType().getShape();
