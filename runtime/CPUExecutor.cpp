@@ -23,14 +23,11 @@
 #include "dialect/DType.h"
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <mutex>
 #include <thread>
-#include <vector>
 
 /// float -> bf16 rounding to nearest even, returned in an xmm register as
 /// the bf16 ABI expects (the bits travel as a _Float16).

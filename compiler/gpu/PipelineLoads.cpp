@@ -149,8 +149,7 @@ Value emitLoadAt(OpBuilder &b, scf::ForOp loop, blk::LoadOp load,
 /// loop: one load instead of one per iteration (a layernorm's weights).
 /// Masked off when the loop runs no iteration, so it touches no memory the
 /// loop would not.
-void hoistInvariantLoads(scf::ForOp loop) {
-  LoopWrites writes(loop);
+void hoistInvariantLoads(scf::ForOp loop, const LoopWrites &writes) {
   SmallVector<blk::LoadOp> invariant;
   for (auto load : loop.getBody()->getOps<blk::LoadOp>())
     if (!writes.mayWrite(load) &&
@@ -185,9 +184,9 @@ Value stepsAhead(OpBuilder &b, Location loc, scf::ForOp loop, Value iv,
 /// Prefetches `distance` iterations ahead: each load is carried through
 /// `distance` iter_args, the oldest used by this iteration, and the body
 /// starts with the load of iteration iv + distance * step.
-LogicalResult pipeline(scf::ForOp loop, int64_t distance) {
+LogicalResult pipeline(scf::ForOp loop, int64_t distance,
+                       const LoopWrites &writes) {
   SmallVector<std::pair<blk::LoadOp, SmallVector<Operation *>>> loads;
-  LoopWrites writes(loop);
   for (auto load : loop.getBody()->getOps<blk::LoadOp>()) {
     if (writes.mayWrite(load))
       continue;
@@ -257,8 +256,10 @@ struct BlkPipelineLoads
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {
-      hoistInvariantLoads(loop);
-      if (failed(pipeline(loop, numStages - 1)))
+      // Hoisting moves loads only: what the loop writes stays the same.
+      LoopWrites writes(loop);
+      hoistInvariantLoads(loop, writes);
+      if (failed(pipeline(loop, numStages - 1, writes)))
         return signalPassFailure();
     }
   }
