@@ -1,5 +1,6 @@
 //===- AssignLayouts.cpp - distribute blocks over GPU threads ------------===//
 #include "compiler/Passes.h"
+#include "compiler/Reduction.h"
 #include "compiler/Specialization.h"
 #include "compiler/VerifyKernels.h"
 #include "compiler/gpu/AxisInfo.h"
@@ -26,15 +27,34 @@ using namespace blockjit;
 
 namespace {
 
-/// Whether the cluster lowering implements `op` on blocks split over CTAs:
-/// ops that keep every element where it is, and 1-D reductions (combined
-/// across the cluster through distributed shared memory).
-bool implementedOnSplitBlocks(Operation *op) {
+/// Whether the cluster lowering implements `op` on blocks split over CTAs
+/// (`layoutOf` gives a split block's layout): ops that keep every element
+/// where it is, 1-D reductions (combined across the cluster through
+/// distributed shared memory) and all_reduce whose lines a cluster buffer
+/// holds (each CTA sends one value per line of its piece), both of 32-bit
+/// accumulators.
+bool implementedOnSplitBlocks(
+    Operation *op, function_ref<Layout1D(RankedTensorType)> layoutOf) {
   if (isa<blk::MakeRangeOp, blk::SplatOp, blk::ExpandDimsOp, blk::ReshapeOp,
           blk::AddPtrOp, blk::LoadOp, blk::StoreOp>(op))
     return true;
+  // Reductions exchange 32-bit accumulators across the cluster.
+  auto narrow = [](RankedTensorType type) {
+    return reductionAccumulatorType(type.getElementType())
+               .getIntOrFloatBitWidth() <= 32;
+  };
   if (auto reduce = dyn_cast<blk::ReduceOp>(op))
-    return reduce.getSrc().getType().getRank() == 1;
+    return reduce.getSrc().getType().getRank() == 1 &&
+           narrow(reduce.getSrc().getType());
+  if (auto allReduce = dyn_cast<blkgpu::AllReduceOp>(op)) {
+    RankedTensorType type = allReduce.getSrc().getType();
+    if (!narrow(type))
+      return false;
+    Layout1D layout = layoutOf(type);
+    return clusterAllReduceBytes(type.getShape(), layout,
+                                 allReduce.getAxis()) <=
+           kMaxClusterAllReduceBytes;
+  }
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
   return dialect == "arith" || dialect == "math" || dialect == "scf";
 }
@@ -70,11 +90,16 @@ ClusterPlan planCluster(ModuleOp module, int64_t numCTAs, int64_t threads,
     auto tensor = dyn_cast<RankedTensorType>(type);
     return tensor && plan.splitSizes.count(tensor.getNumElements());
   };
+  auto splitLayout = [&](RankedTensorType type) {
+    int64_t size = type.getNumElements();
+    return Layout1D{size, vectors.at(size), threads, plan.piecesOf(size)};
+  };
+  plan.numCTAs = numCTAs; // piecesOf() while checking; reset on a fallback
   WalkResult walk = module.walk([&](Operation *op) {
-    if (implementedOnSplitBlocks(op) ||
-        !llvm::any_of(llvm::concat<Type>(op->getOperandTypes(),
+    if (!llvm::any_of(llvm::concat<Type>(op->getOperandTypes(),
                                          op->getResultTypes()),
-                      isSplit))
+                      isSplit) ||
+        implementedOnSplitBlocks(op, splitLayout))
       return WalkResult::advance();
     plan.fallback = "'" + op->getName().getStringRef().str() +
                     "' is not implemented on blocks split over a cluster";
@@ -82,9 +107,8 @@ ClusterPlan planCluster(ModuleOp module, int64_t numCTAs, int64_t threads,
   });
   if (walk.wasInterrupted()) {
     plan.splitSizes.clear();
-    return plan;
+    plan.numCTAs = 1;
   }
-  plan.numCTAs = numCTAs;
   return plan;
 }
 

@@ -224,6 +224,40 @@ blockjit::linearBlockedLayout(MLIRContext *context, ArrayRef<int64_t> shape,
       cta.CTAsPerCluster, cta.CTASplitNum, cta.CTAOrder);
 }
 
+AxisBits blockjit::axisBitsOf(ArrayRef<int64_t> shape, const Layout1D &layout,
+                              int64_t axis) {
+  auto log2 = [](int64_t v) { return int64_t(llvm::Log2_64(v)); };
+  int64_t lo = 0;
+  for (int64_t size : shape.drop_front(axis + 1))
+    lo += log2(size);
+  int64_t hi = lo + log2(shape[axis]);
+  int64_t a = log2(layout.vector), b = log2(layout.threads),
+          c = log2(layout.ctas);
+  AxisBits bits;
+  for (int64_t i = lo; i < hi; ++i) {
+    if (i < a)
+      bits.registerMask |= int64_t(1) << i;
+    else if (i < a + b)
+      bits.threadMask |= int64_t(1) << (i - a);
+    else if (i < a + b + c)
+      bits.ctaMask |= int64_t(1) << (i - a - b);
+    else
+      bits.registerMask |= int64_t(1) << (i - b - c);
+  }
+  return bits;
+}
+
+int64_t blockjit::clusterAllReduceBytes(ArrayRef<int64_t> shape,
+                                        const Layout1D &layout, int64_t axis) {
+  AxisBits bits = axisBitsOf(shape, layout, axis);
+  if (!bits.ctaMask)
+    return 0;
+  int64_t lines =
+      (layout.perThread() >> llvm::popcount(uint64_t(bits.registerMask))) *
+      (layout.threads >> llvm::popcount(uint64_t(bits.threadMask)));
+  return 2 * layout.ctas * lines * kClusterSlotBytes;
+}
+
 std::optional<Layout1D> blockjit::linearLayoutOf(RankedTensorType type) {
   auto layout = dyn_cast_or_null<blkgpu::BlockedLayoutAttr>(type.getEncoding());
   if (!layout || layout.getRank() != type.getRank() ||

@@ -129,6 +129,32 @@ struct Layout1D {
   }
 };
 
+/// Where the bits of one dimension's coordinate live in a linear layout.
+/// The row-major linear index's bits are the coordinates' bits (power-of-two
+/// shapes); Layout1D puts index bit i < a in register bit i, the next b bits
+/// in thread bits, the next c bits (a split block) in the CTA's rank, and
+/// the rest in register bits above the chunk (a = log2 vector, b = log2
+/// threads, c = log2 ctas).
+struct AxisBits {
+  int64_t registerMask = 0, threadMask = 0, ctaMask = 0;
+};
+AxisBits axisBitsOf(llvm::ArrayRef<int64_t> shape, const Layout1D &layout,
+                    int64_t axis);
+
+/// Each value exchanged across a cluster takes an 8-byte slot of the
+/// cluster buffer (every scalar fits), in each of its two halves.
+inline constexpr int64_t kClusterSlotBytes = 8;
+/// The most bytes of cluster buffer one all_reduce of a split block may
+/// take: it is static shared memory, beside the scratch array, under the
+/// 48 KB static limit.
+inline constexpr int64_t kMaxClusterAllReduceBytes = 16384;
+
+/// The bytes of cluster buffer a blkgpu.all_reduce of a block of `shape`
+/// along `axis` takes, both halves: each CTA sends every CTA one value per
+/// line of its piece. 0 when the axis keeps within each CTA (no exchange).
+int64_t clusterAllReduceBytes(llvm::ArrayRef<int64_t> shape,
+                              const Layout1D &layout, int64_t axis);
+
 /// The #blkgpu.blocked layout that spreads a block of `shape` (power-of-two
 /// sizes) through its row-major linear index: `vector` consecutive elements
 /// per thread, then 32 lanes, then `numWarps` warps, then `splitCTAs` CTAs

@@ -7,7 +7,8 @@
 // strip (N = 33 over 8, 1-column strips), fewer programs than strips;
 // softmax's special rows laid out as columns (a column of -inf, a +inf, a
 // NaN, +-1000, denormals, one-hot), NaN in the padding between rows, f32,
-// f16, bf16 and bf16 in with f32 out.
+// f16, bf16 and bf16 in with f32 out; strips split over clusters of 2, 4
+// and 16 CTAs (whole columns and chunks; the reductions cross the cluster).
 //
 // Tolerance: softmax's, abs 1e-6 in f32, plus one ulp of a 16-bit output.
 //
@@ -83,6 +84,33 @@ void addColumnCases(std::vector<Case> &cases) {
     for (DType t : {DType::F32, DType::BF16})
       cases.push_back(columnCase(t, t, s, blockN, "chunk16", 16));
   }
+  // Strips split down their rows over the CTAs of a cluster (the column
+  // maximum and sum cross the cluster): whole columns and chunks of 256
+  // rows, clusters of 2, 4 and 16; shapes too small to split run in one
+  // CTA.
+  for (Shape s : {Shape{1823, 781}, Shape{4097, 5}, Shape{781, 33},
+                  Shape{9, 4097}}) {
+    int64_t blockN =
+        llvm::expectedToOptional(examples::softmaxColumnsBlocks(s.rows, s.cols))
+            .value_or(examples::ColumnBlocks{})
+            .n;
+    for (int ctas : {2, 4, 16}) {
+      std::string variant = "ctas" + std::to_string(ctas);
+      cases.push_back(columnCase(DType::F32, DType::F32, s, blockN, variant));
+      cases.back().numCTAs = ctas;
+      cases.push_back(
+          columnCase(DType::F32, DType::F32, s, blockN, variant + "_chunk256", 256));
+      cases.back().numCTAs = ctas;
+    }
+    cases.push_back(columnCase(DType::BF16, DType::BF16, s, blockN, "ctas4"));
+    cases.back().numCTAs = 4;
+  }
+  // Wide strips on 4 warps: the rows of a chunk take one thread bit, fewer
+  // than the CTAs, so each thread sends its columns to two CTAs.
+  cases.push_back(columnCase(DType::F32, DType::F32, {781, 1000}, 256,
+                             "bn256_chunk64_ctas4", 64));
+  cases.back().numCTAs = 4;
+  cases.back().numWarps = 4;
   // Partial last strips: 33 columns in strips of 8 and of 1.
   for (int64_t blockN : {8, 1})
     cases.push_back(columnCase(DType::F32, DType::F32, {781, 33}, blockN,

@@ -146,6 +146,7 @@ llvm::Expected<Buffers> runOn(TargetKind target, const Case &c) {
   options.grid = c.grid;
   options.numWarps = c.numWarps;
   options.numStages = c.numStages;
+  options.numCTAs = c.numCTAs;
   options.target = target;
   if (llvm::Error e = launch(*c.kernel, options, args))
     return std::move(e);

@@ -30,14 +30,27 @@ LogicalResult checkOp(Operation *op) {
     return success();
   }
   if (auto allReduce = dyn_cast<blkgpu::AllReduceOp>(op)) {
-    // blk-assign-layouts never splits it (the kernel falls back to one CTA);
-    // hand-written IR may.
-    std::optional<Layout1D> layout =
-        linearLayoutOf(allReduce.getSrc().getType());
-    if (layout && layout->split())
+    // blk-assign-layouts splits it only where the cluster buffer holds its
+    // lines; hand-written IR may split any.
+    RankedTensorType type = allReduce.getSrc().getType();
+    std::optional<Layout1D> layout = linearLayoutOf(type);
+    if (!layout || !layout->split())
+      return success();
+    if (reductionAccumulatorType(type.getElementType())
+            .getIntOrFloatBitWidth() > 32)
       return allReduce.emitOpError()
-             << "on a block split over the CTAs of a cluster has no GPU "
-                "lowering (blk-assign-layouts runs such a kernel in one CTA)";
+             << "of " << type.getElementType()
+             << " on a block split over a cluster is not supported on the "
+                "GPU yet";
+    int64_t bytes =
+        clusterAllReduceBytes(type.getShape(), *layout, allReduce.getAxis());
+    if (bytes > kMaxClusterAllReduceBytes)
+      return allReduce.emitOpError()
+             << "along axis " << allReduce.getAxis()
+             << " of a block split over a cluster would exchange " << bytes
+             << " bytes through the cluster buffer; at most "
+             << kMaxClusterAllReduceBytes
+             << " (blk-assign-layouts runs such a kernel in one CTA)";
     return success();
   }
   if (auto reduce = dyn_cast<blk::ReduceOp>(op)) {

@@ -8,6 +8,9 @@
 // used in turn: exchange n writes half n % 2, and a CTA can only start
 // exchange n + 2 after the barrier of exchange n + 1, which every CTA
 // reaches after reading exchange n, so one barrier per exchange suffices.
+// The halves interleave slot by slot, so that exchanges of different sizes
+// (a softmax's pair, a reduction's one value, a 2-D block's lines) never
+// write into the slots their neighbour reads.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Reduction.h"
@@ -25,9 +28,6 @@ using namespace mlir;
 
 namespace blockjit::nvvm {
 namespace {
-
-/// Each component of a tuple gets an 8-byte slot: every scalar fits.
-constexpr int64_t kSlotBytes = 8;
 
 void clusterBarrier(OpBuilder &builder, Location loc) {
   // Release by the arrive, acquire by the wait (the PTX defaults); the
@@ -51,6 +51,34 @@ Value clusterPhase(OpBuilder &builder, Location loc, KernelState &kernel) {
   return kernel.clusterPhase;
 }
 
+/// This exchange's phase (0 or 1), flipped for the next exchange.
+Value exchangePhase(OpBuilder &builder, Location loc, KernelState &kernel) {
+  Value phaseVar = clusterPhase(builder, loc, kernel);
+  Value phase =
+      LLVM::LoadOp::create(builder, loc, builder.getI32Type(), phaseVar);
+  LLVM::StoreOp::create(
+      builder, loc,
+      arith::XOrIOp::create(builder, loc, phase, i32Constant(builder, loc, 1)),
+      phaseVar);
+  return phase;
+}
+
+/// Slot `index` of the half `phase` of the cluster buffer (a shared-memory
+/// pointer). The halves interleave (slot i of phase p at 2i + p), so
+/// exchanges of different sizes never overlap their neighbours.
+Value clusterSlot(OpBuilder &builder, Location loc, Value buffer, Value phase,
+                  Value index) {
+  Value interleaved = arith::AddIOp::create(
+      builder, loc,
+      arith::ShLIOp::create(builder, loc, index, i32Constant(builder, loc, 1)),
+      phase);
+  Value offset = arith::MulIOp::create(builder, loc, interleaved,
+                                       i32Constant(builder, loc, kClusterSlotBytes));
+  return LLVM::GEPOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 3),
+      builder.getI8Type(), buffer, ValueRange{offset});
+}
+
 } // namespace
 
 SmallVector<Value> combineAcrossCTAs(
@@ -61,29 +89,16 @@ SmallVector<Value> combineAcrossCTAs(
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
   int64_t numCTAs = kernel.numCTAs;
   int64_t halfSlots = numCTAs * int64_t(values.size());
-  Type i8 = builder.getI8Type();
-  auto sharedPtr = LLVM::LLVMPointerType::get(builder.getContext(), 3);
   auto clusterPtr = LLVM::LLVMPointerType::get(builder.getContext(), 7);
-  Value buffer =
-      kernel.clusterBuffer.get(builder, loc, i8, 2 * halfSlots * kSlotBytes);
+  Value buffer = kernel.clusterBuffer.get(builder, loc, builder.getI8Type(),
+                                          2 * halfSlots * kClusterSlotBytes);
 
-  // This exchange's half, and the next exchange's.
-  Value phaseVar = clusterPhase(builder, loc, kernel);
-  Type i32Type = builder.getI32Type();
-  Value phase = LLVM::LoadOp::create(builder, loc, i32Type, phaseVar);
-  LLVM::StoreOp::create(builder, loc,
-                        arith::XOrIOp::create(builder, loc, phase, i32(1)),
-                        phaseVar);
-  Value half = arith::MulIOp::create(builder, loc, phase, i32(halfSlots));
-  // Slot of component c from CTA r: half + c * numCTAs + r.
+  Value phase = exchangePhase(builder, loc, kernel);
+  // Slot of component c from CTA r: c * numCTAs + r.
   auto slot = [&](int64_t component, Value rank) {
-    Value index = arith::AddIOp::create(
-        builder, loc, half,
-        arith::AddIOp::create(builder, loc, rank,
-                              i32(component * numCTAs)));
-    Value offset = arith::MulIOp::create(builder, loc, index, i32(kSlotBytes));
-    return LLVM::GEPOp::create(builder, loc, sharedPtr, i8, buffer,
-                               ValueRange{offset});
+    return clusterSlot(
+        builder, loc, buffer, phase,
+        arith::AddIOp::create(builder, loc, rank, i32(component * numCTAs)));
   };
 
   // Thread t < numCTAs writes this CTA's tuple into CTA t's buffer.
@@ -110,6 +125,95 @@ SmallVector<Value> combineAcrossCTAs(
     total = combine(total, next);
   }
   return total;
+}
+
+SmallVector<Value> combineLinesAcrossCTAs(
+    OpBuilder &builder, Location loc, KernelState &kernel, ValueRange partials,
+    int64_t threads, int64_t threadMask, int64_t ctaMask,
+    function_ref<Value(Value, Value)> combine) {
+  assert(kernel.numCTAs > 1 && ctaMask && "a cluster exchange needs a cluster");
+  auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
+  int64_t numCTAs = kernel.numCTAs;
+  int64_t groups = int64_t(partials.size());
+  Type accType = partials.front().getType();
+  // The axis's thread bits are one dimension's, contiguous: a thread is
+  // (its position along them, the rest of its bits), the latter naming the
+  // lines it holds.
+  int64_t axisThreadBits = llvm::popcount(uint64_t(threadMask));
+  int64_t low = threadMask ? llvm::countr_zero(uint64_t(threadMask)) : 0;
+  int64_t writers = threads >> axisThreadBits;
+  int64_t alongAxis = int64_t(1) << axisThreadBits;
+  Value threadId = kernel.threadId;
+  Value position = arith::ShRUIOp::create(
+      builder, loc, arith::AndIOp::create(builder, loc, threadId, i32(threadMask)),
+      i32(low));
+  Value lines = threadId;
+  if (threadMask)
+    lines = arith::OrIOp::create(
+        builder, loc,
+        arith::AndIOp::create(builder, loc, threadId, i32((int64_t(1) << low) - 1)),
+        arith::ShLIOp::create(
+            builder, loc,
+            arith::ShRUIOp::create(builder, loc, threadId,
+                                   i32(low + axisThreadBits)),
+            i32(low)));
+
+  // Slot of group g from CTA r, for the lines `lines` names:
+  // (r * groups + g) * writers + lines.
+  int64_t halfSlots = numCTAs * groups * writers;
+  Value buffer = kernel.clusterBuffer.get(builder, loc, builder.getI8Type(),
+                                          2 * halfSlots * kClusterSlotBytes);
+  Value phase = exchangePhase(builder, loc, kernel);
+  auto clusterPtr = LLVM::LLVMPointerType::get(builder.getContext(), 7);
+  auto slot = [&](Value rank, int64_t group) {
+    Value index = arith::AddIOp::create(
+        builder, loc, lines,
+        arith::MulIOp::create(
+            builder, loc,
+            arith::AddIOp::create(
+                builder, loc,
+                arith::MulIOp::create(builder, loc, rank, i32(groups)),
+                i32(group)),
+            i32(writers)));
+    return clusterSlot(builder, loc, buffer, phase, index);
+  };
+
+  // The thread at `position` along the axis writes its lines' partials to
+  // CTAs position, position + alongAxis, ...: every CTA once.
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    if (alongAxis > numCTAs) {
+      auto ifOp = scf::IfOp::create(
+          builder, loc,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                position, i32(numCTAs)));
+      builder.setInsertionPointToStart(ifOp.thenBlock());
+    }
+    for (int64_t first = 0; first < numCTAs; first += alongAxis) {
+      Value target = arith::AddIOp::create(builder, loc, position, i32(first));
+      for (auto [g, partial] : llvm::enumerate(partials)) {
+        Value remote = NVVM::MapaOp::create(
+            builder, loc, clusterPtr, slot(kernel.ctaRank, int64_t(g)), target);
+        LLVM::StoreOp::create(builder, loc, partial, remote);
+      }
+    }
+  }
+  clusterBarrier(builder, loc);
+  // The CTAs holding this CTA's lines: its rank with any ctaMask bits, in
+  // increasing order.
+  Value others =
+      arith::AndIOp::create(builder, loc, kernel.ctaRank, i32(~ctaMask));
+  SmallVector<Value> totals(groups);
+  for (int64_t sub = 0;; sub = (sub - ctaMask) & ctaMask) {
+    Value rank = arith::OrIOp::create(builder, loc, others, i32(sub));
+    for (int64_t g = 0; g < groups; ++g) {
+      Value next = LLVM::LoadOp::create(builder, loc, accType, slot(rank, g));
+      totals[g] = totals[g] ? combine(totals[g], next) : next;
+    }
+    if (sub == ctaMask)
+      break;
+  }
+  return totals;
 }
 
 namespace {

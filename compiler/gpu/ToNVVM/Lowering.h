@@ -207,6 +207,20 @@ llvm::SmallVector<mlir::Value> combineAcrossCTAs(
                                                       mlir::ValueRange)>
         combine);
 
+/// The per-line partials of a block split over a cluster and reduced along
+/// an axis whose bits include CTA bits (`ctaMask`): every thread holds its
+/// lines' partials (`partials`, one per register group, the same in every
+/// thread that differs only in the axis's thread bits `threadMask`). Each
+/// CTA's partials go to every CTA's cluster buffer, the stores spread over
+/// those threads; after one cluster barrier each thread combines its lines'
+/// partials from the CTAs that differ only in `ctaMask`, in rank order
+/// (Cluster.cpp). Needs kernel.numCTAs > 1.
+llvm::SmallVector<mlir::Value> combineLinesAcrossCTAs(
+    mlir::OpBuilder &builder, mlir::Location loc, KernelState &kernel,
+    mlir::ValueRange partials, int64_t threads, int64_t threadMask,
+    int64_t ctaMask,
+    llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)> combine);
+
 /// In a kernel that exchanged values across its cluster: a cluster barrier
 /// at entry (no CTA writes to another before all have started) and before
 /// each return (none exits while another may still write to it).

@@ -133,38 +133,12 @@ Value reduce1D(OpBuilder &builder, Location loc, KernelState &kernel,
 /// blkgpu.all_reduce: every element gets the reduction of its line along
 /// `axis`. The block is distributed by its row-major linear index, whose
 /// bits are the coordinates' bits (power-of-two shapes), and Layout1D puts
-/// each index bit in a register bit or a thread bit: the axis's bits in
-/// registers combine in-thread, those in lanes with butterfly shuffles and
-/// those in warps through shared memory. No element changes threads, and
-/// every holder of a line gets the same bits (commutative combines; warps
-/// in order).
-/// The axis's bits of a block's linear index, where Layout1D puts them.
-struct AxisBits {
-  int64_t registerMask = 0, threadMask = 0;
-};
-
-AxisBits axisBits(RankedTensorType type, const Layout1D &layout,
-                  int64_t axis) {
-  auto log2 = [](int64_t v) { return int64_t(llvm::Log2_64(v)); };
-  // Index bit i < a is register bit i, a <= i < a + b thread bit i - a, and
-  // i >= a + b register bit i - b (a = log2 vector, b = log2 threads).
-  int64_t lo = 0;
-  for (int64_t size : type.getShape().drop_front(axis + 1))
-    lo += log2(size);
-  int64_t hi = lo + log2(type.getDimSize(axis));
-  int64_t a = log2(layout.vector), b = log2(layout.threads);
-  AxisBits bits;
-  for (int64_t i = lo; i < hi; ++i) {
-    if (i < a)
-      bits.registerMask |= int64_t(1) << i;
-    else if (i < a + b)
-      bits.threadMask |= int64_t(1) << (i - a);
-    else
-      bits.registerMask |= int64_t(1) << (i - b);
-  }
-  return bits;
-}
-
+/// each index bit in a register, thread or CTA bit (axisBitsOf): the axis's
+/// bits in registers combine in-thread, those in lanes with butterfly
+/// shuffles, those in warps through shared memory and those in the CTAs of
+/// a cluster through distributed shared memory. No element changes
+/// threads, and every holder of a line gets the same bits (commutative
+/// combines; warps and CTAs in order).
 SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
                              KernelState &kernel, RankedTensorType type,
                              blk::ReduceKind kind, int64_t axis,
@@ -173,7 +147,8 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
   Type element = type.getElementType();
   Type accType = reductionAccumulatorType(element);
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
-  auto [registerMask, threadMask] = axisBits(type, layout, axis);
+  auto [registerMask, threadMask, ctaMask] =
+      axisBitsOf(type.getShape(), layout, axis);
   int64_t laneBits = llvm::Log2_64(kWarpSize);
   int64_t laneMask = threadMask & ((int64_t(1) << laneBits) - 1);
   int64_t warpMask = threadMask & ~laneMask;
@@ -278,6 +253,14 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
       NVVM::Barrier0Op::create(builder, loc);
     }
   }
+  // 4. Across the CTAs that hold the line (a block split over a cluster
+  // along the axis): through distributed shared memory.
+  if (ctaMask)
+    partials = combineLinesAcrossCTAs(
+        builder, loc, kernel, partials, layout.threads, threadMask, ctaMask,
+        [&](Value total, Value next) {
+          return combineReduction(builder, loc, kind, total, next);
+        });
   // Each register gets its group's result: one value per line, so the
   // elementwise ops that follow are computed once per line after CSE.
   if (accType != element)
@@ -313,7 +296,10 @@ SmallVector<Value> reduceAlongAxis(OpBuilder &builder, Location loc,
     return lines;
   Type element = resultType.getElementType();
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
-  auto [registerMask, threadMask] = axisBits(srcType, layout, axis);
+  auto [registerMask, threadMask, ctaMask] =
+      axisBitsOf(srcType.getShape(), layout, axis);
+  assert(!ctaMask && "blk-assign-layouts keeps such reductions in one CTA");
+  (void)ctaMask;
   // The result goes through the scratch array in rounds of at most 16 KB
   // of its elements (by linear index).
   int64_t count = resultType.getNumElements();
@@ -399,8 +385,6 @@ struct AllReduceLowering : KernelOpLowering<blkgpu::AllReduceOp> {
   LogicalResult
   matchAndRewrite(blkgpu::AllReduceOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (layoutOf(op.getSrc().getType()).split())
-      return rewriter.notifyMatchFailure(op, "a block split over a cluster");
     rewriter.replaceOpWithMultiple(
         op, {allReduce(rewriter, op.getLoc(), kernel, op.getSrc().getType(),
                        op.getKind(), op.getAxis(), adaptor.getSrc())});

@@ -130,3 +130,56 @@ func.func @aligned_small_row(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %
   blk.store %out, %m : !blk.ptr<f32>
   return
 }
+
+// -----
+
+// all_reduce down the columns of a split 2-D block stays on the cluster:
+// each CTA sends 8 column partials (2 x 4 CTAs x 8 lines x 8 bytes = 512
+// bytes of cluster buffer). The 512-element tile spans 64 rows, so the
+// CTAs take turns along dimension 0.
+// CHECK:       module attributes {blkgpu.num_ctas = 4 : i32, blkgpu.num_warps = 4 : i32}
+// CHECK-LABEL: func.func @columns
+// CHECK:         blkgpu.all_reduce max {{.*}} : tensor<2048x8xf32, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0], CTAsPerCluster = [4, 1], CTASplitNum = [4, 1], CTAOrder = [1, 0]}>>
+func.func @columns(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 16384 : tensor<16384xi32>
+  %r2 = blk.reshape %r : tensor<16384xi32> -> tensor<2048x8xi32>
+  %p = blk.splat %in : !blk.ptr<f32> -> tensor<2048x8x!blk.ptr<f32>>
+  %ptrs = blk.addptr %p, %r2 : tensor<2048x8x!blk.ptr<f32>>, tensor<2048x8xi32>
+  %x = blk.load %ptrs : tensor<2048x8x!blk.ptr<f32>>
+  %m = blkgpu.all_reduce max %x axis = 0 : tensor<2048x8xf32>
+  blk.store %ptrs, %m : tensor<2048x8x!blk.ptr<f32>>
+  return
+}
+
+// -----
+
+// 512 columns: each CTA would send 512 partials to each of 4 CTAs (32 KB of
+// cluster buffer, more than the 16 KB an all_reduce may take): one CTA.
+// CHECK:       module attributes {blkgpu.cluster_fallback = "'blkgpu.all_reduce' is not implemented on blocks split over a cluster", blkgpu.num_warps = 4 : i32}
+// CHECK-LABEL: func.func @wide_columns
+func.func @wide_columns(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 32768 : tensor<32768xi32>
+  %r2 = blk.reshape %r : tensor<32768xi32> -> tensor<64x512xi32>
+  %p = blk.splat %in : !blk.ptr<f32> -> tensor<64x512x!blk.ptr<f32>>
+  %ptrs = blk.addptr %p, %r2 : tensor<64x512x!blk.ptr<f32>>, tensor<64x512xi32>
+  %x = blk.load %ptrs : tensor<64x512x!blk.ptr<f32>>
+  %m = blkgpu.all_reduce max %x axis = 0 : tensor<64x512xf32>
+  blk.store %ptrs, %m : tensor<64x512x!blk.ptr<f32>>
+  return
+}
+
+// -----
+
+// f64 partials do not cross a cluster: one CTA.
+// CHECK:       module attributes {blkgpu.cluster_fallback = "'blkgpu.all_reduce' is not implemented on blocks split over a cluster", blkgpu.num_warps = 4 : i32}
+// CHECK-LABEL: func.func @f64_columns
+func.func @f64_columns(%in: !blk.ptr<f64> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 16384 : tensor<16384xi32>
+  %r2 = blk.reshape %r : tensor<16384xi32> -> tensor<2048x8xi32>
+  %p = blk.splat %in : !blk.ptr<f64> -> tensor<2048x8x!blk.ptr<f64>>
+  %ptrs = blk.addptr %p, %r2 : tensor<2048x8x!blk.ptr<f64>>, tensor<2048x8xi32>
+  %x = blk.load %ptrs : tensor<2048x8x!blk.ptr<f64>>
+  %m = blkgpu.all_reduce sum %x axis = 0 : tensor<2048x8xf64>
+  blk.store %ptrs, %m : tensor<2048x8x!blk.ptr<f64>>
+  return
+}
