@@ -79,6 +79,20 @@ MakeRangeOp rangeThroughExpandDims(Value value) {
   return value.getDefiningOp<MakeRangeOp>();
 }
 
+std::optional<RangeBroadcast> rangeBroadcastOf(BroadcastOp broadcast) {
+  MakeRangeOp range = rangeThroughExpandDims(broadcast.getSrc());
+  if (!range)
+    return std::nullopt;
+  ArrayRef<int64_t> srcShape = broadcast.getSrc().getType().getShape();
+  int64_t n = range.getType().getNumElements();
+  auto dim = llvm::find(srcShape, n);
+  if (n == 1 || dim == srcShape.end() ||
+      broadcast.getType().getDimSize(dim - srcShape.begin()) != n)
+    return std::nullopt;
+  return RangeBroadcast{dim - srcShape.begin(), n,
+                        range.getStartAttr().getInt()};
+}
+
 int64_t elementBytes(Type type) {
   if (isa<PtrType>(type))
     return 8;

@@ -10,6 +10,8 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <optional>
+
 #include "dialect/BlkDialect.h.inc"
 #include "dialect/BlkEnums.h.inc"
 
@@ -53,6 +55,14 @@ bool hasBlocks(mlir::Operation *op);
 /// anything else): a broadcast of it is a range alone, which the GPU
 /// lowering computes from each element's coordinates.
 MakeRangeOp rangeThroughExpandDims(mlir::Value value);
+
+/// A blk.broadcast of a make_range (seen through expand_dims): result
+/// element i holds start + its coordinate along dimension `dim` of `size`
+/// elements, which a backend computes in place, moving nothing.
+struct RangeBroadcast {
+  int64_t dim = 0, size = 1, start = 0;
+};
+std::optional<RangeBroadcast> rangeBroadcastOf(BroadcastOp broadcast);
 
 /// What every reduction along an axis checks of its operand (blk.reduce,
 /// blkgpu.all_reduce): integer or float elements, `axis` one of `src`'s

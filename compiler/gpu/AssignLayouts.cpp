@@ -29,7 +29,7 @@ namespace {
 
 /// Whether the cluster lowering implements `op` on blocks split over CTAs
 /// (`layoutOf` gives a split block's layout): ops that keep every element
-/// where it is, 1-D reductions (combined across the cluster through
+/// where it is, broadcasts of ranges or of blocks held whole, 1-D reductions (combined across the cluster through
 /// distributed shared memory) and all_reduce whose lines a cluster buffer
 /// holds (each CTA sends one value per line of its piece), both of 32-bit
 /// accumulators.
@@ -38,6 +38,11 @@ bool implementedOnSplitBlocks(
   if (isa<blk::MakeRangeOp, blk::SplatOp, blk::ExpandDimsOp, blk::ReshapeOp,
           blk::AddPtrOp, blk::LoadOp, blk::StoreOp>(op))
     return true;
+  // A broadcast is computed in place (a range) or gathered from the source
+  // every CTA holds whole.
+  if (auto broadcast = dyn_cast<blk::BroadcastOp>(op))
+    return blk::rangeBroadcastOf(broadcast) ||
+           !layoutOf(broadcast.getSrc().getType()).split();
   // Reductions exchange 32-bit accumulators across the cluster.
   auto narrow = [](RankedTensorType type) {
     return reductionAccumulatorType(type.getElementType())

@@ -53,6 +53,17 @@ LogicalResult checkOp(Operation *op) {
              << " (blk-assign-layouts runs such a kernel in one CTA)";
     return success();
   }
+  if (auto broadcast = dyn_cast<blk::BroadcastOp>(op)) {
+    // Gathered from the source every CTA holds whole; a range computed in
+    // place. blk-assign-layouts splits no other source.
+    std::optional<Layout1D> layout =
+        linearLayoutOf(broadcast.getSrc().getType());
+    if (layout && layout->split() && !blk::rangeBroadcastOf(broadcast))
+      return broadcast.emitOpError()
+             << "of a block split over the CTAs of a cluster has no GPU "
+                "lowering (blk-assign-layouts runs such a kernel in one CTA)";
+    return success();
+  }
   if (auto reduce = dyn_cast<blk::ReduceOp>(op)) {
     // Shuffles move 64-bit values in halves; the exchange across a
     // cluster's CTAs (Cluster.cpp) moves 32-bit slots.

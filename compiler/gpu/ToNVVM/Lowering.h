@@ -54,12 +54,8 @@ private:
   int64_t size = 0;
 };
 
-/// A blk.broadcast of a make_range (seen through expand_dims, as
-/// blk-sink-broadcasts leaves it): result element i holds start + its
-/// coordinate along dimension `dim` of `size` elements.
-struct RangeBroadcast {
-  int64_t dim = 0, size = 1, start = 0;
-};
+/// A broadcast of a range, as blk-sink-broadcasts leaves it (BlkDialect.h).
+using RangeBroadcast = blk::RangeBroadcast;
 
 /// The broadcasts of ranges in `func` (Shape.cpp).
 llvm::DenseMap<mlir::Operation *, RangeBroadcast>

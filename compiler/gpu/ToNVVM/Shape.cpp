@@ -114,7 +114,7 @@ SmallVector<Value> gatherShared(OpBuilder &builder, Location loc,
   Layout1D layout = layoutOf(type);
   SmallVector<Value> elements;
   for (int64_t k = 0; k < layout.perThread(); ++k) {
-    Value linear = elementIndex(builder, loc, kernel.threadId, layout, k);
+    Value linear = blockElementIndex(builder, loc, kernel, layout, k);
     elements.push_back(fromStorage(
         builder, loc, readShared(builder, loc, smem, storage, slotOf(linear)),
         type.getElementType()));
@@ -128,22 +128,6 @@ Value publishBlock(OpBuilder &builder, Location loc, KernelState &kernel,
                    RankedTensorType type, ValueRange elements, Type storage) {
   return publish(builder, loc, kernel, type, elements, storage,
                  [&](Value v) { return toStorage(builder, loc, v, storage); });
-}
-
-/// The range a broadcast stretches, if its source is a make_range seen
-/// through expand_dims: the dimension where the source is not 1.
-std::optional<RangeBroadcast> rangeBroadcastOf(blk::BroadcastOp bcast) {
-  blk::MakeRangeOp range = blk::rangeThroughExpandDims(bcast.getSrc());
-  if (!range)
-    return std::nullopt;
-  ArrayRef<int64_t> srcShape = bcast.getSrc().getType().getShape();
-  int64_t n = range.getType().getNumElements();
-  auto dim = llvm::find(srcShape, n);
-  if (n == 1 || dim == srcShape.end() ||
-      bcast.getType().getDimSize(dim - srcShape.begin()) != n)
-    return std::nullopt;
-  return RangeBroadcast{dim - srcShape.begin(), n,
-                        range.getStartAttr().getInt()};
 }
 
 /// The broadcast of a range: each element is start + its coordinate along
@@ -176,7 +160,8 @@ SmallVector<Value> broadcastRange(OpBuilder &builder, Location loc,
 
 /// broadcast: element (i, j) of the result is element (i or 0, j or 0) of
 /// the source, which another thread may own: exchanged through shared
-/// memory (a broadcast range is computed in place).
+/// memory (a broadcast range is computed in place). A result split over a
+/// cluster gathers its CTA's piece from the source each CTA holds whole.
 struct BroadcastLowering : KernelOpLowering<blk::BroadcastOp> {
   using KernelOpLowering::KernelOpLowering;
 
@@ -353,7 +338,7 @@ struct SplitLowering : KernelOpLowering<blk::SplitOp> {
 DenseMap<Operation *, RangeBroadcast> rangeBroadcasts(func::FuncOp func) {
   DenseMap<Operation *, RangeBroadcast> ranges;
   func.walk([&](blk::BroadcastOp bcast) {
-    if (std::optional<RangeBroadcast> range = rangeBroadcastOf(bcast))
+    if (std::optional<RangeBroadcast> range = blk::rangeBroadcastOf(bcast))
       ranges[bcast] = *range;
   });
   return ranges;

@@ -183,3 +183,45 @@ func.func @f64_columns(%in: !blk.ptr<f64> {blk.divisibility = 16 : i32}) {
   blk.store %ptrs, %m : tensor<2048x8x!blk.ptr<f64>>
   return
 }
+
+// -----
+
+// A broadcast onto a split block from a block every CTA holds whole (a
+// loaded [1, 8] row) stays on the cluster.
+// CHECK:       module attributes {blkgpu.num_ctas = 4 : i32, blkgpu.num_warps = 4 : i32}
+// CHECK-LABEL: func.func @row_over_columns
+// CHECK:         blk.broadcast {{.*}} -> tensor<2048x8xf32, #blkgpu.blocked<{{.*}}CTASplitNum = [4, 1]
+func.func @row_over_columns(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 16384 : tensor<16384xi32>
+  %r2 = blk.reshape %r : tensor<16384xi32> -> tensor<2048x8xi32>
+  %p = blk.splat %in : !blk.ptr<f32> -> tensor<2048x8x!blk.ptr<f32>>
+  %ptrs = blk.addptr %p, %r2 : tensor<2048x8x!blk.ptr<f32>>, tensor<2048x8xi32>
+  %x = blk.load %ptrs : tensor<2048x8x!blk.ptr<f32>>
+  %c = blk.make_range 0 to 8 : tensor<8xi32>
+  %c2 = blk.expand_dims %c axis = 0 : tensor<8xi32> -> tensor<1x8xi32>
+  %q = blk.splat %in : !blk.ptr<f32> -> tensor<1x8x!blk.ptr<f32>>
+  %qs = blk.addptr %q, %c2 : tensor<1x8x!blk.ptr<f32>>, tensor<1x8xi32>
+  %w = blk.load %qs : tensor<1x8x!blk.ptr<f32>>
+  %wb = blk.broadcast %w : tensor<1x8xf32> -> tensor<2048x8xf32>
+  %y = arith.mulf %x, %wb : tensor<2048x8xf32>
+  blk.store %ptrs, %y : tensor<2048x8x!blk.ptr<f32>>
+  return
+}
+
+// -----
+
+// A broadcast from a split block that is not a range would need other CTAs'
+// elements: one CTA.
+// CHECK:       module attributes {blkgpu.cluster_fallback = "'blk.broadcast' is not implemented on blocks split over a cluster", blkgpu.num_warps = 4 : i32}
+// CHECK-LABEL: func.func @split_source
+func.func @split_source(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 2048 : tensor<2048xi32>
+  %p = blk.splat %in : !blk.ptr<f32> -> tensor<2048x!blk.ptr<f32>>
+  %ptrs = blk.addptr %p, %r : tensor<2048x!blk.ptr<f32>>, tensor<2048xi32>
+  %x = blk.load %ptrs : tensor<2048x!blk.ptr<f32>>
+  %x2 = blk.expand_dims %x axis = 1 : tensor<2048xf32> -> tensor<2048x1xf32>
+  %xb = blk.broadcast %x2 : tensor<2048x1xf32> -> tensor<2048x8xf32>
+  %q = blk.splat %in : !blk.ptr<f32> -> tensor<2048x8x!blk.ptr<f32>>
+  blk.store %q, %xb : tensor<2048x8x!blk.ptr<f32>>
+  return
+}
