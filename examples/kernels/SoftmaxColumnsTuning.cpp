@@ -1,10 +1,14 @@
 //===- SoftmaxColumnsTuning.cpp - softmax_columns' blocks and tuner ------===//
 //
 // softmax_columns reads strips of BLOCK_N columns in chunks of BLOCK_M rows;
-// both are free, with num_warps. Wide strips read whole 128-byte lines of
-// each row (32 f32); the chunk and the warps set how many elements each
-// thread holds (three blocks of them live: the running max and sum and the
-// chunk), and enough strips keep every SM busy. The default rule takes 32
+// both are free, with num_warps and num_ctas. Wide strips read whole
+// 128-byte lines of each row (32 f32); the chunk, the warps and the CTAs set
+// how many elements each thread holds (three blocks of them live: the
+// running max and sum and the chunk). A matrix has only N / BLOCK_N strips
+// (25 for 781 f32 columns in lines), too few programs for 132 SMs, so on
+// sm_90 a strip runs on a cluster whose CTAs split each chunk's rows (the
+// column maximum and sum cross the cluster once per strip; docs/LAYOUTS.md):
+// 16 CTAs give 400 CTAs for those 25 strips. The default rule takes 32
 // columns and up to 64 rows over 4 warps; the tuner times the shapes
 // around it.
 //
@@ -24,9 +28,16 @@ namespace {
 // Argument positions (SoftmaxColumns.cpp).
 enum { kInput = 1, kRows = 4, kCols = 5, kBlockM = 6, kBlockN = 7 };
 
-/// The strip widths and chunk heights tried.
+/// The strip widths and chunk heights tried (tall chunks for clusters).
 constexpr int64_t kBlockNs[] = {8, 16, 32, 64, 128};
-constexpr int64_t kBlockMs[] = {8, 16, 32, 64, 128, 256};
+constexpr int64_t kBlockMs[] = {8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+/// A strip's column maxima and sums cross the cluster as one 8-byte slot per
+/// column and CTA, twice over: the compiler keeps such a kernel on a cluster
+/// while that is at most 16 KB (compiler/gpu/Layout.h,
+/// kMaxClusterAllReduceBytes), else runs it in one CTA.
+constexpr int64_t kMaxColumnsTimesCTAs = 16384 / (2 * 8);
+/// CTAs of a large GPU that keep it busy: two per SM of an H100.
+constexpr double kBusyCTAs = 264;
 
 ColumnBlocks defaultBlocks(int64_t rows, int64_t cols) {
   return {std::min<int64_t>(next_power_of_2(std::max<int64_t>(rows, 1)), 64),
@@ -70,8 +81,15 @@ std::vector<TuningConfig> prune(llvm::ArrayRef<TuningConfig> configs,
         (blockM > next_power_of_2(rows) && blockM != kBlockMs[0]))
       continue;
     // 4 to 32 elements of each block per thread.
-    double perThread = double(blockM * blockN) / (32.0 * c.numWarps);
+    double perThread = double(blockM * blockN) / (32.0 * c.numWarps * c.numCTAs);
     if (perThread < 4 || perThread > 32)
+      continue;
+    // Clusters: sm_90, a chunk that gives every CTA whole tiles of 16-byte
+    // chunks (else it runs in one CTA), and a cluster buffer that holds the
+    // strip's columns.
+    if (c.numCTAs > 1 &&
+        (target.smArch < 90 || blockM * blockN / c.numCTAs < 4 * 32 * c.numWarps ||
+         blockN * c.numCTAs > kMaxColumnsTimesCTAs))
       continue;
     kept.push_back(c);
   }
@@ -82,8 +100,9 @@ std::vector<TuningConfig> prune(llvm::ArrayRef<TuningConfig> configs,
 }
 
 /// Smaller is better: 16 elements per thread, rows read in runs of 128
-/// bytes (a line), at least two strips per SM of a large GPU (weighed
-/// more), and whole columns in one chunk where they are short.
+/// bytes (a line), two CTAs per SM of a large GPU (weighed more; a cluster
+/// multiplies a strip's CTAs), a strip that L2 still holds when pass 2
+/// re-reads it, and whole columns in one chunk where they are short.
 double estimate(const TuningConfig &c, llvm::ArrayRef<Arg> args,
                 const Target &) {
   int64_t rows = integerArgAt(args, kRows, 1);
@@ -92,13 +111,19 @@ double estimate(const TuningConfig &c, llvm::ArrayRef<Arg> args,
       args.size() > kInput ? double(dtypeBytes(args[kInput].dtype)) : 4.0;
   double blockM = double(constexprOf(c, "BLOCK_M"));
   double blockN = double(constexprOf(c, "BLOCK_N"));
-  double perThread = blockM * blockN / (32.0 * c.numWarps);
+  double perThread = blockM * blockN / (32.0 * c.numWarps * c.numCTAs);
   double cost = std::abs(std::log2(perThread / 16.0));
   // Narrow strips read part of each line, but few strips idle SMs: with
   // 781 columns, 32-wide strips make 25 programs for 132 SMs.
   cost += blockN * bytes < 128 ? 0.5 * std::log2(128 / (blockN * bytes)) : 0;
   double strips = std::ceil(double(cols) / blockN);
-  cost += strips < 264 ? std::log2(264 / strips) : 0;
+  double ctas = strips * c.numCTAs;
+  cost += ctas < kBusyCTAs ? std::log2(kBusyCTAs / ctas) : 0;
+  // The strips in flight (one per cluster of resident CTAs) are read twice;
+  // beyond about half of an H100's 50 MB L2 the second read goes to DRAM.
+  double inFlight = std::min(strips, kBusyCTAs / c.numCTAs);
+  double footprint = inFlight * double(rows) * blockN * bytes;
+  cost += footprint > 24e6 ? std::log2(footprint / 24e6) : 0;
   cost += blockM < double(next_power_of_2(rows)) && rows <= 256 ? 0.5 : 0;
   return cost;
 }
@@ -120,14 +145,15 @@ Autotuner &softmaxColumnsTuner() {
     for (int64_t blockM : kBlockMs)
       for (int64_t blockN : kBlockNs)
         for (int warps : {1, 2, 4, 8, 16})
-          spec.configs.push_back(
-              {warps, 1, 1, {{"BLOCK_M", blockM}, {"BLOCK_N", blockN}}});
+          for (int ctas : {1, 2, 4, 8, 16})
+            spec.configs.push_back(
+                {warps, 1, ctas, {{"BLOCK_M", blockM}, {"BLOCK_N", blockN}}});
     spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
                 {"n_cols", KeyBucket::PowerOfTwo}};
     spec.grid = stripGrid;
     spec.prune = prune;
     spec.estimate = estimate;
-    spec.topK = 12;
+    spec.topK = 16;
     // In place (output_ptr == input_ptr) must survive the timed runs.
     spec.restore = {rowMajorBuffer("output_ptr", 0, /*rowStride=*/3,
                                    {kInput, kRows, kCols, kBlockM})};
