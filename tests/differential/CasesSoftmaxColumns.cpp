@@ -104,6 +104,11 @@ void addColumnCases(std::vector<Case> &cases) {
     }
     cases.push_back(columnCase(DType::BF16, DType::BF16, s, blockN, "ctas4"));
     cases.back().numCTAs = 4;
+    // The next chunk prefetched while one is combined, on a cluster.
+    cases.push_back(columnCase(DType::F32, DType::F32, s, blockN,
+                               "ctas4_chunk256_stages2", 256));
+    cases.back().numCTAs = 4;
+    cases.back().numStages = 2;
   }
   // Wide strips on 4 warps: the rows of a chunk take one thread bit, fewer
   // than the CTAs, so each thread sends its columns to two CTAs.
