@@ -1,6 +1,5 @@
 //===- AssignLayouts.cpp - distribute blocks over GPU threads ------------===//
 #include "compiler/Passes.h"
-#include "compiler/Reduction.h"
 #include "compiler/Specialization.h"
 #include "compiler/VerifyKernels.h"
 #include "compiler/gpu/AxisInfo.h"
@@ -29,10 +28,10 @@ namespace {
 
 /// Whether the cluster lowering implements `op` on blocks split over CTAs
 /// (`layoutOf` gives a split block's layout): ops that keep every element
-/// where it is, broadcasts of ranges or of blocks held whole, 1-D reductions (combined across the cluster through
-/// distributed shared memory) and all_reduce whose lines a cluster buffer
-/// holds (each CTA sends one value per line of its piece), both of 32-bit
-/// accumulators.
+/// where it is, broadcasts of ranges or of blocks held whole, 1-D reductions
+/// (combined across the cluster through distributed shared memory) and
+/// all_reduce whose lines a cluster buffer holds (each CTA sends one value
+/// per line of its piece), both where their partials may cross a cluster.
 bool implementedOnSplitBlocks(
     Operation *op, function_ref<Layout1D(RankedTensorType)> layoutOf) {
   if (isa<blk::MakeRangeOp, blk::SplatOp, blk::ExpandDimsOp, blk::ReshapeOp,
@@ -43,17 +42,12 @@ bool implementedOnSplitBlocks(
   if (auto broadcast = dyn_cast<blk::BroadcastOp>(op))
     return blk::rangeBroadcastOf(broadcast) ||
            !layoutOf(broadcast.getSrc().getType()).split();
-  // Reductions exchange 32-bit accumulators across the cluster.
-  auto narrow = [](RankedTensorType type) {
-    return reductionAccumulatorType(type.getElementType())
-               .getIntOrFloatBitWidth() <= 32;
-  };
   if (auto reduce = dyn_cast<blk::ReduceOp>(op))
     return reduce.getSrc().getType().getRank() == 1 &&
-           narrow(reduce.getSrc().getType());
+           partialsCrossCluster(reduce.getSrc().getType().getElementType());
   if (auto allReduce = dyn_cast<blkgpu::AllReduceOp>(op)) {
     RankedTensorType type = allReduce.getSrc().getType();
-    if (!narrow(type))
+    if (!partialsCrossCluster(type.getElementType()))
       return false;
     Layout1D layout = layoutOf(type);
     return clusterAllReduceBytes(type.getShape(), layout,
@@ -101,9 +95,9 @@ ClusterPlan planCluster(ModuleOp module, int64_t numCTAs, int64_t threads,
   };
   plan.numCTAs = numCTAs; // piecesOf() while checking; reset on a fallback
   WalkResult walk = module.walk([&](Operation *op) {
-    if (!llvm::any_of(llvm::concat<Type>(op->getOperandTypes(),
-                                         op->getResultTypes()),
-                      isSplit) ||
+    if (!llvm::any_of(
+            llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()),
+            isSplit) ||
         implementedOnSplitBlocks(op, splitLayout))
       return WalkResult::advance();
     plan.fallback = "'" + op->getName().getStringRef().str() +

@@ -1,5 +1,6 @@
 //===- Layout.cpp - the maps of the #blkgpu layouts, in numbers ----------===//
 #include "compiler/gpu/Layout.h"
+#include "compiler/Reduction.h"
 
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/MathExtras.h"
@@ -245,6 +246,10 @@ AxisBits blockjit::axisBitsOf(ArrayRef<int64_t> shape, const Layout1D &layout,
       bits.registerMask |= int64_t(1) << (i - b - c);
   }
   return bits;
+}
+
+bool blockjit::partialsCrossCluster(Type element) {
+  return reductionAccumulatorType(element).getIntOrFloatBitWidth() <= 32;
 }
 
 int64_t blockjit::clusterAllReduceBytes(ArrayRef<int64_t> shape,

@@ -149,6 +149,11 @@ inline constexpr int64_t kClusterSlotBytes = 8;
 /// 48 KB static limit.
 inline constexpr int64_t kMaxClusterAllReduceBytes = 16384;
 
+/// Whether a reduction of `element`s (blk.reduce, blkgpu.all_reduce) may
+/// combine its partials across the CTAs of a cluster: accumulators of at
+/// most 32 bits; 64-bit ones are not supported there yet.
+bool partialsCrossCluster(mlir::Type element);
+
 /// The bytes of cluster buffer a blkgpu.all_reduce of a block of `shape`
 /// along `axis` takes, both halves: each CTA sends every CTA one value per
 /// line of its piece. 0 when the axis keeps within each CTA (no exchange).

@@ -17,6 +17,8 @@
 #include "examples/kernels/Kernels.h"
 #include "examples/kernels/RowTuning.h"
 
+#include "compiler/gpu/Layout.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -33,11 +35,12 @@ enum { kInput = 1, kRows = 4, kCols = 5, kBlockM = 6, kBlockN = 7 };
 /// The strip widths and chunk heights tried (tall chunks for clusters).
 constexpr int64_t kBlockNs[] = {8, 16, 32, 64, 128};
 constexpr int64_t kBlockMs[] = {8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
-/// A strip's column maxima and sums cross the cluster as one 8-byte slot per
-/// column and CTA, twice over: the compiler keeps such a kernel on a cluster
-/// while that is at most 16 KB (compiler/gpu/Layout.h,
-/// kMaxClusterAllReduceBytes), else runs it in one CTA.
-constexpr int64_t kMaxColumnsTimesCTAs = 16384 / (2 * 8);
+/// A strip's column maxima and sums cross the cluster as one slot per
+/// column and CTA, in each of the buffer's two halves: the compiler keeps
+/// such a kernel on a cluster while that fits kMaxClusterAllReduceBytes,
+/// else runs it in one CTA.
+constexpr int64_t kMaxColumnsTimesCTAs =
+    kMaxClusterAllReduceBytes / (2 * kClusterSlotBytes);
 /// Configs of each cluster size and pipelining depth timed (the best by
 /// the estimate).
 constexpr int kTimedPerGroup = 4;
@@ -110,7 +113,8 @@ std::vector<TuningConfig> prune(llvm::ArrayRef<TuningConfig> configs,
   ColumnBlocks fallback = defaultBlocks(rows, cols);
   std::vector<TuningConfig> kept;
   for (const TuningConfig &c : configs) {
-    int64_t blockM = constexprOf(c, "BLOCK_M"), blockN = constexprOf(c, "BLOCK_N");
+    int64_t blockM = constexprOf(c, "BLOCK_M");
+    int64_t blockN = constexprOf(c, "BLOCK_N");
     // The CPU ignores warps: the default blocks only.
     if (target.kind == TargetKind::CPU) {
       if (blockM == fallback.m && blockN == fallback.n && c.numWarps == 4)
@@ -123,32 +127,34 @@ std::vector<TuningConfig> prune(llvm::ArrayRef<TuningConfig> configs,
         (blockM > next_power_of_2(rows) && blockM != kBlockMs[0]))
       continue;
     // 4 to 32 elements of each block per thread.
-    double perThread = double(blockM * blockN) / (32.0 * c.numWarps * c.numCTAs);
-    if (perThread < 4 || perThread > 32 ||
-        (c.numStages > 1 && perThread > 16))
+    double perThread =
+        double(blockM * blockN) / (32.0 * c.numWarps * c.numCTAs);
+    if (perThread < 4 || perThread > 32 || (c.numStages > 1 && perThread > 16))
       continue;
     // Clusters: sm_90, a chunk that gives every CTA whole tiles of 16-byte
     // chunks (else it runs in one CTA), and a cluster buffer that holds the
     // strip's columns.
-    if (c.numCTAs > 1 &&
-        (target.smArch < 90 || blockM * blockN / c.numCTAs < 4 * 32 * c.numWarps ||
-         blockN * c.numCTAs > kMaxColumnsTimesCTAs))
+    if (c.numCTAs > 1 && (target.smArch < 90 ||
+                          blockM * blockN / c.numCTAs < 4 * 32 * c.numWarps ||
+                          blockN * c.numCTAs > kMaxColumnsTimesCTAs))
       continue;
     kept.push_back(c);
   }
   // The best few of each cluster size and depth by the estimate go on to be
-  // timed:
-  // the estimate cannot weigh a cluster's exchanges against its extra CTAs
-  // well enough to rank them in one list (wide matrices, with strips for
-  // every SM, run best on single CTAs; narrow ones on clusters of 8-16).
-  std::stable_sort(kept.begin(), kept.end(),
-                   [&](const TuningConfig &a, const TuningConfig &b) {
-                     return estimate(a, args, target) < estimate(b, args, target);
-                   });
+  // timed: the estimate cannot weigh a cluster's exchanges against its extra
+  // CTAs well enough to rank them in one list (wide matrices, with strips
+  // for every SM, run best on single CTAs; narrow ones on clusters of 8-16).
+  std::vector<std::pair<double, TuningConfig>> ranked;
+  for (TuningConfig &c : kept)
+    ranked.push_back({estimate(c, args, target), std::move(c)});
+  std::stable_sort(
+      ranked.begin(), ranked.end(),
+      [](const auto &a, const auto &b) { return a.first < b.first; });
+  kept.clear();
   std::map<std::pair<int, int>, int> perGroup;
-  llvm::erase_if(kept, [&](const TuningConfig &c) {
-    return ++perGroup[{c.numCTAs, c.numStages}] > kTimedPerGroup;
-  });
+  for (auto &[cost, c] : ranked)
+    if (++perGroup[{c.numCTAs, c.numStages}] <= kTimedPerGroup)
+      kept.push_back(std::move(c));
   if (kept.empty())
     kept.push_back(
         {4, 1, 1, {{"BLOCK_M", fallback.m}, {"BLOCK_N", fallback.n}}});
@@ -174,10 +180,11 @@ Autotuner &softmaxColumnsTuner() {
         for (int warps : {1, 2, 4, 8, 16})
           for (int stages : {1, 2})
             for (int ctas : {1, 2, 4, 8, 16})
-              spec.configs.push_back({warps,
-                                      stages,
-                                      ctas,
-                                      {{"BLOCK_M", blockM}, {"BLOCK_N", blockN}}});
+              spec.configs.push_back(
+                  {warps,
+                   stages,
+                   ctas,
+                   {{"BLOCK_M", blockM}, {"BLOCK_N", blockN}}});
     spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
                 {"n_cols", KeyBucket::PowerOfTwo}};
     spec.grid = stripGrid;

@@ -88,8 +88,8 @@ void addColumnCases(std::vector<Case> &cases) {
   // maximum and sum cross the cluster): whole columns and chunks of 256
   // rows, clusters of 2, 4 and 16; shapes too small to split run in one
   // CTA.
-  for (Shape s : {Shape{1823, 781}, Shape{4097, 5}, Shape{781, 33},
-                  Shape{9, 4097}}) {
+  for (Shape s :
+       {Shape{1823, 781}, Shape{4097, 5}, Shape{781, 33}, Shape{9, 4097}}) {
     int64_t blockN =
         llvm::expectedToOptional(examples::softmaxColumnsBlocks(s.rows, s.cols))
             .value_or(examples::ColumnBlocks{})
@@ -98,8 +98,8 @@ void addColumnCases(std::vector<Case> &cases) {
       std::string variant = "ctas" + std::to_string(ctas);
       cases.push_back(columnCase(DType::F32, DType::F32, s, blockN, variant));
       cases.back().numCTAs = ctas;
-      cases.push_back(
-          columnCase(DType::F32, DType::F32, s, blockN, variant + "_chunk256", 256));
+      cases.push_back(columnCase(DType::F32, DType::F32, s, blockN,
+                                 variant + "_chunk256", 256));
       cases.back().numCTAs = ctas;
     }
     cases.push_back(columnCase(DType::BF16, DType::BF16, s, blockN, "ctas4"));

@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Atomics.h"
 #include "compiler/BlockOps.h"
-#include "compiler/Reduction.h"
 #include "compiler/VerifyKernels.h"
 #include "compiler/gpu/ToNVVM/Lowering.h"
 
@@ -22,6 +21,18 @@ using namespace mlir;
 namespace blockjit::nvvm {
 namespace {
 
+/// A reduction of `src` split over a cluster whose partials cannot cross it
+/// (partialsCrossCluster) is an error.
+LogicalResult checkClusterPartials(Operation *op, RankedTensorType src) {
+  std::optional<Layout1D> layout = linearLayoutOf(src);
+  if (layout && layout->split() && !partialsCrossCluster(src.getElementType()))
+    return op->emitOpError()
+           << "of " << src.getElementType()
+           << " on a block split over a cluster is not supported on the GPU "
+              "yet";
+  return success();
+}
+
 LogicalResult checkOp(Operation *op) {
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     if (!isa<SplatElementsAttr>(constant.getValue()))
@@ -33,15 +44,11 @@ LogicalResult checkOp(Operation *op) {
     // blk-assign-layouts splits it only where the cluster buffer holds its
     // lines; hand-written IR may split any.
     RankedTensorType type = allReduce.getSrc().getType();
+    if (failed(checkClusterPartials(op, type)))
+      return failure();
     std::optional<Layout1D> layout = linearLayoutOf(type);
     if (!layout || !layout->split())
       return success();
-    if (reductionAccumulatorType(type.getElementType())
-            .getIntOrFloatBitWidth() > 32)
-      return allReduce.emitOpError()
-             << "of " << type.getElementType()
-             << " on a block split over a cluster is not supported on the "
-                "GPU yet";
     int64_t bytes =
         clusterAllReduceBytes(type.getShape(), *layout, allReduce.getAxis());
     if (bytes > kMaxClusterAllReduceBytes)
@@ -64,20 +71,8 @@ LogicalResult checkOp(Operation *op) {
                 "lowering (blk-assign-layouts runs such a kernel in one CTA)";
     return success();
   }
-  if (auto reduce = dyn_cast<blk::ReduceOp>(op)) {
-    // Shuffles move 64-bit values in halves; the exchange across a
-    // cluster's CTAs (Cluster.cpp) moves 32-bit slots.
-    RankedTensorType srcType = reduce.getSrc().getType();
-    Type element = srcType.getElementType();
-    std::optional<Layout1D> layout = linearLayoutOf(srcType);
-    if (layout && layout->split() &&
-        reductionAccumulatorType(element).getIntOrFloatBitWidth() > 32)
-      return reduce.emitOpError()
-             << "of " << element
-             << " on a block split over a cluster is not supported on the "
-                "GPU yet";
-    return success();
-  }
+  if (auto reduce = dyn_cast<blk::ReduceOp>(op))
+    return checkClusterPartials(op, reduce.getSrc().getType());
   // Every blk op has a pattern, and so has every elementwise op.
   if (isa<blk::BlkDialect, blkgpu::BlkGPUDialect>(op->getDialect()) ||
       (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1))

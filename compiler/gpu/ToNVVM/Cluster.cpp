@@ -72,8 +72,8 @@ Value clusterSlot(OpBuilder &builder, Location loc, Value buffer, Value phase,
       builder, loc,
       arith::ShLIOp::create(builder, loc, index, i32Constant(builder, loc, 1)),
       phase);
-  Value offset = arith::MulIOp::create(builder, loc, interleaved,
-                                       i32Constant(builder, loc, kClusterSlotBytes));
+  Value offset = arith::MulIOp::create(
+      builder, loc, interleaved, i32Constant(builder, loc, kClusterSlotBytes));
   return LLVM::GEPOp::create(
       builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 3),
       builder.getI8Type(), buffer, ValueRange{offset});
@@ -127,10 +127,11 @@ SmallVector<Value> combineAcrossCTAs(
   return total;
 }
 
-SmallVector<Value> combineLinesAcrossCTAs(
-    OpBuilder &builder, Location loc, KernelState &kernel, ValueRange partials,
-    int64_t threads, int64_t threadMask, int64_t ctaMask,
-    function_ref<Value(Value, Value)> combine) {
+SmallVector<Value>
+combineLinesAcrossCTAs(OpBuilder &builder, Location loc, KernelState &kernel,
+                       ValueRange partials, int64_t threads, int64_t threadMask,
+                       int64_t ctaMask,
+                       function_ref<Value(Value, Value)> combine) {
   assert(kernel.numCTAs > 1 && ctaMask && "a cluster exchange needs a cluster");
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
   int64_t numCTAs = kernel.numCTAs;
@@ -145,18 +146,9 @@ SmallVector<Value> combineLinesAcrossCTAs(
   int64_t alongAxis = int64_t(1) << axisThreadBits;
   Value threadId = kernel.threadId;
   Value position = arith::ShRUIOp::create(
-      builder, loc, arith::AndIOp::create(builder, loc, threadId, i32(threadMask)),
-      i32(low));
-  Value lines = threadId;
-  if (threadMask)
-    lines = arith::OrIOp::create(
-        builder, loc,
-        arith::AndIOp::create(builder, loc, threadId, i32((int64_t(1) << low) - 1)),
-        arith::ShLIOp::create(
-            builder, loc,
-            arith::ShRUIOp::create(builder, loc, threadId,
-                                   i32(low + axisThreadBits)),
-            i32(low)));
+      builder, loc,
+      arith::AndIOp::create(builder, loc, threadId, i32(threadMask)), i32(low));
+  Value lines = withoutBits(builder, loc, threadId, threadMask);
 
   // Slot of group g from CTA r, for the lines `lines` names:
   // (r * groups + g) * writers + lines.

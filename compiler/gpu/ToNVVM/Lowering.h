@@ -116,6 +116,11 @@ mlir::Value rawElementIndex(mlir::OpBuilder &builder, mlir::Location loc,
                             mlir::Value threadId, const Layout1D &layout,
                             int64_t k);
 
+/// `value` with the bits of `mask` (one contiguous run) taken out, the
+/// bits above moved down: a thread index without one dimension's bits.
+mlir::Value withoutBits(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Value value, int64_t mask);
+
 /// The linear index (wrapped into the block) of this thread's element k.
 mlir::Value elementIndex(mlir::OpBuilder &builder, mlir::Location loc,
                          mlir::Value threadId, const Layout1D &layout,

@@ -198,17 +198,8 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
                                     std::min(groups, perRound) * writers);
     auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
     // The axis's lane bits are contiguous (one dimension's bits): drop them.
-    int64_t laneLow = laneMask ? llvm::countr_zero(uint64_t(laneMask)) : 0;
-    auto compact = [&](Value thread) -> Value {
-      if (!laneMask)
-        return thread;
-      Value low = arith::AndIOp::create(builder, loc, thread,
-                                        i32((int64_t(1) << laneLow) - 1));
-      Value high = arith::ShRUIOp::create(builder, loc, thread,
-                                          i32(laneLow + laneAxisBits));
-      return arith::OrIOp::create(
-          builder, loc, low,
-          arith::ShLIOp::create(builder, loc, high, i32(laneLow)));
+    auto compact = [&](Value thread) {
+      return withoutBits(builder, loc, thread, laneMask);
     };
     Value threadId = kernel.threadId;
     Value writer = compact(threadId);

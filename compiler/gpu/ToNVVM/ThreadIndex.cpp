@@ -59,6 +59,23 @@ SmallVector<Value> delinearize(OpBuilder &builder, Location loc,
   return indices;
 }
 
+Value withoutBits(OpBuilder &builder, Location loc, Value value, int64_t mask) {
+  if (!mask)
+    return value;
+  int64_t low = llvm::countr_zero(uint64_t(mask));
+  int64_t width = llvm::popcount(uint64_t(mask));
+  assert(mask == ((int64_t(1) << width) - 1) << low &&
+         "the bits taken out are one contiguous run");
+  Value below = arith::AndIOp::create(
+      builder, loc, value, i32Constant(builder, loc, (int64_t(1) << low) - 1));
+  Value above = arith::ShRUIOp::create(builder, loc, value,
+                                       i32Constant(builder, loc, low + width));
+  return arith::OrIOp::create(
+      builder, loc, below,
+      arith::ShLIOp::create(builder, loc, above,
+                            i32Constant(builder, loc, low)));
+}
+
 Value linearize(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
                 ArrayRef<Value> indices) {
   Value linear = i32Constant(builder, loc, 0);
