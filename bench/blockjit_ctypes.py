@@ -38,7 +38,8 @@ class _Options(ctypes.Structure):
     _fields_ = [("grid", ctypes.c_int32 * 3), ("num_warps", ctypes.c_int32),
                 ("num_stages", ctypes.c_int32), ("target", ctypes.c_int32),
                 ("stream", ctypes.c_void_p), ("num_ctas", ctypes.c_int32),
-                ("autotune", ctypes.c_int32)]
+                ("autotune", ctypes.c_int32),
+                ("programs_per_cta", ctypes.c_int32)]
 
 
 class KernelInfo(ctypes.Structure):
@@ -48,7 +49,8 @@ class KernelInfo(ctypes.Structure):
                 ("max_programs_per_processor", ctypes.c_int32),
                 ("processors", ctypes.c_int32),
                 ("ctas_per_program", ctypes.c_int32),
-                ("max_resident_programs", ctypes.c_int32)]
+                ("max_resident_programs", ctypes.c_int32),
+                ("programs_per_cta", ctypes.c_int32)]
 
 
 class constexpr(int):
@@ -165,31 +167,36 @@ class Blockjit:
         return arg
 
     def _prepare(self, args, grid, num_warps, num_stages, target, stream,
-                 num_ctas=1, autotune=False):
+                 num_ctas=1, autotune=False, programs_per_cta=1):
         c_args = (_Arg * len(args))(*[self._arg(a) for a in args])
         grid = tuple(grid) + (1,) * (3 - len(grid))
         options = _Options((ctypes.c_int32 * 3)(*grid), num_warps, num_stages,
                            self.TARGETS[target], stream or None, num_ctas,
-                           1 if autotune else 0)
+                           1 if autotune else 0, programs_per_cta)
         return c_args, options
 
     def launch(self, kernel, args, grid=(1,), num_warps=4, num_stages=1,
-               target="auto", stream=None, num_ctas=1, autotune=False):
+               target="auto", stream=None, num_ctas=1, autotune=False,
+               programs_per_cta=1):
         """Compiles if needed and launches. autotune=True: the kernel's
-        autotuner picks num_warps, num_stages, num_ctas and the grid."""
+        autotuner picks num_warps, num_stages, num_ctas, programs_per_cta
+        and the grid."""
         c_args, options = self._prepare(args, grid, num_warps, num_stages,
-                                        target, stream, num_ctas, autotune)
+                                        target, stream, num_ctas, autotune,
+                                        programs_per_cta)
         if self._lib.blockjit_launch(kernel.encode(), c_args, len(args),
                                      ctypes.byref(options)):
             raise BlockjitError(self._lib.blockjit_last_error().decode())
 
     def prepare(self, kernel, args, grid=(1,), num_warps=4, num_stages=1,
-                target="auto", num_ctas=1, autotune=False, stream=None):
+                target="auto", num_ctas=1, autotune=False, stream=None,
+                programs_per_cta=1):
         """A Prepared launch of `kernel` for arguments like `args` (all of
         them, constexprs included); autotune=True tunes it (on `stream`) and
         takes the tuner's grid."""
         c_args, options = self._prepare(args, grid, num_warps, num_stages,
-                                        target, stream, num_ctas, autotune)
+                                        target, stream, num_ctas, autotune,
+                                        programs_per_cta)
         handle = ctypes.c_void_p()
         if self._lib.blockjit_prepare(kernel.encode(), c_args, len(args),
                                       ctypes.byref(options), ctypes.byref(handle)):
@@ -203,9 +210,10 @@ class Blockjit:
         return Prepared(self._lib, handle, kinds)
 
     def warmup(self, kernel, args, num_warps=4, num_stages=1, target="auto",
-               num_ctas=1, autotune=False):
+               num_ctas=1, autotune=False, programs_per_cta=1):
         c_args, options = self._prepare(args, (1,), num_warps, num_stages,
-                                        target, None, num_ctas, autotune)
+                                        target, None, num_ctas, autotune,
+                                        programs_per_cta)
         info = KernelInfo()
         if self._lib.blockjit_warmup(kernel.encode(), c_args, len(args),
                                      ctypes.byref(options), ctypes.byref(info)):

@@ -20,7 +20,10 @@ bool looksLoadable(const CompiledArtifact &artifact) {
     return false;
   // A cluster is 1..16 CTAs (sm_90's non-portable maximum).
   if (artifact.threadsPerProgram < 1 || artifact.ctasPerProgram < 1 ||
-      artifact.ctasPerProgram > 16 || artifact.dynamicSharedMemoryBytes < 0)
+      artifact.ctasPerProgram > 16 || artifact.programsPerCTA < 1 ||
+      artifact.programsPerCTA > 16 ||
+      artifact.threadsPerProgram * artifact.programsPerCTA > 1024 ||
+      artifact.dynamicSharedMemoryBytes < 0)
     return false;
   llvm::StringRef binary = artifact.binary;
   switch (artifact.format) {

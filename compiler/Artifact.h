@@ -28,6 +28,10 @@ struct CompiledArtifact {
   int threadsPerProgram = 1;
   /// CTAs of the thread-block cluster that runs one program (1: no cluster).
   int ctasPerProgram = 1;
+  /// Programs sharing one CTA, each on threadsPerProgram threads of it
+  /// (compiler/Specialization.h); the kernel takes the grid's program count
+  /// as a last, hidden parameter when > 1.
+  int programsPerCTA = 1;
   int sharedMemoryBytes = 0;   // static shared memory of the GPU kernel
   /// Dynamic shared memory the GPU kernel itself needs per CTA (blocks kept
   /// on chip, blk-stage-in-shared); every launch adds it to its own.

@@ -125,13 +125,18 @@ def BlkAssignLayouts : Pass<"blk-assign-layouts", "mlir::ModuleOp"> {
     expand_dims, reshape, addptr, load, store, 1-D reduce); otherwise, or if
     no block is large enough, the program runs in one CTA and the module's
     `blkgpu.cluster_fallback` says why. The module records the CTAs per
-    program as `blkgpu.num_ctas`.
+    program as `blkgpu.num_ctas`, and the programs that share one CTA
+    (each on its own warps; layouts are per program) as
+    `blkgpu.programs_per_cta`.
   }];
   let options = [Option<"numWarps", "num-warps", "int", "4",
                         "warps per program (a power of two, 1..32)">,
                  Option<"numCTAs", "num-ctas", "int", "1",
                         "CTAs per program, a thread-block cluster (a power "
-                        "of two, 1..16)">];
+                        "of two, 1..16)">,
+                 Option<"programsPerCTA", "programs-per-cta", "int", "1",
+                        "programs sharing one CTA (a power of two, 1..16; "
+                        "1 with num-ctas > 1)">];
   let dependentDialects = ["blockjit::blkgpu::BlkGPUDialect"];
 }
 

@@ -30,6 +30,8 @@ std::string CompileOptions::str() const {
   std::string text = llvm::formatv("warps={0},stages={1}", numWarps, numStages);
   if (numCTAs > 1)
     text += ",ctas=" + std::to_string(numCTAs);
+  if (programsPerCTA > 1)
+    text += ",programs=" + std::to_string(programsPerCTA);
   return text + "|" + target.str();
 }
 
@@ -56,12 +58,36 @@ llvm::Error checkNumCTAs(int numCTAs) {
   return llvm::Error::success();
 }
 
+llvm::Error checkProgramsPerCTA(int programsPerCTA, int numWarps, int numCTAs) {
+  if (!isPowerOfTwoIn(programsPerCTA, kMaxProgramsPerCTA))
+    return optionError(llvm::formatv(
+        "programs_per_cta must be a power of two in 1..{0}, got {1}",
+        kMaxProgramsPerCTA, programsPerCTA));
+  if (programsPerCTA == 1)
+    return llvm::Error::success();
+  if (int64_t(programsPerCTA) * numWarps * 32 > kMaxThreadsPerCTA)
+    return optionError(llvm::formatv(
+        "programs_per_cta = {0} of num_warps = {1} make a CTA of {2} "
+        "threads; a CTA has at most {3}",
+        programsPerCTA, numWarps, programsPerCTA * numWarps * 32,
+        kMaxThreadsPerCTA));
+  if (numCTAs > 1)
+    return optionError(llvm::formatv(
+        "programs_per_cta = {0} and num_ctas = {1}: a program spread over a "
+        "cluster has its CTAs to itself (use one of the two)",
+        programsPerCTA, numCTAs));
+  return llvm::Error::success();
+}
+
 llvm::Error validate(const CompileOptions &options) {
   if (llvm::Error error = checkNumWarps(options.numWarps))
     return error;
   if (llvm::Error error = checkNumStages(options.numStages))
     return error;
   if (llvm::Error error = checkNumCTAs(options.numCTAs))
+    return error;
+  if (llvm::Error error = checkProgramsPerCTA(
+          options.programsPerCTA, options.numWarps, options.numCTAs))
     return error;
   return backendFor(options.target.kind).checkOptions(options);
 }
@@ -72,7 +98,7 @@ size_t SpecializationKey::hash() const {
       llvm::hash_combine_range(constexprs.begin(), constexprs.end()),
       llvm::hash_combine_range(divisibility.begin(), divisibility.end()),
       options.numWarps, options.numStages, options.numCTAs,
-      options.target.kind, options.target.smArch);
+      options.programsPerCTA, options.target.kind, options.target.smArch);
 }
 
 std::string
@@ -92,6 +118,8 @@ SpecializationKey::str(llvm::StringRef kernelName,
   os << "|warps=" << options.numWarps << ",stages=" << options.numStages;
   if (options.numCTAs > 1)
     os << ",ctas=" << options.numCTAs;
+  if (options.programsPerCTA > 1)
+    os << ",programs=" << options.programsPerCTA;
   // "div16=" always (the common case reads as Triton's), the smaller
   // divisors only where an argument has one.
   for (unsigned divisor = kMaxDivisibility; divisor > 1; divisor /= 2) {

@@ -42,6 +42,11 @@ struct Target {
 inline constexpr int kMaxNumWarps = 32;
 inline constexpr int kMaxNumStages = 8;
 inline constexpr int kMaxNumCTAs = 16;
+/// Programs sharing one CTA: each takes a named barrier of its own, and
+/// the hardware has 16.
+inline constexpr int kMaxProgramsPerCTA = 16;
+/// Threads of one CTA (CUDA's limit).
+inline constexpr int kMaxThreadsPerCTA = 1024;
 
 /// How the compiler turns traced IR into an artifact: everything besides the
 /// IR that the compiled code depends on.
@@ -55,9 +60,16 @@ struct CompileOptions {
   /// sharing its blocks; a power of two in 1..kMaxNumCTAs, 1 = no cluster
   /// (Triton's num_ctas). The CPU runs each program whole and ignores it.
   int numCTAs = 1;
+  /// GPU: programs that share one CTA, each on its own num_warps warps
+  /// (several small programs per CTA keep more warps resident than one per
+  /// CTA, whose count per SM is capped); a power of two in
+  /// 1..kMaxProgramsPerCTA, at most kMaxThreadsPerCTA threads in all, and
+  /// 1 with num_ctas > 1. A program's source, ids and barriers are those of
+  /// a program alone in its CTA. The CPU ignores it.
+  int programsPerCTA = 1;
 
   bool operator==(const CompileOptions &) const = default;
-  /// "warps=8,stages=1|cuda:sm_90" (",ctas=N" when N > 1).
+  /// "warps=8,stages=1|cuda:sm_90" (",ctas=N" and ",programs=N" when N > 1).
   std::string str() const;
 };
 
@@ -65,6 +77,10 @@ struct CompileOptions {
 llvm::Error checkNumWarps(int numWarps);
 llvm::Error checkNumStages(int numStages);
 llvm::Error checkNumCTAs(int numCTAs);
+/// programsPerCTA in range, and its CTA no more than kMaxThreadsPerCTA
+/// threads of numWarps warps each, nor a cluster.
+llvm::Error checkProgramsPerCTA(int programsPerCTA, int numWarps = 1,
+                                int numCTAs = 1);
 
 /// Success if every option is in range and the target's backend can compile
 /// for it (e.g. a known sm arch), else an error naming the option.

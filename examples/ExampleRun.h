@@ -68,8 +68,11 @@ inline void printResourcesAndConfig(llvm::raw_ostream &os, TargetKind target,
                                     const KernelResources &info,
                                     llvm::StringRef how) {
   if (target == TargetKind::CUDA)
-    os << llvm::format(" (%d regs, %d B smem, %d programs/SM)", info.registers,
-                       info.sharedMemoryBytes, info.maxProgramsPerProcessor);
+    os << llvm::format(" (%d regs, %d B smem, %d programs/SM", info.registers,
+                       info.sharedMemoryBytes, info.maxProgramsPerProcessor)
+       << (info.programsPerCTA > 1
+               ? llvm::formatv(", {0} per CTA)", info.programsPerCTA).str()
+               : std::string(")"));
   os << "\n  config: " << how;
 }
 

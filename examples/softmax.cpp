@@ -62,6 +62,10 @@ static cl::opt<int>
     numCTAs("num-ctas", cl::init(0),
             cl::desc("CTAs per program, a thread-block cluster (sm_90; 0: "
                      "the autotuner's choice)"));
+static cl::opt<int> programsPerCTA(
+    "programs-per-cta", cl::init(0),
+    cl::desc("programs sharing one CTA, each on its own warps (0: the "
+             "autotuner's choice)"));
 static cl::opt<int> numStages("num-stages", cl::init(0),
                               cl::desc("num_stages (0: the autotuner's "
                                        "choice; 2 prefetches the next row)"));
@@ -106,13 +110,14 @@ int main(int argc, char **argv) {
     return fail("--target must be auto, cpu or cuda");
   TargetKind target = options.target.value_or(defaultTarget());
   options.target = target;
-  bool fixed = numWarps || numStages || numCTAs;
+  bool fixed = numWarps || numStages || numCTAs || programsPerCTA;
   if (family) {
     // The family's kernels (FamilyExample.cpp): the same run, other inputs.
     examples::FamilyRun run{kernelName, rows, cols, iters, options, fixed};
     run.options.numWarps = numWarps ? numWarps : 4;
     run.options.numStages = numStages ? numStages : 1;
     run.options.numCTAs = numCTAs ? numCTAs : 1;
+    run.options.programsPerCTA = programsPerCTA ? programsPerCTA : 1;
     return examples::runFamilyKernel(run);
   }
 
@@ -129,6 +134,7 @@ int main(int argc, char **argv) {
   options.numWarps = numWarps ? numWarps : 4;
   options.numStages = numStages ? numStages : 1;
   options.numCTAs = numCTAs ? numCTAs : 1;
+  options.programsPerCTA = programsPerCTA ? programsPerCTA : 1;
   size_t bytes = input.size() * sizeof(float);
 
   // Where the kernel reads and writes: buffers on the target's device (host

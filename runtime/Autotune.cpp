@@ -93,11 +93,20 @@ struct Candidate {
 std::string TuningConfig::str() const {
   std::string text = llvm::formatv("warps={0},stages={1},ctas={2}", numWarps,
                                    numStages, numCTAs);
+  if (programsPerCTA > 1)
+    text += ",programs=" + std::to_string(programsPerCTA);
   for (const auto &[name, value] : constexprs)
     text += "," + name + "=" + std::to_string(value);
   for (const auto &[name, value] : gridParams)
     text += ",grid:" + name + "=" + std::to_string(value);
   return text;
+}
+
+void TuningConfig::applyTo(LaunchOptions &options) const {
+  options.numWarps = numWarps;
+  options.numStages = numStages;
+  options.numCTAs = numCTAs;
+  options.programsPerCTA = programsPerCTA;
 }
 
 int64_t TuningConfig::gridParam(llvm::StringRef name, int64_t otherwise) const {
@@ -193,9 +202,7 @@ llvm::Expected<TunedLaunch> Autotuner::choose(const LaunchOptions &options,
       return applied.takeError();
     tuned.args = std::move(*applied);
     tuned.options = options;
-    tuned.options.numWarps = config.numWarps;
-    tuned.options.numStages = config.numStages;
-    tuned.options.numCTAs = config.numCTAs;
+    config.applyTo(tuned.options);
     return llvm::Error::success();
   };
   std::call_once(entry->once, [&] {
@@ -256,9 +263,7 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
   for (const TuningConfig &config : configs) {
     Candidate candidate{config, options, {}, {}, {}};
     candidate.options.target = targetKind;
-    candidate.options.numWarps = config.numWarps;
-    candidate.options.numStages = config.numStages;
-    candidate.options.numCTAs = config.numCTAs;
+    config.applyTo(candidate.options);
     auto applied = applyConfig(*kernel_, config, args);
     if (!applied)
       return applied.takeError(); // a mistake in the spec, not a resource

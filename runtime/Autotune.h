@@ -64,11 +64,16 @@ struct TuningConfig {
   /// Values only the spec's grid function reads (e.g. a grid policy); they
   /// name the config but compile nothing different.
   std::vector<std::pair<std::string, int64_t>> gridParams;
+  /// Programs sharing one CTA (LaunchOptions::programsPerCTA).
+  int programsPerCTA = 1;
 
   bool operator==(const TuningConfig &) const = default;
-  /// "warps=8,stages=2,ctas=1,CHUNK=4096,grid:ROWS=1": how entries,
-  /// messages and results name it.
+  /// "warps=8,stages=2,ctas=1,CHUNK=4096,grid:ROWS=1" (",programs=N" after
+  /// ctas when N > 1): how entries, messages and results name it.
   std::string str() const;
+  /// Sets the launch options this config chooses (warps, stages, CTAs,
+  /// programs per CTA) in `options`.
+  void applyTo(LaunchOptions &options) const;
   /// The value of grid parameter `name`, or `otherwise`.
   int64_t gridParam(llvm::StringRef name, int64_t otherwise = 0) const;
 };

@@ -83,6 +83,8 @@ const RegisteredKernel *convert(const char *name, const blockjit_arg *args,
       launchOptions.numStages = options->num_stages;
     if (options->num_ctas)
       launchOptions.numCTAs = options->num_ctas;
+    if (options->programs_per_cta)
+      launchOptions.programsPerCTA = options->programs_per_cta;
     if (options->target == BLOCKJIT_TARGET_CPU)
       launchOptions.target = TargetKind::CPU;
     else if (options->target == BLOCKJIT_TARGET_CUDA)
@@ -136,10 +138,10 @@ int blockjit_warmup(const char *kernel, const blockjit_arg *args,
   if (!result)
     return fail(llvm::toString(result.takeError()));
   if (info)
-    *info = {result->registers, result->sharedMemoryBytes,
-             result->threadsPerProgram, result->maxProgramsPerProcessor,
-             result->processors,   result->ctasPerProgram,
-             result->maxResidentPrograms};
+    *info = {result->registers,           result->sharedMemoryBytes,
+             result->threadsPerProgram,   result->maxProgramsPerProcessor,
+             result->processors,          result->ctasPerProgram,
+             result->maxResidentPrograms, result->programsPerCTA};
   return 0;
 }
 
@@ -165,7 +167,9 @@ int blockjit_prepare(const char *kernel, const blockjit_arg *args,
   if (!launch)
     return fail(llvm::toString(launch.takeError()));
   const LaunchOptions &o = launch->options();
-  std::string config = TuningConfig{o.numWarps, o.numStages, o.numCTAs, {}}.str();
+  TuningConfig chosen{o.numWarps, o.numStages, o.numCTAs, {}};
+  chosen.programsPerCTA = o.programsPerCTA;
+  std::string config = chosen.str();
   for (size_t i = 0, c = 0; i < registered->kernel->params().size(); ++i)
     if (registered->kernel->params()[i].kind == ParamKind::Constexpr &&
         i < converted.size())
@@ -198,9 +202,10 @@ int blockjit_prepared_info(const blockjit_prepared *prepared,
     return fail("blockjit_prepared_info: prepared is NULL");
   const KernelResources &r = prepared->launch.resources();
   if (info)
-    *info = {r.registers,          r.sharedMemoryBytes, r.threadsPerProgram,
-             r.maxProgramsPerProcessor, r.processors,   r.ctasPerProgram,
-             r.maxResidentPrograms};
+    *info = {r.registers,           r.sharedMemoryBytes,
+             r.threadsPerProgram,   r.maxProgramsPerProcessor,
+             r.processors,          r.ctasPerProgram,
+             r.maxResidentPrograms, r.programsPerCTA};
   if (config)
     *config = prepared->config.c_str();
   return 0;

@@ -165,6 +165,7 @@ llvm::Error CudaExecutor::load(const CompiledArtifact &artifact,
   kernel.device = device;
   kernel.threadsPerProgram = artifact.threadsPerProgram;
   kernel.ctasPerProgram = artifact.ctasPerProgram;
+  kernel.programsPerCTA = artifact.programsPerCTA;
   kernel.staticSharedMemoryBytes = staticShared;
   kernel.kernelDynamicSharedMemoryBytes = artifact.dynamicSharedMemoryBytes;
   kernel.dynamicSharedMemoryLimit.store(dynamicLimit,
@@ -199,7 +200,7 @@ CudaExecutor::resources(const LoadedKernel &kernel,
   int perSM = 0;
   if (llvm::Error e =
           cuda::check(api->cuOccupancyMaxActiveBlocksPerMultiprocessor(
-                          &perSM, functionOf(kernel), kernel.threadsPerProgram,
+                          &perSM, functionOf(kernel), threadsPerCTA(kernel),
                           size_t(dynamicSharedMemoryBytes)),
                       "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
     return std::move(e);
@@ -207,7 +208,9 @@ CudaExecutor::resources(const LoadedKernel &kernel,
       kernel.staticSharedMemoryBytes + kernel.kernelDynamicSharedMemoryBytes;
   resources.threadsPerProgram = kernel.threadsPerProgram;
   resources.ctasPerProgram = kernel.ctasPerProgram;
-  resources.maxProgramsPerProcessor = std::max(1, perSM);
+  resources.programsPerCTA = kernel.programsPerCTA;
+  resources.maxProgramsPerProcessor =
+      std::max(1, perSM) * kernel.programsPerCTA;
   resources.processors = props->smCount;
   resources.maxResidentPrograms =
       resources.processors * resources.maxProgramsPerProcessor;
@@ -239,7 +242,7 @@ CudaExecutor::residentClusters(const cuda::DriverAPI &api,
   cuda::CUlaunchConfig config = {unsigned(kernel.ctasPerProgram),
                                  1,
                                  1,
-                                 unsigned(kernel.threadsPerProgram),
+                                 unsigned(threadsPerCTA(kernel)),
                                  1,
                                  1,
                                  unsigned(dynamicSharedMemoryBytes),
@@ -279,14 +282,14 @@ llvm::Error CudaExecutor::launch(const LoadedKernel &kernel,
   if (!api)
     return api.takeError();
   if (LLVM_UNLIKELY(!config.isPlain() || config.device != kernel.device ||
-                    kernel.ctasPerProgram > 1 ||
+                    kernel.ctasPerProgram > 1 || kernel.programsPerCTA > 1 ||
                     kernel.kernelDynamicSharedMemoryBytes))
     return launchUnusual(*api, kernel, config, args);
   const Grid &grid = config.grid;
   return cuda::check(
       api->cuLaunchKernel(
-          functionOf(kernel), grid.x, grid.y, grid.z, kernel.threadsPerProgram,
-          1, 1, 0, static_cast<cuda::CUstream>(config.stream), args, nullptr),
+          functionOf(kernel), grid.x, grid.y, grid.z, threadsPerCTA(kernel), 1,
+          1, 0, static_cast<cuda::CUstream>(config.stream), args, nullptr),
       "cuLaunchKernel");
 }
 
@@ -322,6 +325,9 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
     grid.x = int(ctas);
     clusterDims = {kernel.ctasPerProgram, 1, 1};
   }
+  // Programs sharing CTAs: the last CTA's slots past grid.x skip the body.
+  grid.x = int((int64_t(grid.x) + kernel.programsPerCTA - 1) /
+               kernel.programsPerCTA);
   bool clustered = !clusterDims.isOne();
   if (clustered) {
     if (llvm::Error e = checkCluster(grid, clusterDims))
@@ -336,9 +342,9 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
   auto stream = static_cast<cuda::CUstream>(config.stream);
   if (!clustered && config.attributes.empty())
     return cuda::check(api.cuLaunchKernel(functionOf(kernel), grid.x, grid.y,
-                                          grid.z, kernel.threadsPerProgram, 1,
-                                          1, unsigned(dynamicShared), stream,
-                                          args, nullptr),
+                                          grid.z, threadsPerCTA(kernel), 1, 1,
+                                          unsigned(dynamicShared), stream, args,
+                                          nullptr),
                        "cuLaunchKernel");
 
   if (!api.cuLaunchKernelEx)
@@ -365,7 +371,7 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
   cuda::CUlaunchConfig launchConfig = {unsigned(grid.x),
                                        unsigned(grid.y),
                                        unsigned(grid.z),
-                                       unsigned(kernel.threadsPerProgram),
+                                       unsigned(threadsPerCTA(kernel)),
                                        1,
                                        1,
                                        unsigned(dynamicShared),

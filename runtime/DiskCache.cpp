@@ -148,11 +148,11 @@ std::optional<CompiledArtifact> readDiskCache(const DiskCacheKey &key) {
     return std::nullopt;
   llvm::StringRef payload = *content;
   CompiledArtifact artifact;
-  uint64_t format, threads, ctas, shared, dynamicShared, scratch;
+  uint64_t format, threads, ctas, programs, shared, dynamicShared, scratch;
   if (!readU64(payload, format) || !readU64(payload, threads) ||
-      !readU64(payload, ctas) || !readU64(payload, shared) ||
-      !readU64(payload, dynamicShared) || !readU64(payload, scratch) ||
-      !readString(payload, artifact.entryName) ||
+      !readU64(payload, ctas) || !readU64(payload, programs) ||
+      !readU64(payload, shared) || !readU64(payload, dynamicShared) ||
+      !readU64(payload, scratch) || !readString(payload, artifact.entryName) ||
       !readString(payload, artifact.binary) || !payload.empty()) {
     discardDiskCacheEntry(key, "malformed payload");
     return std::nullopt;
@@ -164,6 +164,7 @@ std::optional<CompiledArtifact> readDiskCache(const DiskCacheKey &key) {
   artifact.format = ArtifactFormat(format);
   artifact.threadsPerProgram = int(threads);
   artifact.ctasPerProgram = int(ctas);
+  artifact.programsPerCTA = int(programs);
   artifact.sharedMemoryBytes = int(shared);
   artifact.dynamicSharedMemoryBytes = int(dynamicShared);
   artifact.cpuScratchBytes = int64_t(scratch);
@@ -186,6 +187,7 @@ void writeDiskCache(const DiskCacheKey &key, const CompiledArtifact &artifact) {
   appendU64(content, uint64_t(artifact.format));
   appendU64(content, artifact.threadsPerProgram);
   appendU64(content, artifact.ctasPerProgram);
+  appendU64(content, artifact.programsPerCTA);
   appendU64(content, artifact.sharedMemoryBytes);
   appendU64(content, artifact.dynamicSharedMemoryBytes);
   appendU64(content, artifact.cpuScratchBytes);

@@ -97,14 +97,18 @@ struct KernelResources {
   int registers = 0;         // per thread (GPU)
   /// Per CTA (GPU): static, plus the dynamic the kernel itself needs.
   int sharedMemoryBytes = 0;
-  int threadsPerProgram = 1; // per CTA
+  int threadsPerProgram = 1;
   /// CTAs of the thread-block cluster that runs one program (1: none).
   int ctasPerProgram = 1;
-  /// CTAs of the kernel that fit on one processor at once.
+  /// Programs sharing one CTA (a CTA has threadsPerProgram times as many
+  /// threads).
+  int programsPerCTA = 1;
+  /// Programs of the kernel that fit on one processor at once (CTAs times
+  /// programsPerCTA).
   int maxProgramsPerProcessor = 1;
   int processors = 1; // SMs, or CPU threads
-  /// Programs (CTAs, or clusters) the whole device holds at once: what a
-  /// persistent grid launches.
+  /// Programs (CTAs, clusters, or slots of CTAs) the whole device holds at
+  /// once: what a persistent grid launches.
   int maxResidentPrograms = 1;
 };
 
@@ -122,6 +126,10 @@ struct LoadedKernel {
   int threadsPerProgram = 1;
   /// CTAs per program: a launch of N programs runs N clusters of this many.
   int ctasPerProgram = 1;
+  /// Programs per CTA: a launch of N programs runs ceil(N / this) CTAs of
+  /// threadsPerProgram times this threads, and passes N as a last, hidden
+  /// argument (runtime/Launch.h, appendHiddenArguments).
+  int programsPerCTA = 1;
   /// CUDA: static shared memory per program, as the driver reports it.
   int staticSharedMemoryBytes = 0;
   /// CUDA: dynamic shared memory the kernel itself needs per CTA (blocks
@@ -133,6 +141,11 @@ struct LoadedKernel {
   /// need more raise it (it only grows).
   mutable std::atomic<int> dynamicSharedMemoryLimit{0};
 };
+
+/// Threads of one CTA of `kernel`: its programs' together.
+inline int threadsPerCTA(const LoadedKernel &kernel) {
+  return kernel.threadsPerProgram * kernel.programsPerCTA;
+}
 
 /// The runtime on one kind of target. One instance per kind, shared by all
 /// threads; every method is thread-safe. Device ordinals are the target's

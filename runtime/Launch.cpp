@@ -68,6 +68,7 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
   key.options.numWarps = options.numWarps;
   key.options.numStages = options.numStages;
   key.options.numCTAs = options.numCTAs;
+  key.options.programsPerCTA = options.programsPerCTA;
   auto target = executorFor(options.target.value_or(defaultTarget()))
                     .target(options.device);
   if (!target)
@@ -154,6 +155,26 @@ loadSpecialization(const KernelDef &kernel, const LaunchOptions &options,
   return LoadedSpecialization{std::move(*key), &*loaded};
 }
 
+llvm::Error checkRuntimeArgCount(const KernelDef &kernel) {
+  if (kernel.numRuntimeParams() <= kMaxRuntimeArgs)
+    return llvm::Error::success();
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      llvm::formatv("kernel '{0}' takes {1} runtime arguments; kernels take "
+                    "at most {2}",
+                    kernel.name(), kernel.numRuntimeParams(), kMaxRuntimeArgs)
+          .str());
+}
+
+void appendHiddenArguments(const LoadedKernel &kernel,
+                           const int32_t &numProgramsX, void **slots,
+                           size_t count) {
+  // Several programs per CTA: the grid's program count along x, which the
+  // rounded-up CTA count no longer says (compiler/gpu/BlkToNVVM.cpp).
+  if (kernel.programsPerCTA > 1)
+    slots[count] = const_cast<int32_t *>(&numProgramsX);
+}
+
 LaunchConfig launchConfigOf(const LaunchOptions &options) {
   LaunchConfig config;
   config.grid = options.grid;
@@ -176,9 +197,8 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
   // Runtime values in parameter order; each slot points at its value.
   void *slots[64];
   int32_t narrowed[64];
-  if (kernel.numRuntimeParams() > 64)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "kernels take at most 64 runtime arguments");
+  if (llvm::Error error = checkRuntimeArgCount(kernel))
+    return error;
   size_t n = 0;
   const auto &params = kernel.params();
   for (size_t i = 0; i < params.size(); ++i) {
@@ -200,6 +220,8 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
     }
     ++n;
   }
+  int32_t numProgramsX = options.grid.x;
+  appendHiddenArguments(*loaded->kernel, numProgramsX, slots, n);
   return executorFor(loaded->key.options.target.kind)
       .launch(*loaded->kernel, launchConfigOf(options), slots);
 }

@@ -99,6 +99,11 @@ struct LaunchOptions {
   /// num_ctas). The compiler may run a program in one CTA instead
   /// (KernelResources::ctasPerProgram says); the CPU always does.
   int numCTAs = 1;
+  /// Programs sharing one CTA, each on its own num_warps warps (GPU; a
+  /// power of two, 1 with numCTAs > 1): for small programs, more warps
+  /// resident per SM than one program per CTA allows. Ids, barriers and
+  /// shared memory stay each program's own; the CPU ignores it.
+  int programsPerCTA = 1;
   /// Where to run; unset: $BLOCKJIT_TARGET (cpu|cuda), else the GPU when a
   /// CUDA driver and device are present, else the CPU.
   std::optional<TargetKind> target;
@@ -141,6 +146,19 @@ loadSpecialization(const KernelDef &kernel, const LaunchOptions &options,
 
 /// The executor's view of one launch with `options`.
 LaunchConfig launchConfigOf(const LaunchOptions &options);
+
+/// Runtime arguments a kernel may take: a launch passes them in an array of
+/// 64 slots, the last kept for the hidden argument.
+inline constexpr size_t kMaxRuntimeArgs = 63;
+/// An error when `kernel` takes more than kMaxRuntimeArgs.
+llvm::Error checkRuntimeArgCount(const KernelDef &kernel);
+
+/// Appends the arguments the compiled kernel takes beyond the user's (at
+/// `slots[count]`): with several programs per CTA, `numProgramsX`, the
+/// grid's program count along x. `slots` has room for kMaxRuntimeArgs + 1.
+void appendHiddenArguments(const LoadedKernel &kernel,
+                           const int32_t &numProgramsX, void **slots,
+                           size_t count);
 
 /// The specialization key `args` call for (checked against the signature).
 llvm::Expected<SpecializationKey>

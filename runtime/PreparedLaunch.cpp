@@ -12,9 +12,8 @@ PreparedLaunch::prepare(const KernelDef &kernel, const LaunchOptions &options,
                         llvm::ArrayRef<Arg> args) {
   if (llvm::Error error = checkGrid(kernel, options.grid))
     return std::move(error);
-  if (kernel.numRuntimeParams() > 64)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "kernels take at most 64 runtime arguments");
+  if (llvm::Error error = checkRuntimeArgCount(kernel))
+    return std::move(error);
   auto loaded = loadSpecialization(kernel, options, args);
   if (!loaded)
     return loaded.takeError();
@@ -75,6 +74,8 @@ llvm::Error PreparedLaunch::launch(llvm::ArrayRef<uint64_t> values,
       return launchUnprepared(values, stream);
     slots[i] = const_cast<uint64_t *>(&values[i]);
   }
+  int32_t numProgramsX = options_.grid.x;
+  appendHiddenArguments(*loaded_, numProgramsX, slots, n);
   LaunchConfig config = launchConfigOf(options_);
   config.stream = stream;
   return executor_->launch(*loaded_, config, slots);

@@ -62,20 +62,24 @@ typedef struct blockjit_launch_options {
   void *stream;       /* CUstream, or NULL for the default stream */
   int32_t num_ctas;   /* 0: 1; CTAs per program (a thread-block cluster) */
   /* Nonzero: the kernel's autotuner (registered with it) chooses num_warps,
-   * num_stages, num_ctas, its tuned constexprs and the grid; those fields
-   * are ignored. The first launch of a tuning key times the configs (or
-   * reads the result from the disk cache). */
+   * num_stages, num_ctas, programs_per_cta, its tuned constexprs and the
+   * grid; those fields are ignored. The first launch of a tuning key times
+   * the configs (or reads the result from the disk cache). */
   int32_t autotune;
+  /* 0: 1; programs sharing one CTA, each on its own num_warps warps (GPU;
+   * 1 with num_ctas > 1) */
+  int32_t programs_per_cta;
 } blockjit_launch_options;
 
 typedef struct blockjit_kernel_info {
   int32_t registers;
   int32_t shared_memory_bytes;
   int32_t threads_per_program;
-  int32_t max_programs_per_processor; /* CTAs per SM */
+  int32_t max_programs_per_processor; /* per SM: CTAs x programs_per_cta */
   int32_t processors;
   int32_t ctas_per_program;      /* the cluster a program runs on (1: none) */
   int32_t max_resident_programs; /* device-wide: a persistent grid */
+  int32_t programs_per_cta;      /* programs sharing one CTA (1: one) */
 } blockjit_kernel_info;
 
 /* Compiles if needed, then launches (asynchronously on the GPU). */

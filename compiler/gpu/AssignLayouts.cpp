@@ -24,6 +24,10 @@ namespace blockjit {
 using namespace mlir;
 using namespace blockjit;
 
+static_assert(kMaxProgramsPerCTA == int(blkgpu::kMaxProgramsPerCTA) &&
+                  kMaxNumCTAs == int(blkgpu::kMaxCTAsPerCluster),
+              "the compile options' limits are the dialect's");
+
 namespace {
 
 /// Whether the cluster lowering implements `op` on blocks split over CTAs
@@ -123,6 +127,11 @@ struct BlkAssignLayouts
       return signalPassFailure();
     }
     if (llvm::Error error = checkNumCTAs(numCTAs)) {
+      module.emitError() << llvm::toString(std::move(error));
+      return signalPassFailure();
+    }
+    if (llvm::Error error =
+            checkProgramsPerCTA(programsPerCTA, numWarps, numCTAs)) {
       module.emitError() << llvm::toString(std::move(error));
       return signalPassFailure();
     }
@@ -278,6 +287,9 @@ struct BlkAssignLayouts
     module->setAttr(kNumWarpsAttr, IntegerAttr::get(i32, numWarps));
     if (cluster.numCTAs > 1)
       module->setAttr(kNumCTAsAttr, IntegerAttr::get(i32, cluster.numCTAs));
+    if (programsPerCTA > 1)
+      module->setAttr(kProgramsPerCTAAttr,
+                      IntegerAttr::get(i32, programsPerCTA));
     if (!cluster.fallback.empty())
       module->setAttr(blkgpu::BlkGPUDialect::kClusterFallbackAttrName,
                       StringAttr::get(context, cluster.fallback));

@@ -63,7 +63,8 @@ struct ConvertBlkToLLVMGPU
     SmallVector<UnrealizedConversionCastOp> casts;
     module.walk([&](UnrealizedConversionCastOp op) { casts.push_back(op); });
     reconcileUnrealizedCasts(casts);
-    int32_t threads = warps.getInt() * kWarpSize;
+    // The CTA's threads: those of each program sharing it.
+    int32_t threads = warps.getInt() * kWarpSize * programsPerCTAOf(module);
     for (const std::string &name : kernels) {
       auto kernel = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
       if (!kernel) {

@@ -39,6 +39,49 @@ namespace {
 /// Static shared memory a program may use without opting in to more.
 constexpr int64_t kMaxSharedBytes = 48 * 1024;
 
+/// With several programs per CTA: this thread's program (its slot in the
+/// CTA, its index within the program, its id along x, its shared memory)
+/// and the grid's program count along x, a last kernel parameter the
+/// runtime passes. Returns the last op of that prologue.
+Operation *setUpProgramSlot(OpBuilder &builder, Location loc, func::FuncOp func,
+                            KernelState &kernel) {
+  int64_t threads = int64_t(kernel.numWarps) * 32;
+  Value tid = kernel.threadId;
+  kernel.threadId = arith::AndIOp::create(
+      builder, loc, tid, i32Constant(builder, loc, threads - 1));
+  kernel.programSlot = arith::ShRUIOp::create(
+      builder, loc, tid, i32Constant(builder, loc, llvm::Log2_64(threads)));
+  Value cta = NVVM::BlockIdXOp::create(builder, loc, builder.getI32Type());
+  kernel.programIdX = arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(builder, loc, cta,
+                            i32Constant(builder, loc, kernel.programsPerCTA)),
+      kernel.programSlot);
+  (void)func.insertArgument(func.getNumArguments(), builder.getI32Type(),
+                            DictionaryAttr(), loc);
+  kernel.numProgramsX = func.getArgument(func.getNumArguments() - 1);
+  kernel.scratch.setProgramSlot(builder, loc, kernel.programSlot,
+                                kernel.programsPerCTA);
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                               kernel.programIdX, kernel.numProgramsX);
+}
+
+/// The last CTA's slots past the grid's programs run nothing: the kernel's
+/// body after the prologue goes under `if (program id < program count)`.
+/// Each program synchronizes on its own barrier, so idle slots block none.
+void skipProgramsPastTheGrid(func::FuncOp func, Operation *prologueEnd) {
+  Block &entry = func.getBody().front();
+  OpBuilder builder(func.getContext());
+  builder.setInsertionPointAfter(prologueEnd);
+  auto guard =
+      scf::IfOp::create(builder, func.getLoc(), prologueEnd->getResult(0),
+                        /*withElseRegion=*/false);
+  Block *body = guard.thenBlock();
+  body->getOperations().splice(body->begin(), entry.getOperations(),
+                               std::next(guard->getIterator()),
+                               entry.getTerminator()->getIterator());
+}
+
 struct ConvertBlkToNVVM
     : blockjit::impl::ConvertBlkToNVVMBase<ConvertBlkToNVVM> {
   using ConvertBlkToNVVMBase::ConvertBlkToNVVMBase;
@@ -70,6 +113,7 @@ struct ConvertBlkToNVVM
     KernelState kernel;
     kernel.numWarps = warps.getInt();
     kernel.numCTAs = numCTAs;
+    kernel.programsPerCTA = programsPerCTAOf(module);
     RewritePatternSet patterns(context);
     populateGridPatterns(converter, patterns, kernel);
     populateShapePatterns(converter, patterns, kernel);
@@ -106,6 +150,9 @@ struct ConvertBlkToNVVM
       Location loc = func.getLoc();
       Type i32 = builder.getI32Type();
       kernel.threadId = NVVM::ThreadIdXOp::create(builder, loc, i32);
+      Operation *prologueEnd = nullptr;
+      if (kernel.programsPerCTA > 1)
+        prologueEnd = setUpProgramSlot(builder, loc, func, kernel);
       if (numCTAs > 1) {
         // NVVM's ClusterId is %cluster_ctarank, the CTA's rank in its cluster.
         kernel.ctaRank = NVVM::ClusterId::create(builder, loc, i32);
@@ -117,12 +164,30 @@ struct ConvertBlkToNVVM
       if (failed(applyPartialConversion(func, target, frozen, config)))
         return signalPassFailure();
       fenceClusterExchanges(func, kernel);
-      if (kernel.scratch.bytes() > kMaxSharedBytes) {
-        func.emitOpError() << "needs " << kernel.scratch.bytes()
+      if (prologueEnd)
+        skipProgramsPastTheGrid(func, prologueEnd);
+      if (kernel.usesDynamicShared && kernel.programsPerCTA > 1) {
+        func.emitOpError()
+            << "keeps a block in dynamic shared memory (too large for "
+               "registers), which one program per CTA may do; it runs with "
+            << kProgramsPerCTAAttr << " = " << kernel.programsPerCTA
+            << " (use 1, or smaller blocks)";
+        return signalPassFailure();
+      }
+      if (kernel.scratch.declaredBytes() > kMaxSharedBytes) {
+        func.emitOpError() << "needs " << kernel.scratch.declaredBytes()
                            << " bytes of shared memory to exchange block "
-                              "elements between threads; a program has at "
-                              "most "
-                           << kMaxSharedBytes << " (use smaller blocks)";
+                              "elements between threads"
+                           << (kernel.programsPerCTA > 1
+                                   ? " (for its " +
+                                         std::to_string(kernel.programsPerCTA) +
+                                         " programs per CTA)"
+                                   : std::string())
+                           << "; a CTA has at most " << kMaxSharedBytes
+                           << " (use smaller blocks"
+                           << (kernel.programsPerCTA > 1
+                                   ? " or fewer programs per CTA)"
+                                   : ")");
         return signalPassFailure();
       }
       kernel.scratch.declare(module, func.getLoc());

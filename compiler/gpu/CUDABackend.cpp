@@ -33,8 +33,8 @@ void addLayoutStagePasses(OpPassManager &pm, const CompileOptions &options) {
   // An all-reduce of a loop-invariant block leaves the loop (a reduction
   // used in a later loop is broadcast inside it).
   pm.addPass(createLoopInvariantCodeMotionPass());
-  pm.addPass(createBlkAssignLayouts(
-      BlkAssignLayoutsOptions{options.numWarps, options.numCTAs}));
+  pm.addPass(createBlkAssignLayouts(BlkAssignLayoutsOptions{
+      options.numWarps, options.numCTAs, options.programsPerCTA}));
   pm.addPass(createBlkFuseClusterSoftmax());
   pm.addPass(
       createBlkStageInShared(BlkStageInSharedOptions{options.target.smArch}));
@@ -60,6 +60,7 @@ llvm::Error emitPTXStage(Compilation &compilation) {
   // The layout stage may have run the program in one CTA (see
   // blk-assign-layouts): the cluster the kernel was compiled for.
   artifact.ctasPerProgram = numCTAsOf(compilation.module);
+  artifact.programsPerCTA = programsPerCTAOf(compilation.module);
   auto dynamicShared = compilation.module->getAttrOfType<IntegerAttr>(
       kDynamicSharedBytesAttr);
   artifact.dynamicSharedMemoryBytes =

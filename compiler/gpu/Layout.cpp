@@ -303,6 +303,11 @@ int blockjit::numCTAsOf(ModuleOp module) {
   return ctas ? int(ctas.getInt()) : 1;
 }
 
+int blockjit::programsPerCTAOf(ModuleOp module) {
+  auto programs = module->getAttrOfType<IntegerAttr>(kProgramsPerCTAAttr);
+  return programs ? int(programs.getInt()) : 1;
+}
+
 LogicalResult blockjit::verifyLinearLayouts(Operation *root, int numWarps,
                                             int numCTAs) {
   std::map<int64_t, std::pair<RankedTensorType, Layout1D>> bySize;

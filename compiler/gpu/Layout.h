@@ -26,6 +26,8 @@ inline constexpr llvm::StringLiteral kNumWarpsAttr =
     blkgpu::BlkGPUDialect::kNumWarpsAttrName;
 inline constexpr llvm::StringLiteral kNumCTAsAttr =
     blkgpu::BlkGPUDialect::kNumCTAsAttrName;
+inline constexpr llvm::StringLiteral kProgramsPerCTAAttr =
+    blkgpu::BlkGPUDialect::kProgramsPerCTAAttrName;
 inline constexpr llvm::StringLiteral kDynamicSharedBytesAttr =
     blkgpu::BlkGPUDialect::kDynamicSharedBytesAttrName;
 /// The most block elements one GPU thread may own. Its registers hold them
@@ -185,6 +187,9 @@ Layout1D layoutOf(mlir::RankedTensorType type);
 
 /// The CTAs per program `module` records (blkgpu.num_ctas; 1 without it).
 int numCTAsOf(mlir::ModuleOp module);
+/// The programs per CTA `module` records (blkgpu.programs_per_cta; 1
+/// without it).
+int programsPerCTAOf(mlir::ModuleOp module);
 
 /// Reports (as errors on the ops) every block under `root` whose layout the
 /// GPU lowering does not implement: no layout, not the linear layout of

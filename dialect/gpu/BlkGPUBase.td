@@ -32,6 +32,10 @@ def BlkGPU_Dialect : Dialect {
     /// The module attribute holding the CTAs per program (an i32; absent: 1).
     static constexpr ::llvm::StringLiteral kNumCTAsAttrName =
         "blkgpu.num_ctas";
+    /// The module attribute holding the programs that share one CTA, each
+    /// on its own blkgpu.num_warps warps (an i32; absent: 1).
+    static constexpr ::llvm::StringLiteral kProgramsPerCTAAttrName =
+        "blkgpu.programs_per_cta";
     /// The module attribute holding the dynamic shared memory the blocks
     /// kept on chip take per CTA, in bytes (an i64; absent: none).
     static constexpr ::llvm::StringLiteral kDynamicSharedBytesAttrName =

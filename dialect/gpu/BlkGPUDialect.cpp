@@ -72,7 +72,8 @@ FailureOr<int64_t> powerOfTwoOnModule(Operation *op, NamedAttribute attr,
 
 /// The module attributes of this dialect: `blkgpu.num_warps`, the warps per
 /// CTA, and `blkgpu.num_ctas`, the CTAs per program, which every register
-/// layout in the module must use; `blkgpu.cluster_fallback`, a note.
+/// layout in the module must use; `blkgpu.programs_per_cta`, the programs
+/// sharing a CTA; `blkgpu.cluster_fallback`, a note.
 LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   if (attr.getName() == kNumWarpsAttrName) {
@@ -88,6 +89,24 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
       return failure();
     return checkLayoutsUnder(op, kNumCTAsAttrName, *numCTAs, "CTAs per cluster",
                              clusterCTAsOf);
+  }
+  if (attr.getName() == kProgramsPerCTAAttrName) {
+    FailureOr<int64_t> programs =
+        powerOfTwoOnModule(op, attr, kMaxProgramsPerCTA);
+    if (failed(programs))
+      return failure();
+    auto warps = op->getAttrOfType<IntegerAttr>(kNumWarpsAttrName);
+    if (warps && *programs * warps.getInt() > kMaxWarpsPerCTA)
+      return op->emitError()
+             << kProgramsPerCTAAttrName << " = " << *programs << " of "
+             << kNumWarpsAttrName << " = " << warps.getInt()
+             << " make a CTA of more than " << kMaxWarpsPerCTA << " warps";
+    if (op->hasAttr(kNumCTAsAttrName))
+      return op->emitError()
+             << kProgramsPerCTAAttrName << " and " << kNumCTAsAttrName
+             << " exclude each other: a program on a cluster "
+                "has its CTAs to itself";
+    return success();
   }
   // The notes: why a cluster or shared memory was not used.
   if (attr.getName() == kClusterFallbackAttrName ||
@@ -114,8 +133,9 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
   return op->emitError() << "unknown blkgpu attribute '"
                          << attr.getName().getValue() << "' (the module takes "
                          << kNumWarpsAttrName << ", " << kNumCTAsAttrName
-                         << ", " << kDynamicSharedBytesAttrName << ", "
+                         << ", " << kProgramsPerCTAAttrName << ", "
+                         << kDynamicSharedBytesAttrName << ", "
                          << kResidencyAttrName << " and "
-                         << kClusterFallbackAttrName
-                         << ", blk.reduce " << kCTALocalAttrName << ")";
+                         << kClusterFallbackAttrName << ", blk.reduce "
+                         << kCTALocalAttrName << ")";
 }

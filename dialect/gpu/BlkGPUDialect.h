@@ -21,6 +21,9 @@ inline constexpr unsigned kWarpSize = 32;
 inline constexpr unsigned kMaxWarpsPerCTA = 32;
 /// CTAs of one cluster (16 is non-portable on sm_90).
 inline constexpr unsigned kMaxCTAsPerCluster = 16;
+/// Programs sharing one CTA: each synchronizes on a named barrier of its
+/// own, and a CTA has 16.
+inline constexpr unsigned kMaxProgramsPerCTA = 16;
 
 /// The CTA part of a layout: `CTAsPerCluster[d]` CTAs along dimension d, the
 /// block cut into `CTASplitNum[d]` pieces along d, CTA indices split over

@@ -127,6 +127,9 @@ void addSoftmaxFamilyCases(std::vector<Case> &cases);
 void addRank3Cases(std::vector<Case> &cases);
 /// 2-D tiles reducing along an axis and broadcasting back (CasesTiles2D.cpp).
 void addTiles2DCases(std::vector<Case> &cases);
+/// Copies of earlier cases with 2, 4 or 8 programs per CTA
+/// (CasesProgramsPerCTA.cpp).
+void addProgramsPerCTACases(std::vector<Case> &cases);
 
 } // namespace blockjit::difftest
 

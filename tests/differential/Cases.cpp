@@ -1129,6 +1129,8 @@ const std::vector<Case> &allCases() {
     addSoftmaxFamilyCases(all);
     addRank3Cases(all);
     addTiles2DCases(all);
+    // Last: copies of the cases above with several programs per CTA.
+    addProgramsPerCTACases(all);
     // Names must be unique: the cast loop makes one per (from, to) pair.
     std::map<std::string, int> seen;
     for (Case &c : all)

@@ -286,6 +286,9 @@ SpecializationKey keyFor(const Case &c, Target target) {
   }
   key.options.target = target;
   key.options.numWarps = c.numWarps;
+  key.options.numStages = c.numStages;
+  key.options.numCTAs = c.numCTAs;
+  key.options.programsPerCTA = c.programsPerCTA;
   return key;
 }
 

@@ -147,6 +147,7 @@ llvm::Expected<Buffers> runOn(TargetKind target, const Case &c) {
   options.numWarps = c.numWarps;
   options.numStages = c.numStages;
   options.numCTAs = c.numCTAs;
+  options.programsPerCTA = c.programsPerCTA;
   options.target = target;
   if (llvm::Error e = launch(*c.kernel, options, args))
     return std::move(e);

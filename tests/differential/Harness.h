@@ -73,6 +73,8 @@ struct Case {
   /// CTAs per program, a thread-block cluster on sm_90 (the CPU target and
   /// older GPUs run each program in one CTA).
   int numCTAs = 1;
+  /// Programs sharing one CTA (the CPU target ignores it).
+  int programsPerCTA = 1;
   /// Turns the initial buffers (already rounded to their types) into the
   /// expected final ones; the harness rounds the result to the types too.
   std::function<void(Buffers &)> reference;

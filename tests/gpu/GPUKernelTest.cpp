@@ -15,11 +15,13 @@
 #include "runtime/Executor.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
+#include "runtime/PreparedLaunch.h"
 #include "tests/common/ScopedCacheDirectory.h"
 #include "tests/common/TileKernel.h"
 
-#include "llvm/Support/Error.h"
 #include "tests/common/RequireGPU.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <gtest/gtest.h>
 
@@ -34,6 +36,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -787,6 +790,101 @@ TEST(GPUSoftmaxLongRows, LaunchClusterWithNumCTAsIsAnError) {
   EXPECT_NE(error.find("runs each program on a cluster of 4 CTAs"),
             std::string::npos)
       << error;
+}
+
+//===----------------------------------------------------------------------===//
+// Several programs per CTA
+//===----------------------------------------------------------------------===//
+
+/// out[2 pid] = pid, out[2 pid + 1] = num_programs, written by the sum of a
+/// block (so the program's warps exchange through shared memory and wait on
+/// its barrier) divided by the block's size.
+void program_ids_kernel(Ptr<int32_t> out, Constexpr BLOCK) {
+  Int pid = program_id(0);
+  Tensor ones = arange(0, BLOCK) * 0 + 1;
+  Tensor count = sum(ones, 0);
+  store(out + 2 * pid, pid * count / BLOCK);
+  store(out + 2 * pid + 1, num_programs(0) * count / BLOCK);
+}
+
+const KernelDef &programIdsKernel() {
+  static auto kernel = jit("program_ids", program_ids_kernel, {"out", "BLOCK"});
+  return *kernel;
+}
+
+/// "" when a launch of `grid` programs of `warps` warps, `programs` to a
+/// CTA, ran each program once with its id and the grid's program count, and
+/// left the slots past the grid alone; `prepared` launches through a
+/// PreparedLaunch.
+std::string checkProgramIds(int grid, int warps, int programs, bool prepared) {
+  const int32_t sentinel = -7;
+  int slots = grid + programs; // room for the last CTA's idle slots
+  DeviceBuffer<int32_t> out(std::vector<int32_t>(2 * slots, sentinel));
+  LaunchOptions options;
+  options.target = TargetKind::CUDA;
+  options.grid = {grid};
+  options.numWarps = warps;
+  options.programsPerCTA = programs;
+  std::vector<Arg> args = {out.arg(), Constexpr(int64_t(warps) * 64)};
+  if (prepared) {
+    auto launch = PreparedLaunch::prepare(programIdsKernel(), options, args);
+    if (!launch)
+      return llvm::toString(launch.takeError());
+    uint64_t pointer = reinterpret_cast<uintptr_t>(out.get());
+    if (llvm::Error e = launch->launch({pointer}, nullptr))
+      return llvm::toString(std::move(e));
+  } else if (std::string e = launchError(programIdsKernel(), options, args);
+             !e.empty()) {
+    return e;
+  }
+  if (std::string e = synchronize(); !e.empty())
+    return e;
+  std::vector<int32_t> host;
+  if (std::string e = out.download(host); !e.empty())
+    return e;
+  for (int i = 0; i < slots; ++i) {
+    int32_t id = i < grid ? i : sentinel, count = i < grid ? grid : sentinel;
+    if (host[2 * i] != id || host[2 * i + 1] != count)
+      return llvm::formatv("program {0}: id {1}, count {2}; expected {3}, {4}",
+                           i, host[2 * i], host[2 * i + 1], id, count)
+          .str();
+  }
+  return "";
+}
+
+// Grids that leave the last CTA partly idle, fewer programs than one CTA
+// holds, and the prepared path (which appends the hidden program count too).
+TEST(GPUProgramsPerCTA, EveryProgramRunsOnceWithItsId) {
+  REQUIRE_GPU();
+  for (auto [grid, warps, programs] :
+       {std::tuple(1001, 1, 4), std::tuple(7, 2, 8), std::tuple(4096, 1, 2),
+        std::tuple(3, 4, 8), std::tuple(65, 2, 16)})
+    for (bool prepared : {false, true})
+      EXPECT_EQ(checkProgramIds(grid, warps, programs, prepared), "")
+          << grid << " programs of " << warps << " warps, " << programs
+          << " to a CTA" << (prepared ? ", prepared" : "");
+}
+
+// warmup() counts programs, not CTAs: a persistent grid fills every slot.
+TEST(GPUProgramsPerCTA, WarmupCountsPrograms) {
+  REQUIRE_GPU();
+  DeviceBuffer<float> in(std::vector<float>(64, 1.0f)),
+      out(std::vector<float>(64, 0.0f));
+  SoftmaxShape s{1, 64, 64, 64, 1, 1};
+  LaunchOptions options = softmaxOptions(s, sizeof(float));
+  auto one = warmup(*examples::softmax(), options, softmaxArgs(s, in, out));
+  ASSERT_TRUE(bool(one)) << llvm::toString(one.takeError());
+  options.programsPerCTA = 4;
+  auto four = warmup(*examples::softmax(), options, softmaxArgs(s, in, out));
+  ASSERT_TRUE(bool(four)) << llvm::toString(four.takeError());
+  EXPECT_EQ(one->programsPerCTA, 1);
+  EXPECT_EQ(four->programsPerCTA, 4);
+  EXPECT_EQ(four->threadsPerProgram, 32);
+  EXPECT_EQ(four->maxProgramsPerProcessor % 4, 0);
+  // One-warp CTAs stop at the SM's CTA limit; CTAs of four do not.
+  EXPECT_GT(four->maxProgramsPerProcessor, one->maxProgramsPerProcessor);
+  EXPECT_EQ(four->maxResidentPrograms,
+            four->processors * four->maxProgramsPerProcessor);
 }
 
 //===----------------------------------------------------------------------===//

@@ -87,6 +87,7 @@ TEST_F(DiskCacheTest, EveryArtifactFieldRoundTrips) {
   written.binary = ".visible .entry kernel()\n{\n}\n";
   written.threadsPerProgram = 384;
   written.ctasPerProgram = 8;
+  written.programsPerCTA = 2;
   written.sharedMemoryBytes = 4100;
   written.dynamicSharedMemoryBytes = 131072;
   written.cpuScratchBytes = 123456789012;
@@ -99,13 +100,16 @@ TEST_F(DiskCacheTest, EveryArtifactFieldRoundTrips) {
   EXPECT_EQ(read->binary, written.binary);
   EXPECT_EQ(read->threadsPerProgram, written.threadsPerProgram);
   EXPECT_EQ(read->ctasPerProgram, written.ctasPerProgram);
+  EXPECT_EQ(read->programsPerCTA, written.programsPerCTA);
   EXPECT_EQ(read->sharedMemoryBytes, written.sharedMemoryBytes);
   EXPECT_EQ(read->dynamicSharedMemoryBytes, written.dynamicSharedMemoryBytes);
   EXPECT_EQ(read->cpuScratchBytes, written.cpuScratchBytes);
   static_assert(sizeof(CompiledArtifact) ==
                     2 * sizeof(std::string) +
-                        4 * sizeof(int) /*threads, CTAs, shared, dynamic*/ +
-                        sizeof(int64_t) + sizeof(int64_t) /*format+pad*/,
+                        5 * sizeof(int) /*threads, CTAs, programs, shared,
+                                          dynamic*/
+                        + sizeof(int) /*pad*/ + sizeof(int64_t) +
+                        sizeof(int64_t) /*format+pad*/,
                 "a new CompiledArtifact field must be written to the disk "
                 "cache and checked here");
 }
@@ -122,6 +126,28 @@ TEST_F(DiskCacheTest, EntryWithImpossibleClusterIsDiscarded) {
     writeDiskCache(key, artifact);
     testing::internal::CaptureStderr();
     EXPECT_FALSE(readDiskCache(key).has_value()) << ctas;
+    std::string warning = testing::internal::GetCapturedStderr();
+    EXPECT_NE(warning.find("not a loadable artifact"), std::string::npos)
+        << warning;
+  }
+}
+
+// So is one whose programs per CTA are impossible, or make a CTA of more
+// than 1024 threads.
+TEST_F(DiskCacheTest, EntryWithImpossibleProgramsPerCTAIsDiscarded) {
+  CompiledArtifact artifact;
+  artifact.format = ArtifactFormat::PTX;
+  artifact.entryName = "kernel";
+  artifact.binary = ".visible .entry kernel()\n{\n}\n";
+  for (auto [threads, programs] :
+       {std::pair(32, 0), std::pair(32, 17), std::pair(256, 8)}) {
+    artifact.threadsPerProgram = threads;
+    artifact.programsPerCTA = programs;
+    DiskCacheKey key = diskCacheKey("programs " + std::to_string(threads) +
+                                    "x" + std::to_string(programs));
+    writeDiskCache(key, artifact);
+    testing::internal::CaptureStderr();
+    EXPECT_FALSE(readDiskCache(key).has_value()) << threads << "x" << programs;
     std::string warning = testing::internal::GetCapturedStderr();
     EXPECT_NE(warning.find("not a loadable artifact"), std::string::npos)
         << warning;

@@ -91,6 +91,8 @@ TEST(SpecializationKey, EveryFieldChangesEquality) {
           {"divisibility count", [](auto &k) { k.divisibility.push_back(1); }},
           {"numWarps", [](auto &k) { k.options.numWarps = 4; }},
           {"numStages", [](auto &k) { k.options.numStages = 3; }},
+          {"numCTAs", [](auto &k) { k.options.numCTAs = 2; }},
+          {"programsPerCTA", [](auto &k) { k.options.programsPerCTA = 4; }},
           {"target kind",
            [](auto &k) { k.options.target.kind = TargetKind::CPU; }},
           {"target arch", [](auto &k) { k.options.target.smArch = 80; }},

@@ -990,6 +990,40 @@ TEST_F(KeyCheckTest, NumCTAs) {
   }
 }
 
+TEST_F(KeyCheckTest, ProgramsPerCTA) {
+  for (int programs : {0, -2, 3, 32}) {
+    SCOPED_TRACE(programs);
+    SpecializationKey key = good();
+    key.options.programsPerCTA = programs;
+    EXPECT_EQ(optionsError(key),
+              "kernel 'keyed': programs_per_cta must be a power of two in "
+              "1..16, got " +
+                  std::to_string(programs));
+  }
+  SpecializationKey key = good();
+  key.options.numWarps = 8;
+  key.options.programsPerCTA = 8;
+  EXPECT_EQ(optionsError(key),
+            "kernel 'keyed': programs_per_cta = 8 of num_warps = 8 make a CTA "
+            "of 2048 threads; a CTA has at most 1024");
+  key.options.numWarps = 1;
+  key.options.numCTAs = 2;
+  key.options.programsPerCTA = 2;
+  EXPECT_EQ(optionsError(key),
+            "kernel 'keyed': programs_per_cta = 2 and num_ctas = 2: a program "
+            "spread over a cluster has its CTAs to itself (use one of the "
+            "two)");
+  for (auto [warps, programs] :
+       {std::pair(1, 1), std::pair(1, 16), std::pair(4, 8), std::pair(32, 1)}) {
+    SpecializationKey ok = good();
+    ok.options.numWarps = warps;
+    ok.options.programsPerCTA = programs;
+    llvm::Error error = checkSpecialization(*kernel, ok);
+    EXPECT_FALSE(bool(error))
+        << warps << "x" << programs << ": " << llvm::toString(std::move(error));
+  }
+}
+
 TEST_F(KeyCheckTest, TargetArch) {
   SpecializationKey key = good();
   key.options.target = Target::cuda(91);

@@ -44,6 +44,10 @@ static cl::opt<int> numCTAs("num-ctas", cl::init(1),
                             cl::desc("num_ctas: CTAs per program, a "
                                      "thread-block cluster (sm_90)"),
                             cl::cat(dumpCategory));
+static cl::opt<int>
+    programsPerCTA("programs-per-cta", cl::init(1),
+                   cl::desc("programs sharing one CTA, each on its own warps"),
+                   cl::cat(dumpCategory));
 static cl::opt<std::string> dtype("dtype", cl::init("f32"),
                                   cl::desc("Element type: f32, f16, bf16"),
                                   cl::cat(dumpCategory));
@@ -103,6 +107,7 @@ int main(int argc, char **argv) {
   config.options.numWarps = numWarps;
   config.options.numStages = numStages;
   config.options.numCTAs = numCTAs;
+  config.options.programsPerCTA = programsPerCTA;
   config.dtype = *type;
   config.options.target =
       target == "cuda" ? Target::cuda(smArch) : Target::cpu();

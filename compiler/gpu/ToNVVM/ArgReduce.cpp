@@ -127,7 +127,7 @@ SmallVector<Value> argReduce2D(OpBuilder &builder, Location loc,
     }
     result.push_back(loop.getResult(1));
   }
-  NVVM::Barrier0Op::create(builder, loc);
+  programBarrier(builder, loc, kernel);
   return result;
 }
 

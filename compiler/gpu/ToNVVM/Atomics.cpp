@@ -98,11 +98,11 @@ template <typename Op> struct AtomicLowering : KernelOpLowering<Op> {
                                             smem, ValueRange{slot});
         LLVM::StoreOp::create(rewriter, loc, old, address);
       }
-      NVVM::Barrier0Op::create(rewriter, loc);
+      programBarrier(rewriter, loc, kernel);
       SmallVector<Value> result;
       for (Value read : reads)
         result.push_back(readShared(rewriter, loc, smem, element, read));
-      NVVM::Barrier0Op::create(rewriter, loc);
+      programBarrier(rewriter, loc, kernel);
       return result;
     };
 

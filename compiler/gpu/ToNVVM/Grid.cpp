@@ -2,7 +2,10 @@
 //
 // A program is a CTA, or with kernel.numCTAs > 1 a thread-block cluster:
 // program_id is then %clusterid and num_programs %nclusterid, so the
-// kernel's source does not change with the cluster size.
+// kernel's source does not change with the cluster size. With several
+// programs per CTA, program_id(0) is %ctaid.x times their count plus the
+// program's slot, and num_programs(0) the grid's program count, which the
+// runtime passes as a hidden last parameter (BlkToNVVM.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/gpu/ToNVVM/Lowering.h"
@@ -35,7 +38,10 @@ struct GridQueryLowering : OpConversionPattern<Op> {
     };
     int64_t axis = op.getAxis();
     Value value;
-    if (kernel.numCTAs > 1)
+    if (kernel.programsPerCTA > 1 && axis == 0)
+      value = std::is_same_v<Op, blk::ProgramIdOp> ? kernel.programIdX
+                                                   : kernel.numProgramsX;
+    else if (kernel.numCTAs > 1)
       value = axis == 0   ? read(ClusterX())
               : axis == 1 ? read(ClusterY())
                           : read(ClusterZ());

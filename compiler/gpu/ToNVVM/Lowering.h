@@ -40,18 +40,34 @@ public:
   explicit ScratchArray(mlir::func::FuncOp func,
                         llvm::StringRef prefix = "__blk_smem_");
 
+  /// With several programs per CTA, each slot has an array of its own: the
+  /// arrays follow one another, `slot` (an i32) picks this thread's. Builds
+  /// the slot's address at `builder`'s point (the kernel's entry).
+  void setProgramSlot(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::Value slot, int programsPerCTA);
   /// The array, seen as `count` elements of `element`.
   mlir::Value get(mlir::OpBuilder &builder, mlir::Location loc,
                   mlir::Type element, int64_t count);
   /// The bytes the largest exchange needs (0: the kernel needs no array).
   int64_t bytes() const { return size; }
+  /// Bytes of the declared array: bytes() for each program of the CTA.
+  int64_t declaredBytes() const;
   /// Declares the array (an i8 array in address space 3) at the start of
-  /// `module`; nothing when no exchange needs it.
-  void declare(mlir::ModuleOp module, mlir::Location loc) const;
+  /// `module`, and sets the slots' offsets; nothing when no exchange needs
+  /// it.
+  void declare(mlir::ModuleOp module, mlir::Location loc);
 
 private:
+  /// One program's array, rounded to keep the next one 16-byte aligned.
+  int64_t slotBytes() const;
+
   std::string name;
   int64_t size = 0;
+  int programs = 1;
+  /// With several programs: this thread's array, and the constant that
+  /// holds slotBytes() once it is known (declare()).
+  mlir::Value slotAddress;
+  mlir::Operation *slotStride = nullptr;
 };
 
 /// A broadcast of a range, as blk-sink-broadcasts leaves it (BlkDialect.h).
@@ -66,7 +82,16 @@ rangeBroadcasts(mlir::func::FuncOp func);
 /// converting each kernel.
 struct KernelState {
   int numWarps = 1;
-  mlir::Value threadId; // %tid.x, read once at the kernel's entry
+  /// The thread's index within its program (%tid.x, or with several
+  /// programs per CTA its part below the program's threads), computed once
+  /// at the kernel's entry.
+  mlir::Value threadId;
+  /// Programs sharing the CTA (blkgpu.programs_per_cta), and with more than
+  /// one: which of them this thread's is (its slot: the program's warps,
+  /// shared memory and named barrier), the program's id along x and the
+  /// grid's program count along x (the kernel's hidden last parameter).
+  int programsPerCTA = 1;
+  mlir::Value programSlot, programIdX, numProgramsX;
   ScratchArray scratch;
   /// CTAs per program (a thread-block cluster when > 1), and in a cluster
   /// this CTA's rank (%cluster_ctarank) and whether it is rank 0, read at
@@ -87,6 +112,12 @@ struct KernelState {
   /// Whether a block was kept in the dynamic shared memory (OnChip.cpp).
   bool usesDynamicShared = false;
 };
+
+/// A barrier among the threads of this thread's program: the whole CTA
+/// (bar.sync 0), or with several programs per CTA the program's own named
+/// barrier (its slot) over its threads.
+void programBarrier(mlir::OpBuilder &builder, mlir::Location loc,
+                    const KernelState &kernel);
 
 /// Base of the patterns that need the kernel's state: a conversion pattern
 /// for `Op`.

@@ -57,7 +57,7 @@ SmallVector<Value> combineAcrossWarps(
       LLVM::StoreOp::create(builder, loc, v, slot);
     }
   }
-  NVVM::Barrier0Op::create(builder, loc);
+  programBarrier(builder, loc, kernel);
   SmallVector<Value> total = identity();
   for (int w = 0; w < kernel.numWarps; ++w) {
     SmallVector<Value> next;
@@ -68,7 +68,7 @@ SmallVector<Value> combineAcrossWarps(
     }
     total = combine(total, next);
   }
-  NVVM::Barrier0Op::create(builder, loc);
+  programBarrier(builder, loc, kernel);
   return total;
 }
 
@@ -225,7 +225,7 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
                                                     ValueRange{slot}));
         }
       }
-      NVVM::Barrier0Op::create(builder, loc);
+      programBarrier(builder, loc, kernel);
       for (int64_t g = 0; g < count; ++g) {
         Value acc;
         for (int64_t w = 0; w < warps; ++w) {
@@ -241,7 +241,7 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
         }
         partials[first + g] = acc;
       }
-      NVVM::Barrier0Op::create(builder, loc);
+      programBarrier(builder, loc, kernel);
     }
   }
   // 4. Across the CTAs that hold the line (a block split over a cluster
@@ -352,7 +352,7 @@ SmallVector<Value> reduceAlongAxis(OpBuilder &builder, Location loc,
         store(value, offset);
       }
     }
-    NVVM::Barrier0Op::create(builder, loc);
+    programBarrier(builder, loc, kernel);
     for (auto [k, slot] : llvm::enumerate(wanted)) {
       if (perRound == count) {
         result[k] = readShared(builder, loc, smem, element, slot);
@@ -365,7 +365,7 @@ SmallVector<Value> reduceAlongAxis(OpBuilder &builder, Location loc,
           builder, loc, in, readShared(builder, loc, smem, element, safe),
           result[k]);
     }
-    NVVM::Barrier0Op::create(builder, loc);
+    programBarrier(builder, loc, kernel);
   }
   return result;
 }

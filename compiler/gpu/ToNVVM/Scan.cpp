@@ -156,7 +156,7 @@ SmallVector<Value> scan1D(OpBuilder &b, Location loc, KernelState &kernel,
         storeSlot(b, loc, smem, slot, warpTotal[j]);
       }
     }
-    NVVM::Barrier0Op::create(b, loc);
+    programBarrier(b, loc, kernel);
     // This warp's position in scan order among the `warps` distinct ones.
     Value scanPosition =
         reverse
@@ -188,7 +188,7 @@ SmallVector<Value> scan1D(OpBuilder &b, Location loc, KernelState &kernel,
       tileTotal[j] = total;
     }
     // The array may be reused by the next exchange once everyone has read.
-    NVVM::Barrier0Op::create(b, loc);
+    programBarrier(b, loc, kernel);
   } else if (repeats > 1) {
     // A block with repeats fills the threads: the segment is the whole
     // warp, its total in its last lane in scan order.
@@ -285,7 +285,7 @@ SmallVector<Value> scanLines(OpBuilder &b, Location loc, KernelState &kernel,
     }
     storeSlot(b, loc, smem, slotOf(raw), xs[k]);
   }
-  NVVM::Barrier0Op::create(b, loc);
+  programBarrier(b, loc, kernel);
 
   // 2. Thread t scans lines t, t + T, ... in place.
   {
@@ -321,7 +321,7 @@ SmallVector<Value> scanLines(OpBuilder &b, Location loc, KernelState &kernel,
     storeSlot(b, loc, smem, address, next);
     scf::YieldOp::create(b, loc, next);
   }
-  NVVM::Barrier0Op::create(b, loc);
+  programBarrier(b, loc, kernel);
 
   // 3. Every thread reads its elements back.
   SmallVector<Value> result;
@@ -330,7 +330,7 @@ SmallVector<Value> scanLines(OpBuilder &b, Location loc, KernelState &kernel,
         b, loc, smem, slotOf(elementIndex(b, loc, kernel.threadId, layout, k)),
         element));
   // The next use of this array waits for the readers.
-  NVVM::Barrier0Op::create(b, loc);
+  programBarrier(b, loc, kernel);
   return result;
 }
 

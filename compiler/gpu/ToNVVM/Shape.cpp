@@ -119,7 +119,7 @@ SmallVector<Value> gatherShared(OpBuilder &builder, Location loc,
         builder, loc, readShared(builder, loc, smem, storage, slotOf(linear)),
         type.getElementType()));
   }
-  NVVM::Barrier0Op::create(builder, loc);
+  programBarrier(builder, loc, kernel);
   return elements;
 }
 
@@ -289,7 +289,7 @@ struct JoinLowering : KernelOpLowering<blk::JoinOp> {
                               address);
       }
     }
-    NVVM::Barrier0Op::create(rewriter, loc);
+    programBarrier(rewriter, loc, kernel);
     rewriter.replaceOpWithMultiple(
         join,
         {gatherShared(rewriter, loc, kernel, smem, storage, join.getType(),
@@ -327,7 +327,7 @@ struct SplitLowering : KernelOpLowering<blk::SplitOp> {
                                 readShared(rewriter, loc, smem, storage, odd),
                                 element));
     }
-    NVVM::Barrier0Op::create(rewriter, loc);
+    programBarrier(rewriter, loc, kernel);
     rewriter.replaceOpWithMultiple(split, {lhs, rhs});
     return success();
   }

@@ -14,24 +14,78 @@ namespace blockjit::nvvm {
 ScratchArray::ScratchArray(func::FuncOp func, StringRef prefix)
     : name((prefix + func.getName()).str()) {}
 
+void ScratchArray::setProgramSlot(OpBuilder &builder, Location loc, Value slot,
+                                  int programsPerCTA) {
+  programs = programsPerCTA;
+  auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+  Type i32 = builder.getI32Type();
+  // The stride is known once every exchange is: a placeholder until then.
+  auto stride =
+      LLVM::ConstantOp::create(builder, loc, i32, builder.getI32IntegerAttr(0));
+  slotStride = stride;
+  Value offset = LLVM::MulOp::create(builder, loc, slot, stride);
+  Value base = LLVM::AddressOfOp::create(builder, loc, ptrType, name);
+  slotAddress = LLVM::GEPOp::create(builder, loc, ptrType, builder.getI8Type(),
+                                    base, ValueRange{offset});
+}
+
 Value ScratchArray::get(OpBuilder &builder, Location loc, Type element,
                         int64_t count) {
   int64_t bytes =
       count * (isa<LLVM::LLVMPointerType>(element) ? 8
                                                   : blk::elementBytes(element));
   size = std::max(size, bytes);
+  if (slotAddress)
+    return slotAddress;
   return LLVM::AddressOfOp::create(
       builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 3), name);
 }
 
-void ScratchArray::declare(ModuleOp module, Location loc) const {
-  if (!size)
+int64_t ScratchArray::slotBytes() const {
+  return programs > 1 ? llvm::alignTo(size, 16) : size;
+}
+
+int64_t ScratchArray::declaredBytes() const { return slotBytes() * programs; }
+
+void ScratchArray::declare(ModuleOp module, Location loc) {
+  if (slotStride)
+    slotStride->setAttr(
+        "value", IntegerAttr::get(IntegerType::get(module.getContext(), 32),
+                                  slotBytes()));
+  if (!size) {
+    // No exchange: the slot's address (GEP, addressof, mul, stride) refers
+    // to no array; drop it, last op first.
+    if (slotAddress) {
+      SmallVector<Operation *> chain = {slotAddress.getDefiningOp()};
+      for (Value operand : chain.back()->getOperands())
+        chain.push_back(operand.getDefiningOp());
+      chain.push_back(slotStride);
+      for (Operation *op : chain)
+        if (op && op->use_empty())
+          op->erase();
+    }
     return;
+  }
   auto builder = OpBuilder::atBlockBegin(module.getBody());
-  LLVM::GlobalOp::create(builder, loc,
-                         LLVM::LLVMArrayType::get(builder.getI8Type(), size),
-                         /*isConstant=*/false, LLVM::Linkage::Internal, name,
-                         Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+  LLVM::GlobalOp::create(
+      builder, loc,
+      LLVM::LLVMArrayType::get(builder.getI8Type(), declaredBytes()),
+      /*isConstant=*/false, LLVM::Linkage::Internal, name, Attribute(),
+      /*alignment=*/16, /*addrSpace=*/3);
+}
+
+void programBarrier(OpBuilder &builder, Location loc,
+                    const KernelState &kernel) {
+  if (kernel.programsPerCTA == 1) {
+    NVVM::Barrier0Op::create(builder, loc);
+    return;
+  }
+  // Named barrier `slot` over the program's warps: programs of one CTA
+  // neither wait for one another nor need to take the same branches.
+  NVVM::BarrierOp::create(
+      builder, loc, Type(), kernel.programSlot,
+      i32Constant(builder, loc, int64_t(kernel.numWarps) * 32),
+      NVVM::BarrierReductionAttr(), Value());
 }
 
 Type sharedStorageType(Type element) {
@@ -58,7 +112,7 @@ Value publish(OpBuilder &builder, Location loc, KernelState &kernel,
         ValueRange{elementIndex(builder, loc, kernel.threadId, layout, k)});
     LLVM::StoreOp::create(builder, loc, convert(elements[k]), slot);
   }
-  NVVM::Barrier0Op::create(builder, loc);
+  programBarrier(builder, loc, kernel);
   return smem;
 }
 

@@ -5,7 +5,7 @@
 // error, not a silent overflow: the permute of a 128x128 f32 block
 // publishes all of it (64 KiB).
 
-// expected-error @+1 {{'func.func' op needs 65536 bytes of shared memory to exchange block elements between threads; a program has at most 49152 (use smaller blocks)}}
+// expected-error @+1 {{'func.func' op needs 65536 bytes of shared memory to exchange block elements between threads; a CTA has at most 49152 (use smaller blocks)}}
 func.func @too_big(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
   %r = blk.make_range 0 to 16384 : tensor<16384xi32>
   %p = blk.splat %in : !blk.ptr<f32> -> tensor<16384x!blk.ptr<f32>>
