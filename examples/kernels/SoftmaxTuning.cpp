@@ -10,6 +10,8 @@
 #include "examples/kernels/Kernels.h"
 #include "examples/kernels/RowTuning.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -20,6 +22,9 @@ namespace {
 // Argument positions of softmax and softmax_online (SoftmaxSignature.h).
 constexpr RowArgPositions kSoftmaxArgs = {/*input=*/1, /*rows=*/4,
                                           /*cols=*/5, /*block=*/6};
+
+// Configs with several programs per CTA that softmax's tuner times at most.
+constexpr int kTimedSharedCTAConfigs = 8;
 
 // The grid parameter that asks for one program per row.
 constexpr char kOneProgramPerRow[] = "ROWS";
@@ -57,10 +62,11 @@ std::vector<TuningConfig> softmaxSearchSpace() {
     for (int warps : {1, 2, 4, 8, 16, 32})
       for (int stages : {1, 2, 3, 4, 6, 8})
         for (int perRow : {0, 1})
-          // Programs of 1 or 2 warps may share CTAs of up to 8 warps (an SM
-          // holds at most 32 CTAs: one-warp CTAs fill half of it).
-          for (int programs : {1, 2, 4, 8}) {
-            if (programs > 1 && (ctas > 1 || warps * programs > 8))
+          // Programs of 1 or 2 warps may share CTAs of 4 warps (an SM holds
+          // at most 32 CTAs: one-warp CTAs fill half of it; 2, 4 and 8
+          // one-warp programs per CTA measured alike).
+          for (int programs : {1, 2, 4}) {
+            if (programs > 1 && (ctas > 1 || warps * programs != 4))
               continue;
             TuningConfig config{
                 warps, stages, ctas, {}, {{kOneProgramPerRow, perRow}}};
@@ -102,6 +108,23 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
       continue;
     kept.push_back(c);
   }
+  // Programs sharing CTAs rank first wherever they apply; the best
+  // kTimedSharedCTAConfigs of them leave the rest of the timed configs to
+  // one program per CTA (which wins for rows of 8 KB on one warp).
+  std::vector<TuningConfig> shared;
+  for (const TuningConfig &c : kept)
+    if (c.programsPerCTA > 1)
+      shared.push_back(c);
+  std::stable_sort(shared.begin(), shared.end(),
+                   [&](const TuningConfig &a, const TuningConfig &b) {
+                     return softmaxEstimate(a, block, elementBytes) <
+                            softmaxEstimate(b, block, elementBytes);
+                   });
+  if (shared.size() > size_t(kTimedSharedCTAConfigs))
+    shared.resize(kTimedSharedCTAConfigs);
+  llvm::erase_if(kept, [&](const TuningConfig &c) {
+    return c.programsPerCTA > 1 && !llvm::is_contained(shared, c);
+  });
   // Rows longer than 128 elements per thread of 32 warps without clusters
   // (before sm_90): the most threads, the block in shared memory or spilled.
   if (kept.empty())
@@ -125,7 +148,7 @@ double softmaxEstimate(const TuningConfig &c, int64_t block, int elementBytes) {
               : 0.3 * std::abs(std::log2(c.numStages / idealStages));
   cost += 0.25 * std::log2(double(c.numCTAs));
   // CTAs of fewer than 4 warps leave the SM half empty (65536 x 64 f32 on
-  // one warp: 0.91 x torch alone in its CTA, 0.97 with 2 to 8 per CTA).
+  // one warp: 0.91 x torch alone in its CTA, 0.97 with 4 per CTA).
   cost +=
       0.15 * std::max(0.0, std::log2(4.0 / (c.numWarps * c.programsPerCTA)));
   cost += c.gridParam(kOneProgramPerRow) ? 0.01 : 0;
