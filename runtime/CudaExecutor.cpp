@@ -282,14 +282,15 @@ llvm::Error CudaExecutor::launch(const LoadedKernel &kernel,
   if (!api)
     return api.takeError();
   if (LLVM_UNLIKELY(!config.isPlain() || config.device != kernel.device ||
-                    kernel.ctasPerProgram > 1 || kernel.programsPerCTA > 1 ||
+                    kernel.ctasPerProgram > 1 ||
                     kernel.kernelDynamicSharedMemoryBytes))
     return launchUnusual(*api, kernel, config, args);
   const Grid &grid = config.grid;
   return cuda::check(
-      api->cuLaunchKernel(
-          functionOf(kernel), grid.x, grid.y, grid.z, threadsPerCTA(kernel), 1,
-          1, 0, static_cast<cuda::CUstream>(config.stream), args, nullptr),
+      api->cuLaunchKernel(functionOf(kernel), ctasAlongX(kernel, grid.x),
+                          grid.y, grid.z, threadsPerCTA(kernel), 1, 1, 0,
+                          static_cast<cuda::CUstream>(config.stream), args,
+                          nullptr),
       "cuLaunchKernel");
 }
 
@@ -325,9 +326,7 @@ llvm::Error CudaExecutor::launchUnusual(const cuda::DriverAPI &api,
     grid.x = int(ctas);
     clusterDims = {kernel.ctasPerProgram, 1, 1};
   }
-  // Programs sharing CTAs: the last CTA's slots past grid.x skip the body.
-  grid.x = int((int64_t(grid.x) + kernel.programsPerCTA - 1) /
-               kernel.programsPerCTA);
+  grid.x = int(ctasAlongX(kernel, grid.x));
   bool clustered = !clusterDims.isOne();
   if (clustered) {
     if (llvm::Error e = checkCluster(grid, clusterDims))

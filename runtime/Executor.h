@@ -147,6 +147,14 @@ inline int threadsPerCTA(const LoadedKernel &kernel) {
   return kernel.threadsPerProgram * kernel.programsPerCTA;
 }
 
+/// CTAs along x for `programs` programs of `kernel` (one CTA per program, or
+/// per programsPerCTA of them: the last CTA's slots past `programs` skip the
+/// body).
+inline unsigned ctasAlongX(const LoadedKernel &kernel, unsigned programs) {
+  return unsigned((uint64_t(programs) + kernel.programsPerCTA - 1) /
+                  kernel.programsPerCTA);
+}
+
 /// The runtime on one kind of target. One instance per kind, shared by all
 /// threads; every method is thread-safe. Device ordinals are the target's
 /// (the CPU has one device, 0). Memory addresses are what kernels of the
