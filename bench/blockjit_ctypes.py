@@ -53,6 +53,12 @@ class KernelInfo(ctypes.Structure):
                 ("programs_per_cta", ctypes.c_int32)]
 
 
+# The C structs' sizes (static_assert'ed in runtime/CAPI.cpp): a mismatch
+# means this mirror is stale.
+assert ctypes.sizeof(_Options) == 48 and ctypes.sizeof(KernelInfo) == 32, \
+    "bench/blockjit_ctypes.py does not match runtime/blockjit_c.h"
+
+
 class constexpr(int):
     """Marks an integer argument as a compile-time constant."""
 

@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <cstddef>
 #include <string>
 
 using namespace blockjit;
@@ -144,6 +145,17 @@ int blockjit_warmup(const char *kernel, const blockjit_arg *args,
              result->maxResidentPrograms, result->programsPerCTA};
   return 0;
 }
+
+// The C structs' layout is the ABI bench/blockjit_ctypes.py mirrors: fields
+// are only ever appended (programs_per_cta last), and a change here must be
+// made there too.
+static_assert(sizeof(blockjit_launch_options) == 48 &&
+                  offsetof(blockjit_launch_options, stream) == 24 &&
+                  offsetof(blockjit_launch_options, programs_per_cta) == 40,
+              "blockjit_launch_options changed: update blockjit_ctypes.py");
+static_assert(sizeof(blockjit_kernel_info) == 32 &&
+                  offsetof(blockjit_kernel_info, programs_per_cta) == 28,
+              "blockjit_kernel_info changed: update blockjit_ctypes.py");
 
 struct blockjit_prepared {
   PreparedLaunch launch;

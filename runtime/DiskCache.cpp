@@ -17,7 +17,7 @@ namespace blockjit {
 namespace {
 
 // Version 8: entries name their kind (artifact, tuning result).
-constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '8'};
+constexpr char kMagic[8] = {'B', 'J', 'I', 'T', 'C', 'A', 'C', '9'};
 constexpr llvm::StringLiteral kArtifactKind = "artifact";
 
 void appendU64(std::string &out, uint64_t v) {

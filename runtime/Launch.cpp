@@ -68,12 +68,14 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
   key.options.numWarps = options.numWarps;
   key.options.numStages = options.numStages;
   key.options.numCTAs = options.numCTAs;
-  key.options.programsPerCTA = options.programsPerCTA;
   auto target = executorFor(options.target.value_or(defaultTarget()))
                     .target(options.device);
   if (!target)
     return target.takeError();
   key.options.target = *target;
+  // The CPU runs each program alone: one specialization whatever is asked.
+  key.options.programsPerCTA =
+      target->kind == TargetKind::CPU ? 1 : options.programsPerCTA;
   for (size_t i = 0; i < params.size(); ++i) {
     const ParamInfo &param = params[i];
     const Arg &arg = args[i];
@@ -167,12 +169,12 @@ llvm::Error checkRuntimeArgCount(const KernelDef &kernel) {
 }
 
 void appendHiddenArguments(const LoadedKernel &kernel,
-                           const int32_t &numProgramsX, void **slots,
+                           const int32_t *numProgramsX, void **slots,
                            size_t count) {
   // Several programs per CTA: the grid's program count along x, which the
   // rounded-up CTA count no longer says (compiler/gpu/BlkToNVVM.cpp).
   if (kernel.programsPerCTA > 1)
-    slots[count] = const_cast<int32_t *>(&numProgramsX);
+    slots[count] = const_cast<int32_t *>(numProgramsX);
 }
 
 LaunchConfig launchConfigOf(const LaunchOptions &options) {
@@ -195,8 +197,8 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
     return loaded.takeError();
 
   // Runtime values in parameter order; each slot points at its value.
-  void *slots[64];
-  int32_t narrowed[64];
+  void *slots[kMaxRuntimeArgs + 1];
+  int32_t narrowed[kMaxRuntimeArgs];
   if (llvm::Error error = checkRuntimeArgCount(kernel))
     return error;
   size_t n = 0;
@@ -212,7 +214,7 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
     } else if (params[i].kind == ParamKind::Scalar &&
                *params[i].dtype == DType::I64 && arg.kind == Arg::Kind::Int32) {
       // Widen through a copy of the Arg (its union holds the i32).
-      static thread_local int64_t widened[64];
+      static thread_local int64_t widened[kMaxRuntimeArgs];
       widened[n] = arg.i32;
       slots[n] = &widened[n];
     } else {
@@ -221,7 +223,7 @@ llvm::Error launch(const KernelDef &kernel, const LaunchOptions &options,
     ++n;
   }
   int32_t numProgramsX = options.grid.x;
-  appendHiddenArguments(*loaded->kernel, numProgramsX, slots, n);
+  appendHiddenArguments(*loaded->kernel, &numProgramsX, slots, n);
   return executorFor(loaded->key.options.target.kind)
       .launch(*loaded->kernel, launchConfigOf(options), slots);
 }

@@ -147,17 +147,18 @@ loadSpecialization(const KernelDef &kernel, const LaunchOptions &options,
 /// The executor's view of one launch with `options`.
 LaunchConfig launchConfigOf(const LaunchOptions &options);
 
-/// Runtime arguments a kernel may take: a launch passes them in an array of
-/// 64 slots, the last kept for the hidden argument.
-inline constexpr size_t kMaxRuntimeArgs = 63;
+/// Runtime arguments a kernel may take; a launch passes them in an array of
+/// kMaxRuntimeArgs + 1 slots, the last for the hidden argument.
+inline constexpr size_t kMaxRuntimeArgs = 64;
 /// An error when `kernel` takes more than kMaxRuntimeArgs.
 llvm::Error checkRuntimeArgCount(const KernelDef &kernel);
 
 /// Appends the arguments the compiled kernel takes beyond the user's (at
-/// `slots[count]`): with several programs per CTA, `numProgramsX`, the
-/// grid's program count along x. `slots` has room for kMaxRuntimeArgs + 1.
+/// `slots[count]`): with several programs per CTA, `*numProgramsX`, the
+/// grid's program count along x, which must outlive the launch call.
+/// `slots` has room for kMaxRuntimeArgs + 1.
 void appendHiddenArguments(const LoadedKernel &kernel,
-                           const int32_t &numProgramsX, void **slots,
+                           const int32_t *numProgramsX, void **slots,
                            size_t count);
 
 /// The specialization key `args` call for (checked against the signature).

@@ -61,7 +61,7 @@ llvm::Error PreparedLaunch::launch(llvm::ArrayRef<uint64_t> values,
   // Runtime values are little-endian 64-bit words, so each slot may point at
   // its word whatever the parameter's width (an i32 or f32 in its low half).
   static_assert(sizeof(void *) == sizeof(uint64_t));
-  void *slots[64];
+  void *slots[kMaxRuntimeArgs + 1];
   for (size_t i = 0; i < n; ++i) {
     const ValueCheck &check = checks_[i];
     uint64_t value = values[i];
@@ -75,7 +75,7 @@ llvm::Error PreparedLaunch::launch(llvm::ArrayRef<uint64_t> values,
     slots[i] = const_cast<uint64_t *>(&values[i]);
   }
   int32_t numProgramsX = options_.grid.x;
-  appendHiddenArguments(*loaded_, numProgramsX, slots, n);
+  appendHiddenArguments(*loaded_, &numProgramsX, slots, n);
   LaunchConfig config = launchConfigOf(options_);
   config.stream = stream;
   return executor_->launch(*loaded_, config, slots);

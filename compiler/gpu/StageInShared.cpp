@@ -143,6 +143,18 @@ struct BlkStageInShared
     int64_t bytes = 0;
     for (blk::LoadOp load : loads)
       bytes += sharedBytesOf(load);
+    // Programs sharing a CTA would each need the dynamic array: the blocks
+    // stay in registers (the tuner shares CTAs only among small programs).
+    if (int programs = programsPerCTAOf(module); programs > 1) {
+      module->setAttr(
+          blkgpu::BlkGPUDialect::kResidencyAttrName,
+          StringAttr::get(&getContext(),
+                          "registers: " + std::to_string(programs) +
+                              " programs share each CTA (programs_per_cta); "
+                              "shared memory keeps blocks of one program "
+                              "per CTA only"));
+      return;
+    }
     if (bytes > sharedCapacity(smArch)) {
       module->setAttr(
           blkgpu::BlkGPUDialect::kResidencyAttrName,

@@ -497,10 +497,10 @@ TEST(SoftmaxTuning, EveryBlockHasRankedConfigsThatFitTheRules) {
           double perThread = double(block) / (32.0 * c.numWarps * c.numCTAs);
           EXPECT_TRUE(perThread * c.numStages <= 128 || ranked.size() == 1)
               << block << " " << c.str();
-          // Several programs per CTA: small programs, CTAs of <= 8 warps,
-          // never on a cluster; and named as such.
+          // Several programs per CTA: small programs, CTAs of 4 warps, never
+          // on a cluster; and named as such.
           if (c.programsPerCTA > 1) {
-            EXPECT_TRUE(c.numCTAs == 1 && c.numWarps * c.programsPerCTA <= 8)
+            EXPECT_TRUE(c.numCTAs == 1 && c.numWarps * c.programsPerCTA == 4)
                 << c.str();
             EXPECT_NE(
                 c.str().find(",programs=" + std::to_string(c.programsPerCTA)),

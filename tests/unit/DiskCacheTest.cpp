@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -87,7 +88,6 @@ TEST_F(DiskCacheTest, EveryArtifactFieldRoundTrips) {
   written.binary = ".visible .entry kernel()\n{\n}\n";
   written.threadsPerProgram = 384;
   written.ctasPerProgram = 8;
-  written.programsPerCTA = 2;
   written.sharedMemoryBytes = 4100;
   written.dynamicSharedMemoryBytes = 131072;
   written.cpuScratchBytes = 123456789012;
@@ -100,7 +100,15 @@ TEST_F(DiskCacheTest, EveryArtifactFieldRoundTrips) {
   EXPECT_EQ(read->binary, written.binary);
   EXPECT_EQ(read->threadsPerProgram, written.threadsPerProgram);
   EXPECT_EQ(read->ctasPerProgram, written.ctasPerProgram);
-  EXPECT_EQ(read->programsPerCTA, written.programsPerCTA);
+  // Programs sharing CTAs never run on a cluster: a second entry.
+  CompiledArtifact shared = written;
+  shared.ctasPerProgram = 1;
+  shared.programsPerCTA = 2;
+  DiskCacheKey sharedKey = diskCacheKey("round trip, programs");
+  writeDiskCache(sharedKey, shared);
+  std::optional<CompiledArtifact> readShared = readDiskCache(sharedKey);
+  ASSERT_TRUE(readShared.has_value());
+  EXPECT_EQ(readShared->programsPerCTA, 2);
   EXPECT_EQ(read->sharedMemoryBytes, written.sharedMemoryBytes);
   EXPECT_EQ(read->dynamicSharedMemoryBytes, written.dynamicSharedMemoryBytes);
   EXPECT_EQ(read->cpuScratchBytes, written.cpuScratchBytes);
@@ -132,19 +140,22 @@ TEST_F(DiskCacheTest, EntryWithImpossibleClusterIsDiscarded) {
   }
 }
 
-// So is one whose programs per CTA are impossible, or make a CTA of more
-// than 1024 threads.
+// So is one whose programs per CTA are impossible, make a CTA of more than
+// 1024 threads (without overflowing), or share a cluster's CTAs.
 TEST_F(DiskCacheTest, EntryWithImpossibleProgramsPerCTAIsDiscarded) {
   CompiledArtifact artifact;
   artifact.format = ArtifactFormat::PTX;
   artifact.entryName = "kernel";
   artifact.binary = ".visible .entry kernel()\n{\n}\n";
-  for (auto [threads, programs] :
-       {std::pair(32, 0), std::pair(32, 17), std::pair(256, 8)}) {
+  for (auto [threads, programs, ctas] :
+       {std::tuple(32, 0, 1), std::tuple(32, 17, 1), std::tuple(256, 8, 1),
+        std::tuple(32, 2, 2), std::tuple(1 << 28, 16, 1)}) {
     artifact.threadsPerProgram = threads;
     artifact.programsPerCTA = programs;
-    DiskCacheKey key = diskCacheKey("programs " + std::to_string(threads) +
-                                    "x" + std::to_string(programs));
+    artifact.ctasPerProgram = ctas;
+    DiskCacheKey key =
+        diskCacheKey("programs " + std::to_string(threads) + "x" +
+                     std::to_string(programs) + "x" + std::to_string(ctas));
     writeDiskCache(key, artifact);
     testing::internal::CaptureStderr();
     EXPECT_FALSE(readDiskCache(key).has_value()) << threads << "x" << programs;

@@ -1,6 +1,7 @@
 // RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4" --blk-stage-in-shared | FileCheck %s
 // RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=8" --blk-stage-in-shared | FileCheck %s --check-prefix=FITS
 // RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4" --blk-stage-in-shared="sm-arch=75" | FileCheck %s --check-prefix=SM75
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4 programs-per-cta=2" --blk-stage-in-shared | FileCheck %s --check-prefix=PROGRAMS
 
 // blk-stage-in-shared on softmax of a 32768-element f32 row. With 4 warps a
 // thread would hold 256 elements (more than 128 registers): the load becomes
@@ -33,6 +34,10 @@
 
 // SM75:          module attributes {blkgpu.num_warps = 4 : i32, blkgpu.residency = "registers: the blocks too large for them need 131072 bytes of shared memory per CTA, more than 61440 on sm_75"}
 // SM75-NOT:      blkgpu.async_load
+// Two programs per CTA would each need the array: the block stays in
+// registers, and the module says why.
+// PROGRAMS:       module attributes {blkgpu.num_warps = 4 : i32, blkgpu.programs_per_cta = 2 : i32, blkgpu.residency = "registers: 2 programs share each CTA (programs_per_cta); shared memory keeps blocks of one program per CTA only"}
+// PROGRAMS-NOT:   blkgpu.async_load
 func.func @softmax_row(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %n: i32) {
   %r = blk.make_range 0 to 32768 : tensor<32768xi32>
   %nb = blk.splat %n : i32 -> tensor<32768xi32>
