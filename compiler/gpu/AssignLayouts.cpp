@@ -190,8 +190,10 @@ struct BlkAssignLayouts
         narrowest = narrowest ? std::min(narrowest, bytes) : bytes;
         // Gathers and uniform pointers (no contiguous run) coalesce alike
         // under any chunk; a full 16-byte vector never narrows it.
+        // The mask does not narrow it: a vector whose lanes are not all on
+        // goes element by element (Memory.cpp), the others stay vectors.
         int64_t run = axis && axis->get(ptrValue).contiguity > 1
-                          ? vectorRunOf(*axis, ptrValue, mask, bytes)
+                          ? vectorRunOf(*axis, ptrValue, Value(), bytes)
                           : 16 / bytes;
         if (run < 16 / bytes) {
           auto [entry, inserted] =

@@ -70,6 +70,17 @@ private:
   mlir::Operation *slotStride = nullptr;
 };
 
+/// Elements per vector access of a block load or store: as wide as the
+/// pointers' contiguity and alignment allow within a thread's chunk. When
+/// the mask may change within a vector (`maskVaries`: a causal `col <= row`,
+/// a bound of unknown alignment), a vector whose lanes are all on is one
+/// access and the others go element by element; cp.async staging
+/// (blkgpu.async_load) keeps vectors the mask cannot split.
+struct AccessWidth {
+  int64_t width = 1;
+  bool maskVaries = false;
+};
+
 /// A broadcast of a range, as blk-sink-broadcasts leaves it (BlkDialect.h).
 using RangeBroadcast = blk::RangeBroadcast;
 
@@ -103,9 +114,9 @@ struct KernelState {
   /// uses), a local variable.
   ScratchArray clusterBuffer;
   mlir::Value clusterPhase;
-  /// Elements per vector access of each block load and store, from
-  /// AxisAnalysis of the kernel before it is rewritten.
-  llvm::DenseMap<mlir::Operation *, int64_t> accessWidths;
+  /// How each block load and store accesses memory, from AxisAnalysis of
+  /// the kernel before it is rewritten (accessWidths()).
+  llvm::DenseMap<mlir::Operation *, AccessWidth> accessWidths;
   /// The broadcasts of a make_range, by op (rangeBroadcasts()), found
   /// before the conversion rewrites their operands.
   llvm::DenseMap<mlir::Operation *, RangeBroadcast> rangeBroadcasts;
@@ -306,10 +317,9 @@ mlir::Value otherChunk(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::ValueRange other, mlir::Type element, int64_t k,
                        int64_t width);
 
-/// Elements per vector access of every block load and store of `func`, as
-/// wide as contiguity, alignment and mask constancy allow (Memory.cpp). Taken
-/// before the conversion, from the values AxisAnalysis knows.
-llvm::DenseMap<mlir::Operation *, int64_t>
+/// How every block load and store of `func` accesses memory (Memory.cpp).
+/// Taken before the conversion, from the values AxisAnalysis knows.
+llvm::DenseMap<mlir::Operation *, AccessWidth>
 accessWidths(mlir::func::FuncOp func);
 
 /// Puts each store to a scalar pointer of `func` under `threadId == 0` (and

@@ -2,11 +2,13 @@
 //
 // A thread's contiguous elements are loaded and stored as vectors as wide as
 // AxisAnalysis allows, under one branch per vector when masked: masked lanes
-// never touch memory. Every element is stored once, by its owner: replicas
-// of a block smaller than the program's threads, and every thread but thread
-// 0 for a scalar store, skip it. Otherwise a slower warp could store a value
-// it loaded after a faster one had already stored there (an in-place
-// `store(p, load(p) + 1)` would add twice).
+// never touch memory. A mask that may change within a vector (a causal
+// `col <= row`) takes a second branch: a vector whose lanes are all on is one
+// access, the rest go element by element. Every element is stored once, by its
+// owner: replicas of a block smaller than the program's threads, and every
+// thread but thread 0 for a scalar store, skip it. Otherwise a slower warp
+// could store a value it loaded after a faster one had already stored there (an
+// in-place `store(p, load(p) + 1)` would add twice).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/gpu/AxisInfo.h"
@@ -58,6 +60,26 @@ int64_t accessWidth(const AxisAnalysis &axis, Value ptr, Value mask,
                   vectorRunOf(axis, ptr, mask, blk::elementBytes(element)));
 }
 
+/// A blk.load's or blk.store's access: as wide as the pointers allow, the
+/// mask split per vector where its constancy is narrower.
+AccessWidth splitAccessWidth(const AxisAnalysis &axis, Value ptr, Value mask,
+                             Type element) {
+  AccessWidth access;
+  access.width = accessWidth(axis, ptr, Value(), element);
+  access.maskVaries =
+      mask && accessWidth(axis, ptr, mask, element) < access.width;
+  return access;
+}
+
+/// Whether all `width` lanes of `mask` from k are on.
+Value allLanesOn(OpBuilder &builder, Location loc, ValueRange mask, int64_t k,
+                 int64_t width) {
+  Value all = mask[k];
+  for (int64_t j = 1; j < width; ++j)
+    all = arith::AndIOp::create(builder, loc, all, mask[k + j]);
+  return all;
+}
+
 /// addptr of blocks: one addptr per element.
 struct AddPtrLowering : OpConversionPattern<blk::AddPtrOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -87,35 +109,55 @@ struct LoadLowering : KernelOpLowering<blk::LoadOp> {
     Location loc = load.getLoc();
     Type element = type.getElementType();
     unsigned bytes = blk::elementBytes(element);
-    int64_t width = kernel.accessWidths.at(load);
+    auto [width, maskVaries] = kernel.accessWidths.at(load);
     ValueRange ptrs = adaptor.getPtr();
+    ValueRange other = load.getOther() ? adaptor.getOther() : ValueRange();
     SmallVector<Value> result;
     auto vectorType = VectorType::get({width}, element);
-    for (int64_t k = 0; k < layout.perThread(); k += width) {
+    // Lanes k .. k + n - 1 loaded when `on` (n = 1 or width), else `other`.
+    auto loadUnder = [&](Value on, int64_t k, int64_t n) -> Value {
       auto emitLoad = [&]() -> Value {
-        if (width == 1)
+        if (n == 1)
           return blk::LoadOp::create(rewriter, loc, ptrs[k]);
         return LLVM::LoadOp::create(rewriter, loc, vectorType,
                                     toLLVMPointer(rewriter, loc, ptrs[k]),
-                                    /*alignment=*/width * bytes);
+                                    /*alignment=*/n * bytes);
       };
+      if (!on)
+        return emitLoad();
+      Type resultType = n == 1 ? element : Type(vectorType);
+      auto ifOp = scf::IfOp::create(rewriter, loc, resultType, on, true);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(rewriter, loc, emitLoad());
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(rewriter, loc,
+                           otherChunk(rewriter, loc, other, element, k, n));
+      return ifOp.getResult(0);
+    };
+    for (int64_t k = 0; k < layout.perThread(); k += width) {
       Value loaded;
       if (!load.getMask()) {
-        loaded = emitLoad();
-      } else {
+        loaded = loadUnder(Value(), k, width);
+      } else if (!maskVaries) {
         // One branch per vector: masked lanes never touch memory.
-        Value mask = adaptor.getMask()[k];
-        Type resultType = width == 1 ? element : Type(vectorType);
-        auto ifOp = scf::IfOp::create(rewriter, loc, resultType, mask, true);
+        loaded = loadUnder(adaptor.getMask()[k], k, width);
+      } else {
+        // All lanes on: one vector; else each lane under its own mask.
+        ValueRange mask = adaptor.getMask();
+        auto ifOp =
+            scf::IfOp::create(rewriter, loc, vectorType,
+                              allLanesOn(rewriter, loc, mask, k, width), true);
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(ifOp.thenBlock());
-        scf::YieldOp::create(rewriter, loc, emitLoad());
+        scf::YieldOp::create(rewriter, loc, loadUnder(Value(), k, width));
         rewriter.setInsertionPointToStart(ifOp.elseBlock());
-        scf::YieldOp::create(
-            rewriter, loc,
-            otherChunk(rewriter, loc,
-                       load.getOther() ? adaptor.getOther() : ValueRange(),
-                       element, k, width));
+        Value lanes = LLVM::UndefOp::create(rewriter, loc, vectorType);
+        for (int64_t j = 0; j < width; ++j)
+          lanes = LLVM::InsertElementOp::create(
+              rewriter, loc, lanes, loadUnder(mask[k + j], k + j, 1),
+              i32Constant(rewriter, loc, j));
+        scf::YieldOp::create(rewriter, loc, lanes);
         loaded = ifOp.getResult(0);
       }
       if (width == 1) {
@@ -179,17 +221,24 @@ struct StoreLowering : KernelOpLowering<blk::StoreOp> {
     Location loc = store.getLoc();
     Type element = blk::elementTypeOf(store.getValue().getType());
     unsigned bytes = blk::elementBytes(element);
-    int64_t width = kernel.accessWidths.at(store);
+    auto [width, maskVaries] = kernel.accessWidths.at(store);
     ValueRange ptrs = adaptor.getPtr(), values = adaptor.getValue();
     auto vectorType = VectorType::get({width}, element);
     for (int64_t k = 0; k < layout.perThread(); k += width) {
       OpBuilder::InsertionGuard guard(rewriter);
       // A vector never straddles a chunk, whose threads own all or none of it.
-      Value condition = store.getMask() ? adaptor.getMask()[k] : Value();
+      Value condition;
+      if (store.getMask())
+        condition = maskVaries
+                        ? allLanesOn(rewriter, loc, adaptor.getMask(), k, width)
+                        : adaptor.getMask()[k];
+      Value owner; // this thread stores the chunk (null: always)
       auto require = [&](Value also) {
         condition = condition
                         ? arith::AndIOp::create(rewriter, loc, condition, also)
                         : also;
+        owner =
+            owner ? arith::AndIOp::create(rewriter, loc, owner, also) : also;
       };
       if (layout.replicated())
         require(arith::CmpIOp::create(
@@ -199,7 +248,24 @@ struct StoreLowering : KernelOpLowering<blk::StoreOp> {
       // A cluster's CTAs all hold a block that is not split: one stores it.
       if (kernel.numCTAs > 1 && !layout.split())
         require(kernel.isFirstCTA);
-      if (condition) {
+      if (maskVaries) {
+        // Not all lanes on: each lane under its own mask (and ownership).
+        auto ifOp = scf::IfOp::create(rewriter, loc, condition,
+                                      /*withElseRegion=*/true);
+        rewriter.setInsertionPointToStart(ifOp.elseBlock());
+        for (int64_t j = 0; j < width; ++j) {
+          Value on = adaptor.getMask()[k + j];
+          if (owner)
+            on = arith::AndIOp::create(rewriter, loc, on, owner);
+          auto lane = scf::IfOp::create(rewriter, loc, on);
+          OpBuilder::InsertionGuard inLane(rewriter);
+          rewriter.setInsertionPointToStart(lane.thenBlock());
+          blk::StoreOp::create(rewriter, loc, ptrs[k + j], values[k + j],
+                               Value());
+        }
+        // The vector store below goes in the all-lanes-on branch.
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      } else if (condition) {
         auto ifOp = scf::IfOp::create(rewriter, loc, condition);
         rewriter.setInsertionPointToStart(ifOp.thenBlock());
       }
@@ -226,22 +292,23 @@ struct StoreLowering : KernelOpLowering<blk::StoreOp> {
 
 } // namespace
 
-DenseMap<Operation *, int64_t> accessWidths(func::FuncOp func) {
+DenseMap<Operation *, AccessWidth> accessWidths(func::FuncOp func) {
   AxisAnalysis axis(func);
-  DenseMap<Operation *, int64_t> widths;
+  DenseMap<Operation *, AccessWidth> widths;
   func.walk([&](Operation *op) {
     if (auto load = dyn_cast<blk::LoadOp>(op)) {
       if (blk::isBlock(load.getType()))
-        widths[op] = accessWidth(axis, load.getPtr(), load.getMask(),
-                                 blk::elementTypeOf(load.getType()));
+        widths[op] = splitAccessWidth(axis, load.getPtr(), load.getMask(),
+                                      blk::elementTypeOf(load.getType()));
     } else if (auto staged = dyn_cast<blkgpu::AsyncLoadOp>(op)) {
-      widths[op] = accessWidth(axis, staged.getPtr(), staged.getMask(),
-                               staged.getType().getElementType());
+      widths[op] = {accessWidth(axis, staged.getPtr(), staged.getMask(),
+                                staged.getType().getElementType()),
+                    false};
     } else if (auto store = dyn_cast<blk::StoreOp>(op)) {
       if (blk::isBlock(store.getPtr().getType()))
         widths[op] =
-            accessWidth(axis, store.getPtr(), store.getMask(),
-                        blk::elementTypeOf(store.getValue().getType()));
+            splitAccessWidth(axis, store.getPtr(), store.getMask(),
+                             blk::elementTypeOf(store.getValue().getType()));
     }
   });
   return widths;

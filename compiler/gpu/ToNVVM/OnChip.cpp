@@ -60,7 +60,7 @@ struct AsyncLoadLowering : KernelOpLowering<blkgpu::AsyncLoadOp> {
     Location loc = load.getLoc();
     Type element = load.getType().getElementType();
     unsigned bytes = blk::elementBytes(element);
-    int64_t width = kernel.accessWidths.at(load);
+    int64_t width = kernel.accessWidths.at(load).width;
     ValueRange ptrs = adaptor.getPtr();
     auto vectorType = VectorType::get({width}, element);
     // cp.async moves 4, 8 or 16 bytes; narrower accesses go through a

@@ -60,10 +60,12 @@ func.func @bf16_even_stride(%in: !blk.ptr<bf16> {blk.divisibility = 16 : i32},
 
 // -----
 
-// Aligned rows under a mask whose bound has no known divisor: the mask alone
-// decides element by element, so the f32 block coalesces with 1 per thread.
+// Aligned rows under a mask whose bound has no known divisor: the mask does
+// not narrow the chunk (4 f32 per thread): vectors whose lanes are all on
+// stay vectors, the one at the bound goes element by element
+// (nvvm-load-vector.mlir).
 // CHECK-LABEL: func.func @f32_unknown_bound
-// CHECK:         blk.load %{{.*}} : tensor<1024x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK:         blk.load %{{.*}} : tensor<1024x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 func.func @f32_unknown_bound(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32},
                              %n: i32) {
   %r = blk.make_range 0 to 1024 : tensor<1024xi32>

@@ -56,18 +56,30 @@ func.func @masked_f32(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32},
 // -----
 
 // Without blk.divisibility on the row length the mask may change at any
-// element: one scalar blk.load per element, each under its own scf.if.
+// element: the 4 elements are one vector load when all four lanes are on,
+// else one scalar blk.load per lane under its own scf.if (the vector at the
+// row's end).
 // CHECK-LABEL: func.func @masked_unaligned_length
-// CHECK-NOT:     vector<
-// CHECK-COUNT-4: %{{.*}} = scf.if %{{.*}} -> (f32) {
-// CHECK-NEXT:      %[[L:.*]] = blk.load %{{.*}} : !blk.ptr<f32>
-// CHECK-NEXT:      scf.yield %[[L]] : f32
-// CHECK-NEXT:    } else {
-// CHECK-NEXT:      scf.yield %{{.*}} : f32
+// CHECK:         %[[M0:.*]] = arith.cmpi slt, %{{.*}}, %arg2 : i32
+// CHECK-NEXT:    %[[M1:.*]] = arith.cmpi slt, %{{.*}}, %arg2 : i32
+// CHECK-NEXT:    %[[M2:.*]] = arith.cmpi slt, %{{.*}}, %arg2 : i32
+// CHECK-NEXT:    %[[M3:.*]] = arith.cmpi slt, %{{.*}}, %arg2 : i32
+// CHECK:         %[[A01:.*]] = arith.andi %[[M0]], %[[M1]] : i1
+// CHECK-NEXT:    %[[A012:.*]] = arith.andi %[[A01]], %[[M2]] : i1
+// CHECK-NEXT:    %[[ALL:.*]] = arith.andi %[[A012]], %[[M3]] : i1
+// CHECK-NEXT:    %{{.*}} = scf.if %[[ALL]] -> (vector<4xf32>) {
+// CHECK:           llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK:         } else {
+// CHECK-COUNT-4:   %{{.*}} = scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT:        %[[L:.*]] = blk.load %{{.*}} : !blk.ptr<f32>
+// CHECK-NEXT:        scf.yield %[[L]] : f32
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.yield %{{.*}} : f32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      llvm.insertelement
+// CHECK:           scf.yield %{{.*}} : vector<4xf32>
 // CHECK-NEXT:    }
 // CHECK-NOT:     scf.if %{{.*}} -> (f32)
-// CHECK-NOT:     llvm.load {{.*}}!llvm.ptr<1>
-// CHECK-NOT:     vector<
 // CHECK:         return
 func.func @masked_unaligned_length(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32},
                                    %stride: i32 {blk.divisibility = 16 : i32},

@@ -63,16 +63,25 @@ func.func @unmasked_f32(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
 
 // -----
 
-// Without blk.divisibility on the row length: one scalar blk.store per
-// element, each under its own scf.if.
+// Without blk.divisibility on the row length the mask may change at any
+// element: one vector store when all four lanes are on, else one scalar
+// blk.store per lane under its own scf.if.
 // CHECK-LABEL: func.func @masked_unaligned_length
-// CHECK-COUNT-4: scf.if %{{.*}} {
-// CHECK-NEXT:      blk.store %{{.*}}, %{{.*}} : !blk.ptr<f32>
+// CHECK:         %[[M0:.*]] = arith.cmpi slt, %{{.*}}, %arg1 : i32
+// CHECK:         arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK-NEXT:    arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK-NEXT:    %[[ALL:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK-NEXT:    scf.if %[[ALL]] {
+// CHECK:           llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.if %[[M0]] {
+// CHECK-NEXT:        blk.store %{{.*}}, %{{.*}} : !blk.ptr<f32>
+// CHECK-NEXT:      }
+// CHECK-COUNT-3:   scf.if %{{.*}} {
+// CHECK-NEXT:        blk.store %{{.*}}, %{{.*}} : !blk.ptr<f32>
+// CHECK-NEXT:      }
 // CHECK-NEXT:    }
-// CHECK-NOT:     scf.if
-// CHECK-NOT:     llvm.store
-// CHECK-NOT:     vector<
-// CHECK:         return
+// CHECK-NEXT:    return
 func.func @masked_unaligned_length(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %n: i32) {
   %r = blk.make_range 0 to 128 : tensor<128xi32>
   %v = arith.sitofp %r : tensor<128xi32> to tensor<128xf32>
