@@ -317,6 +317,15 @@ mlir::Value otherChunk(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::ValueRange other, mlir::Type element, int64_t k,
                        int64_t width);
 
+/// A vector of `width` elements loaded from (stored to) memory at `ptr`
+/// with `alignment` bytes. i1 elements are bytes in memory, while LLVM packs
+/// a vector of i1 into bits: such vectors move as i8 (Memory.cpp).
+mlir::Value loadVector(mlir::OpBuilder &builder, mlir::Location loc,
+                       mlir::Type element, int64_t width, mlir::Value ptr,
+                       unsigned alignment);
+void storeVector(mlir::OpBuilder &builder, mlir::Location loc,
+                 mlir::Value vector, mlir::Value ptr, unsigned alignment);
+
 /// How every block load and store of `func` accesses memory (Memory.cpp).
 /// Taken before the conversion, from the values AxisAnalysis knows.
 llvm::DenseMap<mlir::Operation *, AccessWidth>

@@ -45,6 +45,27 @@ Value otherChunk(OpBuilder &builder, Location loc, ValueRange other,
   return vec;
 }
 
+Value loadVector(OpBuilder &builder, Location loc, Type element, int64_t width,
+                 Value ptr, unsigned alignment) {
+  auto type = VectorType::get({width}, element);
+  if (!element.isInteger(1))
+    return LLVM::LoadOp::create(builder, loc, type, ptr, alignment);
+  Value bytes = LLVM::LoadOp::create(
+      builder, loc, VectorType::get({width}, builder.getI8Type()), ptr,
+      alignment);
+  return LLVM::TruncOp::create(builder, loc, type, bytes);
+}
+
+void storeVector(OpBuilder &builder, Location loc, Value vector, Value ptr,
+                 unsigned alignment) {
+  auto type = cast<VectorType>(vector.getType());
+  if (type.getElementType().isInteger(1))
+    vector = LLVM::ZExtOp::create(
+        builder, loc, VectorType::get(type.getShape(), builder.getI8Type()),
+        vector);
+  LLVM::StoreOp::create(builder, loc, vector, ptr, alignment);
+}
+
 namespace {
 
 /// Elements per vector access for `ptr` (and `mask`): contiguous, aligned
@@ -119,9 +140,9 @@ struct LoadLowering : KernelOpLowering<blk::LoadOp> {
       auto emitLoad = [&]() -> Value {
         if (n == 1)
           return blk::LoadOp::create(rewriter, loc, ptrs[k]);
-        return LLVM::LoadOp::create(rewriter, loc, vectorType,
-                                    toLLVMPointer(rewriter, loc, ptrs[k]),
-                                    /*alignment=*/n * bytes);
+        return loadVector(rewriter, loc, element, n,
+                          toLLVMPointer(rewriter, loc, ptrs[k]),
+                          /*alignment=*/n * bytes);
       };
       if (!on)
         return emitLoad();
@@ -281,9 +302,8 @@ struct StoreLowering : KernelOpLowering<blk::StoreOp> {
                                               values[k + j],
                                               i32Constant(rewriter, loc, j));
       }
-      LLVM::StoreOp::create(rewriter, loc, vec,
-                            toLLVMPointer(rewriter, loc, ptrs[k]),
-                            /*alignment=*/width * bytes);
+      storeVector(rewriter, loc, vec, toLLVMPointer(rewriter, loc, ptrs[k]),
+                  /*alignment=*/width * bytes);
     }
     rewriter.eraseOp(store);
     return success();

@@ -62,7 +62,6 @@ struct AsyncLoadLowering : KernelOpLowering<blkgpu::AsyncLoadOp> {
     unsigned bytes = blk::elementBytes(element);
     int64_t width = kernel.accessWidths.at(load).width;
     ValueRange ptrs = adaptor.getPtr();
-    auto vectorType = VectorType::get({width}, element);
     // cp.async moves 4, 8 or 16 bytes; narrower accesses go through a
     // register.
     int64_t copyBytes = width * bytes;
@@ -88,13 +87,16 @@ struct AsyncLoadLowering : KernelOpLowering<blkgpu::AsyncLoadOp> {
         Value chunk = otherChunk(
             rewriter, loc, load.getOther() ? adaptor.getOther() : ValueRange(),
             element, k, width);
-        LLVM::StoreOp::create(rewriter, loc, chunk, slot, copyBytes);
+        if (width == 1)
+          LLVM::StoreOp::create(rewriter, loc, chunk, slot, copyBytes);
+        else
+          storeVector(rewriter, loc, chunk, slot, copyBytes);
       };
       auto copyThroughRegister = [&]() {
-        Value vec = LLVM::LoadOp::create(rewriter, loc, vectorType,
-                                         toLLVMPointer(rewriter, loc, ptrs[k]),
-                                         copyBytes);
-        LLVM::StoreOp::create(rewriter, loc, vec, slot, copyBytes);
+        Value vec =
+            loadVector(rewriter, loc, element, width,
+                       toLLVMPointer(rewriter, loc, ptrs[k]), copyBytes);
+        storeVector(rewriter, loc, vec, slot, copyBytes);
       };
       if (!mask) {
         if (asyncCopy)
@@ -140,13 +142,12 @@ struct LocalLoadLowering : KernelOpLowering<blkgpu::LocalLoadOp> {
     Type element = read.getType().getElementType();
     unsigned bytes = blk::elementBytes(element);
     int64_t width = std::min<int64_t>(layout.vector, 16 / bytes);
-    auto vectorType = VectorType::get({width}, element);
     SmallVector<Value> elements;
     for (int64_t k = 0; k < layout.perThread(); k += width) {
       Value slot = slotOf(rewriter, loc, kernel, layout,
                           adaptor.getSrc().front(), element, k);
       Value vec =
-          LLVM::LoadOp::create(rewriter, loc, vectorType, slot, width * bytes);
+          loadVector(rewriter, loc, element, width, slot, width * bytes);
       for (int64_t j = 0; j < width; ++j)
         elements.push_back(LLVM::ExtractElementOp::create(
             rewriter, loc, vec, i32Constant(rewriter, loc, j)));

@@ -251,3 +251,32 @@ func.func @stride_divisible_by_4_bf16(%in: !blk.ptr<bf16> {blk.divisibility = 16
   blk.store %out, %sf : !blk.ptr<f32>
   return
 }
+
+// -----
+
+// Bools are bytes in memory, but LLVM packs a vector of i1 into bits: a
+// thread's 4 contiguous bools load as one vector<4xi8> and are truncated,
+// and store as the zero-extended bytes (not a vector<4xi1>, which would
+// read and write 4 bits).
+
+// CHECK-LABEL: func.func @bools
+// CHECK:         %[[B:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> vector<4xi8>
+// CHECK-NEXT:    llvm.trunc %[[B]] : vector<4xi8> to vector<4xi1>
+// CHECK:         %[[Z:.*]] = llvm.zext %{{.*}} : vector<4xi1> to vector<4xi8>
+// CHECK-NEXT:    llvm.store %[[Z]], %{{.*}} {alignment = 4 : i64} : vector<4xi8>, !llvm.ptr<1>
+// CHECK-NOT:     vector<4xi1>, !llvm.ptr
+// CHECK-NOT:     -> vector<4xi1>
+// CHECK:         return
+func.func @bools(%in: !blk.ptr<i1> {blk.divisibility = 16 : i32},
+                 %out: !blk.ptr<i1> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 256 : tensor<256xi32>
+  %b = blk.splat %in : !blk.ptr<i1> -> tensor<256x!blk.ptr<i1>>
+  %p = blk.addptr %b, %r : tensor<256x!blk.ptr<i1>>, tensor<256xi32>
+  %x = blk.load %p : tensor<256x!blk.ptr<i1>>
+  %t = arith.constant dense<true> : tensor<256xi1>
+  %y = arith.xori %x, %t : tensor<256xi1>
+  %o = blk.splat %out : !blk.ptr<i1> -> tensor<256x!blk.ptr<i1>>
+  %q = blk.addptr %o, %r : tensor<256x!blk.ptr<i1>>, tensor<256xi32>
+  blk.store %q, %y : tensor<256x!blk.ptr<i1>>
+  return
+}
