@@ -1,14 +1,14 @@
 //===- ThreadPool.cpp - the host threads that run a CPU grid -------------===//
 //
-// The caller waits only for the workers that actually took a place of its
-// grid: each taker counts itself in `busy` under the lock, and the caller
-// closes the remaining places under the lock once it has drained the
-// chunks. A wake-up is therefore never needed for completion: a worker that
-// finished its chunk and went back to waiting can absorb one of the
-// caller's notify_one calls (its own generation is already seen, so it
-// sleeps on), leaving a place that nobody takes; counting places instead of
-// takers waited for that place forever (a 49-program grid on 64 threads
-// hung the differential suite).
+// The caller drains the chunks itself, so completion never depends on a
+// worker waking up: workers only speed a grid up. A worker counts itself in
+// `busy` before it looks at the offer and claims a place by compare-and-swap;
+// the caller closes the offer once every chunk is taken and then waits for
+// `busy` to reach 0. A worker that counted itself after the caller saw 0
+// finds the offer closed (or a later grid's, which counts it) and never reads
+// the finished grid's fields. (A pool that waited for the places it had
+// offered hung when a worker absorbed a wake-up and no one took the place: a
+// 49-program grid on 64 threads, in the differential suite.)
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/ThreadPool.h"
@@ -42,27 +42,25 @@ void ThreadPool::run(int64_t count,
   int64_t chunks = (count + chunkSize - 1) / chunkSize;
   unsigned helpers =
       unsigned(std::min<int64_t>(int64_t(workers.size()), chunks - 1));
-  {
-    std::lock_guard lock(mutex);
-    this->task = &task;
-    this->count = count;
-    this->chunkSize = chunkSize;
-    next = 0;
-    wanted = helpers;
-    ++generation;
-    published.store(generation, std::memory_order_release);
+  this->task = &task;
+  this->count = count;
+  this->chunkSize = chunkSize;
+  next.store(0, std::memory_order_relaxed);
+  ++generation;
+  offer.store(generation << 32 | helpers); // seq_cst: see sleepers below
+  // A worker that counted itself a sleeper before this load checks the offer
+  // under the lock after it (both seq_cst): it sees the grid or is woken.
+  if (unsigned asleep = helpers ? sleepers.load() : 0) {
+    { std::lock_guard lock(mutex); }
+    for (unsigned i = 0; i < std::min(helpers, asleep); ++i)
+      wake.notify_one();
   }
-  for (unsigned i = 0; i < helpers; ++i)
-    wake.notify_one();
   drain();
-  {
-    // Every chunk is taken: places nobody took are no longer needed.
-    std::lock_guard lock(mutex);
-    wanted = 0;
-  }
+  // Every chunk is taken: places nobody took are no longer needed.
+  offer.store(generation << 32);
   spinWhile([&] { return busy.load(std::memory_order_acquire) != 0; });
   std::unique_lock lock(mutex);
-  done.wait(lock, [&] { return busy == 0; });
+  done.wait(lock, [&] { return busy.load() == 0; });
   this->task = nullptr;
 }
 
@@ -85,29 +83,35 @@ void ThreadPool::drain() {
 
 void ThreadPool::work() {
   uint64_t seen = 0;
+  auto noNewGrid = [&] {
+    return generationOf(offer.load(std::memory_order_acquire)) == seen &&
+           !stopping.load(std::memory_order_relaxed);
+  };
   while (true) {
     // A next grid often follows at once: wait for it awake first.
-    spinWhile([&] {
-      return published.load(std::memory_order_acquire) == seen &&
-             !stopping.load(std::memory_order_relaxed);
-    });
-    {
+    spinWhile(noNewGrid);
+    if (noNewGrid()) {
       std::unique_lock lock(mutex);
-      // A grid's helpers take the `wanted` places, one per worker; the
-      // other workers sleep through it.
-      wake.wait(lock, [&] {
-        return stopping || (generation != seen && wanted > 0);
-      });
-      if (stopping)
-        return;
-      seen = generation;
-      --wanted;
-      ++busy;
+      sleepers.fetch_add(1); // seq_cst: see run()
+      wake.wait(lock,
+                [&] { return stopping || generationOf(offer.load()) != seen; });
+      sleepers.fetch_sub(1);
     }
-    drain();
-    std::lock_guard lock(mutex);
-    if (--busy == 0)
+    if (stopping)
+      return;
+    busy.fetch_add(1); // before looking: the caller waits for it
+    uint64_t current = offer.load();
+    seen = generationOf(current);
+    bool claimed = false;
+    while (placesOf(current) > 0 && generationOf(current) == seen &&
+           !(claimed = offer.compare_exchange_weak(current, current - 1))) {
+    }
+    if (claimed)
+      drain();
+    if (busy.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard lock(mutex);
       done.notify_one();
+    }
   }
 }
 
