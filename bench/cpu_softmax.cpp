@@ -6,7 +6,11 @@
 //   build/bin/cpu_softmax --inproc [--shapes RxC,...] [--samples N]
 //       only the JIT, grid = rows, on $BLOCKJIT_CPU_THREADS threads: one
 //       "rows,cols,GB/s" line per shape (read by bench/cpu_softmax_torch.py,
-//       which compares with torch.softmax).
+//       which compares with torch.softmax);
+//   build/bin/cpu_softmax --inproc --offsets IN,OUT ...
+//       input and output placed IN and OUT bytes past a page boundary
+//       (default: wherever malloc puts them), to see how the row alignment
+//       and 4K aliasing between the two arrays cost on a host.
 //
 // GB/s = 2 * rows * cols * 4 / time; a sample is a batch of launches lasting
 // >= 2 ms, the result the median sample.
@@ -23,8 +27,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -66,14 +72,14 @@ std::vector<float> randomInput(int64_t count) {
 
 /// Seconds per JIT softmax launch over `grid` programs, or a negative value
 /// after printing the launch's error.
-double timeJIT(const std::vector<float> &input, std::vector<float> &out,
-               Shape shape, int grid, int samples) {
+double timeJIT(const float *input, float *out, Shape shape, int grid,
+               int samples) {
   auto [rows, cols] = shape;
   LaunchOptions options;
   options.target = TargetKind::CPU;
   options.grid = {grid};
-  std::vector<Arg> args = {out.data(),
-                           const_cast<float *>(input.data()),
+  std::vector<Arg> args = {out,
+                           const_cast<float *>(input),
                            int32_t(cols),
                            int32_t(cols),
                            int32_t(rows),
@@ -106,11 +112,32 @@ std::vector<Shape> parseShapes(const char *text) {
   return shapes;
 }
 
-int inProcess(const std::vector<Shape> &shapes, int samples) {
+/// `count` floats starting `offset` bytes past a page boundary.
+struct PlacedFloats {
+  PlacedFloats(int64_t count, int64_t offset)
+      : base(static_cast<char *>(std::aligned_alloc(
+            4096, llvm::alignTo((count + 1) * 4 + offset, 4096)))) {}
+  ~PlacedFloats() { std::free(base); }
+  float *at(int64_t offset) { return reinterpret_cast<float *>(base + offset); }
+  char *base;
+};
+
+int inProcess(const std::vector<Shape> &shapes, int samples,
+              std::optional<std::pair<int64_t, int64_t>> offsets) {
   for (Shape shape : shapes) {
     auto [rows, cols] = shape;
     std::vector<float> input = randomInput(rows * cols), out(rows * cols);
-    double seconds = timeJIT(input, out, shape, int(rows), samples);
+    const float *in = input.data();
+    float *result = out.data();
+    std::optional<PlacedFloats> placedIn, placedOut;
+    if (offsets) {
+      placedIn.emplace(rows * cols, offsets->first);
+      placedOut.emplace(rows * cols, offsets->second);
+      std::copy(input.begin(), input.end(), placedIn->at(offsets->first));
+      in = placedIn->at(offsets->first);
+      result = placedOut->at(offsets->second);
+    }
+    double seconds = timeJIT(in, result, shape, int(rows), samples);
     if (seconds < 0)
       return 1;
     llvm::outs() << rows << "," << cols << ","
@@ -125,6 +152,7 @@ int inProcess(const std::vector<Shape> &shapes, int samples) {
 int main(int argc, char **argv) {
   bool csv = false, inproc = false;
   int samples = 15;
+  std::optional<std::pair<int64_t, int64_t>> offsets;
   std::vector<Shape> shapes = {
       {1823, 781}, {4096, 256}, {4096, 1024}, {2048, 4096}, {512, 12288}};
   for (int i = 1; i < argc; ++i) {
@@ -136,14 +164,23 @@ int main(int argc, char **argv) {
       shapes = parseShapes(argv[++i]);
     else if (!std::strcmp(argv[i], "--samples") && i + 1 < argc)
       samples = std::max(1, std::atoi(argv[++i]));
-    else {
+    else if (!std::strcmp(argv[i], "--offsets") && i + 1 < argc) {
+      char *end;
+      int64_t in = std::strtoll(argv[++i], &end, 10);
+      int64_t out = *end == ',' ? std::strtoll(end + 1, &end, 10) : -1;
+      if (in < 0 || out < 0 || in % 4 || out % 4 || in >= 4096 || out >= 4096) {
+        llvm::errs() << "--offsets IN,OUT: multiples of 4 below 4096\n";
+        return 2;
+      }
+      offsets = {in, out};
+    } else {
       llvm::errs() << "usage: cpu_softmax [--csv] [--inproc] [--shapes "
-                      "RxC,...] [--samples N]\n";
+                      "RxC,...] [--samples N] [--offsets IN,OUT]\n";
       return 2;
     }
   }
   if (inproc)
-    return inProcess(shapes, samples);
+    return inProcess(shapes, samples, offsets);
 
   unsigned threads = cpuThreadCount();
   if (csv)
@@ -159,8 +196,8 @@ int main(int argc, char **argv) {
     double bytes = 2.0 * rows * cols * sizeof(float);
     for (unsigned useThreads : {1u, threads}) {
       // One thread: a grid of one program loops over every row.
-      double jit =
-          timeJIT(input, out, shape, useThreads == 1 ? 1 : int(rows), samples);
+      double jit = timeJIT(input.data(), out.data(), shape,
+                           useThreads == 1 ? 1 : int(rows), samples);
       if (jit < 0)
         return 1;
       double hand = timeIt(

@@ -46,15 +46,23 @@ CONTENDERS = ["blockjit", "torch", "torch_out", "hand"]
 
 
 def ensure_torch():
-    """torch from PyPI (the CPU wheel) when it is missing."""
+    """torch from PyPI when it is missing: the CPU wheel from PyTorch's own
+    index where that host resolves, else PyPI's default wheel."""
     try:
         import torch  # noqa: F401
+        return
     except ImportError:
-        print("installing torch (CPU) from PyPI ...", file=sys.stderr)
-        subprocess.check_call([sys.executable, "-m", "pip", "install", "-q",
-                               "--index-url", "https://download.pytorch.org/whl/cpu",
-                               "--extra-index-url", "https://pypi.org/simple",
-                               "torch"])
+        pass
+    import socket
+    try:
+        socket.getaddrinfo("download.pytorch.org", 443)
+        index = ["--index-url", "https://download.pytorch.org/whl/cpu",
+                 "--extra-index-url", "https://pypi.org/simple"]
+    except OSError:
+        index = []
+    print("installing torch from " + ("PyTorch's CPU index" if index else "PyPI") + " ...",
+          file=sys.stderr)
+    subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", *index, "torch"])
 
 
 def cpu_model():
