@@ -696,6 +696,92 @@ void addMemoryCases(std::vector<Case> &cases) {
   }
 }
 
+/// x / s for one scalar s, as an argument and as the block's own maximum:
+/// the GPU multiplies by 1/s only while 1/s is a normal number. Each divisor
+/// comes with dividends whose quotients are normal numbers, 0 or +-inf (a
+/// subnormal quotient could differ by one subnormal ulp, beyond 2 ulp
+/// relative): 1/3e38 is subnormal, 1/1e-39 overflows (1e-39 / 1e-39 came
+/// out inf), 2^-126 and 2^126 are the edges of the fast path.
+void addDivisionByScalarCases(std::vector<Case> &cases) {
+  auto byArgument = jit("div_by_scalar", [](Ptr<> in, Ptr<> out, Int n, Float s,
+                                            Constexpr BLOCK) {
+    Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
+    Tensor mask = offsets < n;
+    store(out + offsets, load(in + offsets, mask) / s, mask);
+  });
+  auto byMaximum =
+      jit("div_by_block_max", [](Ptr<> in, Ptr<> out, Int n, Constexpr BLOCK) {
+        Tensor offsets = arange(0, BLOCK);
+        Tensor mask = offsets < n;
+        Tensor x = load(in + offsets, mask, -INFINITY);
+        store(out + offsets, x / max(x, 0), mask);
+      });
+  struct Divisor {
+    const char *name;
+    float s;
+    std::vector<double> dividends;
+  };
+  const std::vector<Divisor> divisors = {
+      {"3e38", 3e38f, {3e38, -1.5e38, 1e30, 6e30, 0, -0.0, kInf, kNaN}},
+      {"m3e38", -3e38f, {3e38, 1.5e38, -2e38, 1e32, 0}},
+      {"1em39", 1e-39f, {1e-39, 5e-39, -2e-39, 1e-30, 1, 0, kNaN}},
+      {"m4em39", -4e-39f, {1e-39, 8e-39, -3e-39, 1e-31, 0}},
+      {"2pm126", 0x1p-126f, {1, -3, 1e-30, 1e-38, 0}},
+      {"2p126", 0x1p126f, {1e38, -3e38, 5e36, 2e37, 0}},
+      {"3", 3.0f, {1, -7, 1000, 3e38, 0, kInf, kNaN}},
+      {"0", 0.0f, {1, -1, 0, kInf, kNaN}},
+      {"inf", INFINITY, {1, -1e30, 0, kInf, kNaN}},
+      {"nan", NAN, {1, 0, kInf}},
+  };
+  for (const Divisor &d : divisors)
+    for (int64_t n : {int64_t(17), int64_t(781)}) {
+      std::vector<double> input(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i)
+        input[size_t(i)] = d.dividends[size_t(i) % d.dividends.size()];
+      Case c{std::string("div_by_scalar_") + d.name + "_n" + std::to_string(n),
+             {"operator/"},
+             byArgument};
+      c.buffers = {{DType::F32, input}, {DType::F32, sentinel(n + 8)}};
+      c.args = {bufArg(0), bufArg(1), i32Arg(int32_t(n)), f32Arg(d.s),
+                constArg(kBlock)};
+      c.grid = {int(blocks(n))};
+      float s = d.s;
+      c.reference = [s, n](Buffers &b) {
+        for (int64_t i = 0; i < n; ++i)
+          b[1][i] = b[0][i] / double(s);
+      };
+      c.tolerance = kDiv;
+      cases.push_back(std::move(c));
+    }
+  // The maximum as the divisor: huge, subnormal and ordinary rows.
+  const std::vector<std::pair<const char *, std::vector<double>>> rows = {
+      {"huge", {3e38, 1e38, -2e38, 1e32, 0, 2.5e38}},
+      {"subnormal", {1e-39, 5e-40, -2e-39, 0, 2e-40, 7e-40}},
+      {"ordinary", {3, -1, 0.5, 2.25, -1000, 0}},
+  };
+  for (const auto &[name, values] : rows) {
+    int64_t n = 781;
+    std::vector<double> input(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i)
+      input[size_t(i)] = values[size_t(i) % values.size()];
+    Case c{std::string("div_by_block_max_") + name,
+           {"operator/", "max"},
+           byMaximum};
+    c.buffers = {{DType::F32, input}, {DType::F32, sentinel(n + 8)}};
+    c.args = {bufArg(0), bufArg(1), i32Arg(int32_t(n)), constArg(1024)};
+    c.grid = {1};
+    c.reference = [n](Buffers &b) {
+      double m = -kInf;
+      for (int64_t i = 0; i < n; ++i)
+        m = std::max(m, b[0][i]);
+      for (int64_t i = 0; i < n; ++i)
+        b[1][i] = b[0][i] / m;
+    };
+    c.tolerance = kDiv;
+    cases.push_back(std::move(c));
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Geometry, ranges, shapes, loops
 //===----------------------------------------------------------------------===//
@@ -1115,6 +1201,7 @@ const std::vector<Case> &allCases() {
     std::vector<Case> all;
     addElementwiseCases(all);
     addMemoryCases(all);
+    addDivisionByScalarCases(all);
     addStructureCases(all);
     addReductionCases(all);
     addExampleCases(all);

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 
@@ -51,24 +52,57 @@ struct ElementwiseLowering : ConversionPattern {
 };
 
 /// x / s with one scalar s (every element of the divisor is the same
-/// value): one reciprocal, then multiplies.
+/// value): one reciprocal, then multiplies, where that is accurate: while
+/// 1/s is a normal number, x * (1/s) is within 1.5 ulp of x / s. Beyond
+/// (|s| below the smallest normal or near the largest float, 0, inf, NaN)
+/// 1/s overflows or loses bits as a subnormal (1e-39 / 1e-39 gave inf, not
+/// 1), so the elements divide: one uniform branch for all of them.
 struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(arith::DivFOp div, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    ValueRange rhs = adaptor.getRhs();
+    ValueRange lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     if (!llvm::all_equal(rhs))
       return rewriter.notifyMatchFailure(div, "divisor elements differ");
     Location loc = div.getLoc();
-    Value one = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getFloatAttr(rhs[0].getType(), 1.0));
-    Value reciprocal = arith::DivFOp::create(rewriter, loc, one, rhs[0]);
-    SmallVector<Value> elements;
-    for (Value x : adaptor.getLhs())
-      elements.push_back(arith::MulFOp::create(rewriter, loc, x, reciprocal));
-    rewriter.replaceOpWithMultiple(div, {elements});
+    auto type = cast<FloatType>(rhs[0].getType());
+    auto constant = [&](const APFloat &value) -> Value {
+      return arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getFloatAttr(type, value));
+    };
+    const llvm::fltSemantics &semantics = type.getFloatSemantics();
+    Value reciprocal = arith::DivFOp::create(
+        rewriter, loc, constant(APFloat::getOne(semantics)), rhs[0]);
+    // Ordered comparisons: a NaN reciprocal is not normal either.
+    Value magnitude = LLVM::FAbsOp::create(rewriter, loc, reciprocal);
+    Value normal = arith::AndIOp::create(
+        rewriter, loc,
+        arith::CmpFOp::create(
+            rewriter, loc, arith::CmpFPredicate::OGE, magnitude,
+            constant(APFloat::getSmallestNormalized(semantics))),
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLE,
+                              magnitude,
+                              constant(APFloat::getLargest(semantics))));
+    SmallVector<Type> types(lhs.size(), type);
+    auto ifOp = scf::IfOp::create(rewriter, loc, types, normal,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      SmallVector<Value> products;
+      for (Value x : lhs)
+        products.push_back(arith::MulFOp::create(rewriter, loc, x, reciprocal));
+      scf::YieldOp::create(rewriter, loc, products);
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      SmallVector<Value> quotients;
+      for (Value x : lhs)
+        quotients.push_back(arith::DivFOp::create(rewriter, loc, x, rhs[0]));
+      scf::YieldOp::create(rewriter, loc, quotients);
+    }
+    rewriter.replaceOpWithMultiple(div,
+                                   {SmallVector<Value>(ifOp.getResults())});
     return success();
   }
 };

@@ -40,8 +40,11 @@ func.func @log(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
 // -----
 
 // Dividing a block by one scalar (a splat of a reduction result) computes
-// the reciprocal once and multiplies each element by it; dividing by a
-// block of distinct values stays one divf per element.
+// the reciprocal once and multiplies each element by it while the
+// reciprocal is a normal number (x * (1/s) within 1.5 ulp of x / s); for
+// other divisors (subnormal, near the largest float, 0, inf, NaN) one
+// uniform branch divides every element instead. Dividing by a block of
+// distinct values stays one divf per element.
 // CHECK-LABEL: func.func @divide_by_sum
 // CHECK:         %[[X0:.*]] = llvm.extractelement %{{.*}} : vector<4xf32>
 // CHECK:         %[[X1:.*]] = llvm.extractelement %{{.*}} : vector<4xf32>
@@ -51,14 +54,29 @@ func.func @log(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
 // CHECK-NEXT:    %[[SUM:.*]] = arith.addf %{{.*}} : f32
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:    %[[RCP:.*]] = arith.divf %[[ONE]], %[[SUM]] : f32
-// CHECK-NEXT:    %[[Y0:.*]] = arith.mulf %[[X0]], %[[RCP]] : f32
-// CHECK-NEXT:    %[[Y1:.*]] = arith.mulf %[[X1]], %[[RCP]] : f32
-// CHECK-NEXT:    %[[Y2:.*]] = arith.mulf %[[X2]], %[[RCP]] : f32
-// CHECK-NEXT:    %[[Y3:.*]] = arith.mulf %[[X3]], %[[RCP]] : f32
-// CHECK-NEXT:    arith.divf %[[Y0]], %[[X0]] : f32
-// CHECK-NEXT:    arith.divf %[[Y1]], %[[X1]] : f32
-// CHECK-NEXT:    arith.divf %[[Y2]], %[[X2]] : f32
-// CHECK-NEXT:    arith.divf %[[Y3]], %[[X3]] : f32
+// CHECK-NEXT:    %[[ABS:.*]] = llvm.intr.fabs(%[[RCP]]) : (f32) -> f32
+// CHECK-DAG:     %[[MAX:.*]] = arith.constant 3.40282347E+38 : f32
+// CHECK-DAG:     %[[MIN:.*]] = arith.constant 1.17549435E-38 : f32
+// CHECK-DAG:     %[[BELOW:.*]] = arith.cmpf ole, %[[ABS]], %[[MAX]] : f32
+// CHECK-DAG:     %[[ABOVE:.*]] = arith.cmpf oge, %[[ABS]], %[[MIN]] : f32
+// CHECK:         %[[NORMAL:.*]] = arith.andi %[[ABOVE]], %[[BELOW]] : i1
+// CHECK-NEXT:    %[[Y:.*]]:4 = scf.if %[[NORMAL]] -> (f32, f32, f32, f32) {
+// CHECK-NEXT:      %[[M0:.*]] = arith.mulf %[[X0]], %[[RCP]] : f32
+// CHECK-NEXT:      %[[M1:.*]] = arith.mulf %[[X1]], %[[RCP]] : f32
+// CHECK-NEXT:      %[[M2:.*]] = arith.mulf %[[X2]], %[[RCP]] : f32
+// CHECK-NEXT:      %[[M3:.*]] = arith.mulf %[[X3]], %[[RCP]] : f32
+// CHECK-NEXT:      scf.yield %[[M0]], %[[M1]], %[[M2]], %[[M3]]
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      %[[D0:.*]] = arith.divf %[[X0]], %[[SUM]] : f32
+// CHECK-NEXT:      %[[D1:.*]] = arith.divf %[[X1]], %[[SUM]] : f32
+// CHECK-NEXT:      %[[D2:.*]] = arith.divf %[[X2]], %[[SUM]] : f32
+// CHECK-NEXT:      %[[D3:.*]] = arith.divf %[[X3]], %[[SUM]] : f32
+// CHECK-NEXT:      scf.yield %[[D0]], %[[D1]], %[[D2]], %[[D3]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    arith.divf %[[Y]]#0, %[[X0]] : f32
+// CHECK-NEXT:    arith.divf %[[Y]]#1, %[[X1]] : f32
+// CHECK-NEXT:    arith.divf %[[Y]]#2, %[[X2]] : f32
+// CHECK-NEXT:    arith.divf %[[Y]]#3, %[[X3]] : f32
 // CHECK-NOT:     arith.divf
 // CHECK:         return
 func.func @divide_by_sum(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
