@@ -108,9 +108,11 @@ struct LoopWrites {
 /// Emits `load` for the iteration whose induction variable is `iv`, `base`
 /// advanced by whole steps, masked off entirely when `iv >= upper` or when
 /// computing it wrapped around (`iv < base`: the step is positive), so that
-/// rows near the top of the index type never load below the first.
+/// rows near the top of the index type never load below the first; and
+/// when `stepFits` (if given) is false.
 Value emitLoadAt(OpBuilder &b, scf::ForOp loop, blk::LoadOp load,
-                 ArrayRef<Operation *> slice, Value iv, Value base) {
+                 ArrayRef<Operation *> slice, Value iv, Value base,
+                 Value stepFits = Value()) {
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), iv);
   for (Operation *op : slice)
@@ -129,6 +131,8 @@ Value emitLoadAt(OpBuilder &b, scf::ForOp loop, blk::LoadOp load,
                               isUnsigned ? arith::CmpIPredicate::uge
                                          : arith::CmpIPredicate::sge,
                               iv, base));
+  if (stepFits)
+    inRange = arith::AndIOp::create(b, loc, inRange, stepFits);
   Type ptrType = load.getPtr().getType();
   Value mask = inRange;
   if (auto tensor = dyn_cast<RankedTensorType>(ptrType))
@@ -181,6 +185,30 @@ Value stepsAhead(OpBuilder &b, Location loc, scf::ForOp loop, Value iv,
   return arith::AddIOp::create(b, loc, iv, step);
 }
 
+/// Whether k steps of `loop` fit its index type, null when they always do
+/// (k <= 1). iv + k * step then wraps, if at all, below iv, which
+/// emitLoadAt's `iv >= base` test catches; a product k * step that wrapped
+/// could land on a later valid iteration instead (a grid of 6e8 programs
+/// eight steps ahead: 4.8e9 mod 2^32 is 5e8 rows further) and be taken for
+/// the row k steps on.
+Value stepFitsTimes(OpBuilder &b, Location loc, scf::ForOp loop, int64_t k) {
+  if (k <= 1)
+    return Value();
+  Value step = loop.getStep();
+  unsigned width =
+      step.getType().isIndex() ? 64 : step.getType().getIntOrFloatBitWidth();
+  bool isUnsigned = loop.getUnsignedCmp();
+  APInt largest =
+      isUnsigned ? APInt::getMaxValue(width) : APInt::getSignedMaxValue(width);
+  APInt limit = isUnsigned ? largest.udiv(k) : largest.sdiv(k);
+  Value bound = arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(step.getType(), limit));
+  return arith::CmpIOp::create(b, loc,
+                               isUnsigned ? arith::CmpIPredicate::ule
+                                          : arith::CmpIPredicate::sle,
+                               step, bound);
+}
+
 /// Prefetches `distance` iterations ahead: each load is carried through
 /// `distance` iter_args, the oldest used by this iteration, and the body
 /// starts with the load of iteration iv + distance * step.
@@ -206,7 +234,7 @@ LogicalResult pipeline(scf::ForOp loop, int64_t distance,
       prologue.push_back(emitLoadAt(
           rewriter, loop, load, slice,
           stepsAhead(rewriter, loc, loop, loop.getLowerBound(), k),
-          loop.getLowerBound()));
+          loop.getLowerBound(), stepFitsTimes(rewriter, loc, loop, k)));
   auto newLoop = cast<scf::ForOp>(
       *cast<LoopLikeOpInterface>(loop.getOperation())
            .replaceWithAdditionalYields(
@@ -227,9 +255,10 @@ LogicalResult pipeline(scf::ForOp loop, int64_t distance,
                    for (int64_t k = 1; k < distance; ++k)
                      yielded.push_back(carried[j * distance + k]);
                    // The slice ops now live in the new loop's body.
-                   yielded.push_back(emitLoadAt(b, forOp, entry.first,
-                                                entry.second, ahead,
-                                                forOp.getInductionVar()));
+                   yielded.push_back(
+                       emitLoadAt(b, forOp, entry.first, entry.second, ahead,
+                                  forOp.getInductionVar(),
+                                  stepFitsTimes(b, loc, forOp, distance)));
                  }
                  return yielded;
                }));

@@ -18,7 +18,10 @@
 // num-stages = 1 leaves every loop alone; num-stages = s prefetches s - 1
 // iterations ahead through s - 1 iter_args per load (the DEEP run: the
 // prologue loads iterations lb and lb + step, the body the one at
-// iv + 2 * step, and the carried loads shift by one each iteration).
+// iv + 2 * step, and the carried loads shift by one each iteration). Loads
+// k >= 2 steps ahead also require step <= INT_MAX / k: iv + k * step then
+// wraps, if at all, below iv, where the wrap test catches it, while a
+// product k * step that wrapped could land on a later valid row.
 // num-stages outside 1..8 is an error (checkNumStages).
 //
 // Not prefetched: a load whose address depends on a loaded value (the
@@ -82,7 +85,12 @@
 // DEEP-NEXT:      %[[TWO:.*]] = arith.constant 2 : i32
 // DEEP-NEXT:      %[[TWOSTEPS:.*]] = arith.muli %[[NP]], %[[TWO]] : i32
 // DEEP-NEXT:      %[[AHEAD:.*]] = arith.addi %[[ROW]], %[[TWOSTEPS]] : i32
-// DEEP:           arith.cmpi sge, %[[AHEAD]], %[[ROW]] : i32
+// DEEP-NEXT:      %[[LIMIT:.*]] = arith.constant 1073741823 : i32
+// DEEP-NEXT:      %[[FITS:.*]] = arith.cmpi sle, %[[NP]], %[[LIMIT]] : i32
+// DEEP:           %[[BELOW:.*]] = arith.cmpi slt, %[[AHEAD]], %{{.*}} : i32
+// DEEP-NEXT:      %[[NOWRAP:.*]] = arith.cmpi sge, %[[AHEAD]], %[[ROW]] : i32
+// DEEP-NEXT:      %[[RUNS:.*]] = arith.andi %[[BELOW]], %[[NOWRAP]] : i1
+// DEEP-NEXT:      arith.andi %[[RUNS]], %[[FITS]] : i1
 // DEEP:           %[[X2:.*]] = blk.load
 // DEEP-NOT:       blk.load
 // DEEP:           blk.reduce max %[[X]] axis = 0
