@@ -195,6 +195,11 @@ def BlkStageInShared : Pass<"blk-stage-in-shared", "mlir::ModuleOp"> {
     whose value is carried around a loop (blk-pipeline-loads) are left in
     registers, and so is everything when the blocks would exceed the shared
     memory of `sm-arch` (the module's `blkgpu.residency` says why).
+    Loads hoisted in front of a loop that uses them (a layernorm's weight
+    and bias) are kept in shared memory too, largest first, while all block
+    loads together would take more than five eighths of a thread's
+    registers (liveRegisterWords: 159 words for CTAs of up to 8 warps, 79
+    for 16): they are read back where the loop uses them, each iteration.
   }];
   let options = [Option<"smArch", "sm-arch", "int", /*default=*/"90",
                         "the target's sm arch (its shared memory per CTA)">];

@@ -72,6 +72,55 @@ SmallVector<blk::LoadOp> oversizedLoads(ModuleOp module) {
   return loads;
 }
 
+/// 32-bit registers per thread that blocks live through a loop may take
+/// together: five eighths of what a thread of a CTA of `threads` can have
+/// (at most 255), the rest for addresses, masks and temporaries.
+int64_t liveRegisterWords(int64_t threads) {
+  return std::min<int64_t>(255, 65536 / std::max<int64_t>(1, threads)) * 5 / 8;
+}
+
+int64_t registerWordsOf(blk::LoadOp load) {
+  auto type = cast<RankedTensorType>(load.getType());
+  return layoutOf(type).perThread() * wordsPerElement(type.getElementType());
+}
+
+/// Loads hoisted in front of a loop that uses them (a layernorm's weight and
+/// bias, blk-pipeline-loads' invariant-load hoist) stay in registers
+/// through every iteration, beside the loop's own blocks and their
+/// prefetched copies. When all the function's block loads together ask more
+/// of a thread than liveRegisterWords, the hoisted ones, largest first, are
+/// kept in shared memory instead and read back where the loop uses them.
+SmallVector<blk::LoadOp> hoistedLoadsToStage(ModuleOp module,
+                                             ArrayRef<blk::LoadOp> oversized,
+                                             int64_t threads) {
+  int64_t live = 0;
+  SmallVector<blk::LoadOp> hoisted;
+  module.walk([&](blk::LoadOp load) {
+    auto type = dyn_cast<RankedTensorType>(load.getType());
+    if (!type || !linearLayoutOf(type) || llvm::is_contained(oversized, load))
+      return;
+    live += registerWordsOf(load);
+    if (layoutOf(type).replicated() || !type.getElementType().isIntOrFloat() ||
+        load->getParentOfType<scf::ForOp>())
+      return;
+    if (llvm::any_of(load->getUsers(), [](Operation *user) {
+          return user->getParentOfType<scf::ForOp>() != nullptr;
+        }))
+      hoisted.push_back(load);
+  });
+  llvm::stable_sort(hoisted, [](blk::LoadOp a, blk::LoadOp b) {
+    return registerWordsOf(a) > registerWordsOf(b);
+  });
+  SmallVector<blk::LoadOp> staged;
+  for (blk::LoadOp load : hoisted) {
+    if (live <= liveRegisterWords(threads))
+      break;
+    staged.push_back(load);
+    live -= registerWordsOf(load);
+  }
+  return staged;
+}
+
 /// The bytes a loaded block takes in a CTA's shared memory: its CTA's share,
 /// rounded up so the next block starts 16-byte aligned.
 int64_t sharedBytesOf(blk::LoadOp load) {
@@ -138,6 +187,11 @@ struct BlkStageInShared
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<blk::LoadOp> loads = oversizedLoads(module);
+    if (auto warps = module->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
+      llvm::append_range(
+          loads,
+          hoistedLoadsToStage(module, loads,
+                              warps.getInt() * 32 * programsPerCTAOf(module)));
     if (loads.empty())
       return;
     int64_t bytes = 0;
