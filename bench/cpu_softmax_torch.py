@@ -18,12 +18,13 @@ input for every contender, values N(0, 3). Contenders:
 - hand: the hand-written three-pass loop of bench/cpu_softmax_reference.cpp
   (-O3 -march=native, std::thread per call for > 1 thread).
 
-Timing: contenders take turns sample by sample (interleaved); a sample is
->= 10 ms of untimed calls (warm caches) then >= 20 ms of timed calls, and
-each contender reports the median of its samples. After torch's samples the
-bench waits 0.3 s: torch's OpenMP workers spin after a parallel region (up
-to KMP_BLOCKTIME = 200 ms with Intel's runtime) and would take the cores
-from the next contender. GB/s = 2 * rows * cols * 4 / time (one read, one write).
+Timing: contenders take turns sample by sample (interleaved, the order
+rotated every sample); a sample is >= 50 ms of untimed calls (warm caches
+and clocks) then >= 20 ms of timed calls, and each contender reports the
+median of its samples. With several threads the bench waits 0.3 s after
+torch's samples: torch's OpenMP workers spin after a parallel region (up to
+KMP_BLOCKTIME = 200 ms with Intel's runtime) and would take the cores from
+the next contender (see measure()). GB/s = 2 * rows * cols * 4 / time (one read, one write).
 """
 import argparse
 import ctypes
@@ -87,12 +88,18 @@ def timed_batch(fn, calls):
     return (time.perf_counter() - start) / calls
 
 
-def measure(fns, samples):
-    """Median seconds per call of each function, interleaved sample by sample:
-    each sample runs its function untimed for >= 10 ms (caches warm, and
-    torch's OpenMP workers, which spin for a while after each parallel
-    region, have stopped competing for the cores), then timed for >= 20 ms."""
-    calls = {}
+def measure(fns, samples, threads=1):
+    """Median seconds per call of each function, interleaved sample by sample
+    in an order rotated every sample (no contender always runs right after
+    another's pause): each sample runs its function untimed for >= 50 ms,
+    then timed for >= 20 ms. With several threads the bench pauses 0.3 s
+    after each torch sample: its OpenMP workers keep spinning after the last
+    parallel region (Intel's runtime for KMP_BLOCKTIME, 200 ms by default)
+    and would take the cores from the next contender. The long warm-up is
+    for what follows a pause: on the VMs measured here a 0.3 s pause left
+    the next 30+ ms of a 25 MB softmax 35 % slower (13.9 -> 8.6 GB/s), and a
+    10 ms warm-up, always after torch's pause, charged that to blockjit."""
+    calls, warm = {}, {}
     for name, fn in fns.items():
         # Batches that double until one lasts >= 5 ms (the first calls may
         # start thread pools), then as many calls as last 20 ms.
@@ -103,15 +110,16 @@ def measure(fns, samples):
                 break
             batch *= 2
         calls[name] = max(1, int(20e-3 / max(t, 1e-7)))
+        warm[name] = max(1, int(50e-3 / max(t, 1e-7)))
     times = {name: [] for name in fns}
-    for _ in range(samples):
-        for name, fn in fns.items():
-            timed_batch(fn, max(1, calls[name] // 2))
+    names = list(fns)
+    for sample in range(samples):
+        k = sample % len(names)
+        for name in names[k:] + names[:k]:
+            fn = fns[name]
+            timed_batch(fn, warm[name])
             times[name].append(timed_batch(fn, calls[name]))
-            if name.startswith("torch"):
-                # Its OpenMP workers keep spinning after the last parallel
-                # region (Intel's runtime for KMP_BLOCKTIME, 200 ms by
-                # default): let them stop before the next contender.
+            if threads > 1 and name.startswith("torch"):
                 time.sleep(0.3)
     return {name: statistics.median(t) for name, t in times.items()}
 
@@ -145,7 +153,7 @@ def run_threads(threads, shapes, samples, build):
             "hand": lambda: reference.reference_softmax(
                 x.data_ptr(), y_hand.data_ptr(), rows, cols, threads),
         }
-        seconds = measure(fns, samples)
+        seconds = measure(fns, samples, threads)
         expected = torch.softmax(x.double(), 1).float()
         error = (y - expected).abs().max().item()
         if error > 1e-5:
