@@ -52,11 +52,13 @@ struct ElementwiseLowering : ConversionPattern {
 };
 
 /// x / s with one scalar s (every element of the divisor is the same
-/// value): one reciprocal, then multiplies, where that is accurate: while
-/// 1/s is a normal number, x * (1/s) is within 1.5 ulp of x / s. Beyond
-/// (|s| below the smallest normal or near the largest float, 0, inf, NaN)
-/// 1/s overflows or loses bits as a subnormal (1e-39 / 1e-39 gave inf, not
-/// 1), so the elements divide: one uniform branch for all of them.
+/// value): one reciprocal, then multiplies, where that is accurate: for
+/// 2^-126 <= |s| <= 2^126, 1/s is a normal number and x * (1/s) is within
+/// 1.5 ulp of x / s. Beyond (subnormal s, |s| near the largest float, 0,
+/// inf, NaN) 1/s overflows or loses bits as a subnormal (1e-39 / 1e-39 gave
+/// inf, not 1), so the elements divide: one uniform branch for all of them.
+/// The test reads s, not 1/s: the reciprocal is then computed only on the
+/// path that uses it.
 struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -75,16 +77,17 @@ struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
     const llvm::fltSemantics &semantics = type.getFloatSemantics();
     Value reciprocal = arith::DivFOp::create(
         rewriter, loc, constant(APFloat::getOne(semantics)), rhs[0]);
-    // Ordered comparisons: a NaN reciprocal is not normal either.
-    Value magnitude = LLVM::FAbsOp::create(rewriter, loc, reciprocal);
+    // Ordered comparisons: NaN is outside the range too.
+    APFloat smallest = APFloat::getSmallestNormalized(semantics);
+    APFloat largest = APFloat::getOne(semantics); // 1 / smallest, exact
+    (void)largest.divide(smallest, APFloat::rmNearestTiesToEven);
+    Value magnitude = LLVM::FAbsOp::create(rewriter, loc, rhs[0]);
     Value normal = arith::AndIOp::create(
         rewriter, loc,
-        arith::CmpFOp::create(
-            rewriter, loc, arith::CmpFPredicate::OGE, magnitude,
-            constant(APFloat::getSmallestNormalized(semantics))),
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGE,
+                              magnitude, constant(smallest)),
         arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLE,
-                              magnitude,
-                              constant(APFloat::getLargest(semantics))));
+                              magnitude, constant(largest)));
     SmallVector<Type> types(lhs.size(), type);
     auto ifOp = scf::IfOp::create(rewriter, loc, types, normal,
                                   /*withElseRegion=*/true);

@@ -40,10 +40,11 @@ func.func @log(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
 // -----
 
 // Dividing a block by one scalar (a splat of a reduction result) computes
-// the reciprocal once and multiplies each element by it while the
-// reciprocal is a normal number (x * (1/s) within 1.5 ulp of x / s); for
-// other divisors (subnormal, near the largest float, 0, inf, NaN) one
-// uniform branch divides every element instead. Dividing by a block of
+// the reciprocal once and multiplies each element by it while
+// 2^-126 <= |s| <= 2^126, where 1/s is a normal number (x * (1/s) within
+// 1.5 ulp of x / s); for other divisors (subnormal, near the largest float,
+// 0, inf, NaN) one uniform branch divides every element instead. The test
+// reads the sum, not the reciprocal. Dividing by a block of
 // distinct values stays one divf per element.
 // CHECK-LABEL: func.func @divide_by_sum
 // CHECK:         %[[X0:.*]] = llvm.extractelement %{{.*}} : vector<4xf32>
@@ -54,8 +55,8 @@ func.func @log(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
 // CHECK-NEXT:    %[[SUM:.*]] = arith.addf %{{.*}} : f32
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT:    %[[RCP:.*]] = arith.divf %[[ONE]], %[[SUM]] : f32
-// CHECK-NEXT:    %[[ABS:.*]] = llvm.intr.fabs(%[[RCP]]) : (f32) -> f32
-// CHECK-DAG:     %[[MAX:.*]] = arith.constant 3.40282347E+38 : f32
+// CHECK-DAG:     %[[ABS:.*]] = llvm.intr.fabs(%[[SUM]]) : (f32) -> f32
+// CHECK-DAG:     %[[MAX:.*]] = arith.constant 8.50705917E+37 : f32
 // CHECK-DAG:     %[[MIN:.*]] = arith.constant 1.17549435E-38 : f32
 // CHECK-DAG:     %[[BELOW:.*]] = arith.cmpf ole, %[[ABS]], %[[MAX]] : f32
 // CHECK-DAG:     %[[ABOVE:.*]] = arith.cmpf oge, %[[ABS]], %[[MIN]] : f32
