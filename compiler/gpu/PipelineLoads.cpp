@@ -249,16 +249,16 @@ LogicalResult pipeline(scf::ForOp loop, int64_t distance,
                  auto forOp = cast<scf::ForOp>(body->getParentOp());
                  Value ahead = stepsAhead(b, loc, forOp,
                                           forOp.getInductionVar(), distance);
+                 Value fits = stepFitsTimes(b, loc, forOp, distance);
                  SmallVector<Value> yielded;
                  for (auto [j, entry] : llvm::enumerate(loads)) {
                    // Every carried load moves one iteration closer.
                    for (int64_t k = 1; k < distance; ++k)
                      yielded.push_back(carried[j * distance + k]);
                    // The slice ops now live in the new loop's body.
-                   yielded.push_back(
-                       emitLoadAt(b, forOp, entry.first, entry.second, ahead,
-                                  forOp.getInductionVar(),
-                                  stepFitsTimes(b, loc, forOp, distance)));
+                   yielded.push_back(emitLoadAt(b, forOp, entry.first,
+                                                entry.second, ahead,
+                                                forOp.getInductionVar(), fits));
                  }
                  return yielded;
                }));

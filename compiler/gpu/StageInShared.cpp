@@ -47,8 +47,27 @@ int64_t sharedCapacity(int smArch) {
   return optIn - 4 * 1024;
 }
 
-int64_t wordsPerElement(Type element) {
-  return std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 31) / 32);
+/// The linear layout of `load`'s block; none for a scalar load or a block
+/// the lowering lays out otherwise.
+std::optional<Layout1D> blockLayoutOf(blk::LoadOp load) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  return type ? linearLayoutOf(type) : std::nullopt;
+}
+
+/// The 32-bit registers each thread gives `load`'s block (which has a
+/// linear layout).
+int64_t registerWordsOf(blk::LoadOp load) {
+  auto type = cast<RankedTensorType>(load.getType());
+  int64_t words = (blk::elementBytes(type.getElementType()) + 3) / 4;
+  return layoutOf(type).perThread() * std::max<int64_t>(1, words);
+}
+
+/// Whether `load`'s block can be kept in shared memory: numbers in a
+/// linear layout that no thread holds twice.
+bool canStage(blk::LoadOp load) {
+  std::optional<Layout1D> layout = blockLayoutOf(load);
+  return layout && !layout->replicated() &&
+         cast<RankedTensorType>(load.getType()).getElementType().isIntOrFloat();
 }
 
 /// The loads to keep on chip: blocks whose share of a thread would exceed
@@ -56,13 +75,7 @@ int64_t wordsPerElement(Type element) {
 SmallVector<blk::LoadOp> oversizedLoads(ModuleOp module) {
   SmallVector<blk::LoadOp> loads;
   module.walk([&](blk::LoadOp load) {
-    auto type = dyn_cast<RankedTensorType>(load.getType());
-    std::optional<Layout1D> layout =
-        type ? linearLayoutOf(type) : std::nullopt;
-    if (!layout || layout->replicated() ||
-        !type.getElementType().isIntOrFloat() ||
-        layout->perThread() * wordsPerElement(type.getElementType()) <=
-            kMaxRegisterWordsPerBlock)
+    if (!canStage(load) || registerWordsOf(load) <= kMaxRegisterWordsPerBlock)
       return;
     if (llvm::any_of(load->getUsers(),
                      [](Operation *user) { return isa<scf::YieldOp>(user); }))
@@ -79,11 +92,6 @@ int64_t liveRegisterWords(int64_t threads) {
   return std::min<int64_t>(255, 65536 / std::max<int64_t>(1, threads)) * 5 / 8;
 }
 
-int64_t registerWordsOf(blk::LoadOp load) {
-  auto type = cast<RankedTensorType>(load.getType());
-  return layoutOf(type).perThread() * wordsPerElement(type.getElementType());
-}
-
 /// Loads hoisted in front of a loop that uses them (a layernorm's weight and
 /// bias, blk-pipeline-loads' invariant-load hoist) stay in registers
 /// through every iteration, beside the loop's own blocks and their
@@ -96,12 +104,10 @@ SmallVector<blk::LoadOp> hoistedLoadsToStage(ModuleOp module,
   int64_t live = 0;
   SmallVector<blk::LoadOp> hoisted;
   module.walk([&](blk::LoadOp load) {
-    auto type = dyn_cast<RankedTensorType>(load.getType());
-    if (!type || !linearLayoutOf(type) || llvm::is_contained(oversized, load))
+    if (!blockLayoutOf(load) || llvm::is_contained(oversized, load))
       return;
     live += registerWordsOf(load);
-    if (layoutOf(type).replicated() || !type.getElementType().isIntOrFloat() ||
-        load->getParentOfType<scf::ForOp>())
+    if (!canStage(load) || load->getParentOfType<scf::ForOp>())
       return;
     if (llvm::any_of(load->getUsers(), [](Operation *user) {
           return user->getParentOfType<scf::ForOp>() != nullptr;

@@ -317,9 +317,10 @@ mlir::Value otherChunk(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::ValueRange other, mlir::Type element, int64_t k,
                        int64_t width);
 
-/// A vector of `width` elements loaded from (stored to) memory at `ptr`
-/// with `alignment` bytes. i1 elements are bytes in memory, while LLVM packs
-/// a vector of i1 into bits: such vectors move as i8 (Memory.cpp).
+/// A vector of `width` elements loaded from (stored to, also a scalar)
+/// memory at `ptr` with `alignment` bytes. i1 elements are bytes in memory,
+/// while LLVM packs a vector of i1 into bits: such vectors move as i8
+/// (Memory.cpp).
 mlir::Value loadVector(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::Type element, int64_t width, mlir::Value ptr,
                        unsigned alignment);

@@ -58,8 +58,9 @@ Value loadVector(OpBuilder &builder, Location loc, Type element, int64_t width,
 
 void storeVector(OpBuilder &builder, Location loc, Value vector, Value ptr,
                  unsigned alignment) {
-  auto type = cast<VectorType>(vector.getType());
-  if (type.getElementType().isInteger(1))
+  // A scalar i1 already stores as a byte.
+  auto type = dyn_cast<VectorType>(vector.getType());
+  if (type && type.getElementType().isInteger(1))
     vector = LLVM::ZExtOp::create(
         builder, loc, VectorType::get(type.getShape(), builder.getI8Type()),
         vector);

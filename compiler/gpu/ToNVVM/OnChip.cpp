@@ -87,10 +87,7 @@ struct AsyncLoadLowering : KernelOpLowering<blkgpu::AsyncLoadOp> {
         Value chunk = otherChunk(
             rewriter, loc, load.getOther() ? adaptor.getOther() : ValueRange(),
             element, k, width);
-        if (width == 1)
-          LLVM::StoreOp::create(rewriter, loc, chunk, slot, copyBytes);
-        else
-          storeVector(rewriter, loc, chunk, slot, copyBytes);
+        storeVector(rewriter, loc, chunk, slot, copyBytes);
       };
       auto copyThroughRegister = [&]() {
         Value vec =
