@@ -91,27 +91,30 @@ TEST_F(DiskCacheTest, EveryArtifactFieldRoundTrips) {
   written.sharedMemoryBytes = 4100;
   written.dynamicSharedMemoryBytes = 131072;
   written.cpuScratchBytes = 123456789012;
-  DiskCacheKey key = diskCacheKey("round trip");
-  writeDiskCache(key, written);
-  std::optional<CompiledArtifact> read = readDiskCache(key);
+  auto roundTrip = [](const std::string &name,
+                      const CompiledArtifact &artifact) {
+    DiskCacheKey key = diskCacheKey(name);
+    writeDiskCache(key, artifact);
+    return readDiskCache(key);
+  };
+  std::optional<CompiledArtifact> read = roundTrip("round trip", written);
   ASSERT_TRUE(read.has_value());
   EXPECT_EQ(read->format, written.format);
   EXPECT_EQ(read->entryName, written.entryName);
   EXPECT_EQ(read->binary, written.binary);
   EXPECT_EQ(read->threadsPerProgram, written.threadsPerProgram);
   EXPECT_EQ(read->ctasPerProgram, written.ctasPerProgram);
+  EXPECT_EQ(read->sharedMemoryBytes, written.sharedMemoryBytes);
+  EXPECT_EQ(read->dynamicSharedMemoryBytes, written.dynamicSharedMemoryBytes);
+  EXPECT_EQ(read->cpuScratchBytes, written.cpuScratchBytes);
   // Programs sharing CTAs never run on a cluster: a second entry.
   CompiledArtifact shared = written;
   shared.ctasPerProgram = 1;
   shared.programsPerCTA = 2;
-  DiskCacheKey sharedKey = diskCacheKey("round trip, programs");
-  writeDiskCache(sharedKey, shared);
-  std::optional<CompiledArtifact> readShared = readDiskCache(sharedKey);
+  std::optional<CompiledArtifact> readShared =
+      roundTrip("round trip, programs", shared);
   ASSERT_TRUE(readShared.has_value());
   EXPECT_EQ(readShared->programsPerCTA, 2);
-  EXPECT_EQ(read->sharedMemoryBytes, written.sharedMemoryBytes);
-  EXPECT_EQ(read->dynamicSharedMemoryBytes, written.dynamicSharedMemoryBytes);
-  EXPECT_EQ(read->cpuScratchBytes, written.cpuScratchBytes);
   static_assert(sizeof(CompiledArtifact) ==
                     2 * sizeof(std::string) +
                         5 * sizeof(int) /*threads, CTAs, programs, shared,

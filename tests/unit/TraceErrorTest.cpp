@@ -889,6 +889,20 @@ protected:
     EXPECT_TRUE(bool(direct)) << "checkSpecialization accepted the key";
     return direct ? llvm::toString(std::move(direct)) : "";
   }
+  /// checkSpecialization rejects values of `field` that are not a power of
+  /// two in 1..16, naming the option `name`.
+  void expectPowerOfTwoUpTo16(int CompileOptions::*field,
+                              const std::string &name) {
+    for (int value : {0, -2, 3, 32}) {
+      SCOPED_TRACE(value);
+      SpecializationKey key = good();
+      key.options.*field = value;
+      EXPECT_EQ(optionsError(key), "kernel 'keyed': " + name +
+                                       " must be a power of two in 1..16, "
+                                       "got " +
+                                       std::to_string(value));
+    }
+  }
   std::shared_ptr<KernelDef> kernel;
   int runs = 0;
 };
@@ -973,15 +987,7 @@ TEST_F(KeyCheckTest, NumStages) {
 }
 
 TEST_F(KeyCheckTest, NumCTAs) {
-  for (int cluster : {0, -2, 3, 32}) {
-    SCOPED_TRACE(cluster);
-    SpecializationKey key = good();
-    key.options.numCTAs = cluster;
-    EXPECT_EQ(optionsError(key),
-              "kernel 'keyed': num_ctas must be a power of two in 1..16, "
-              "got " +
-                  std::to_string(cluster));
-  }
+  expectPowerOfTwoUpTo16(&CompileOptions::numCTAs, "num_ctas");
   for (int cluster : {1, 2, 16}) {
     SpecializationKey key = good();
     key.options.numCTAs = cluster;
@@ -991,15 +997,7 @@ TEST_F(KeyCheckTest, NumCTAs) {
 }
 
 TEST_F(KeyCheckTest, ProgramsPerCTA) {
-  for (int programs : {0, -2, 3, 32}) {
-    SCOPED_TRACE(programs);
-    SpecializationKey key = good();
-    key.options.programsPerCTA = programs;
-    EXPECT_EQ(optionsError(key),
-              "kernel 'keyed': programs_per_cta must be a power of two in "
-              "1..16, got " +
-                  std::to_string(programs));
-  }
+  expectPowerOfTwoUpTo16(&CompileOptions::programsPerCTA, "programs_per_cta");
   SpecializationKey key = good();
   key.options.numWarps = 8;
   key.options.programsPerCTA = 8;
