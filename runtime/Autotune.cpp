@@ -6,6 +6,7 @@
 #include "runtime/Event.h"
 #include "runtime/KernelCache.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -289,8 +290,18 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
       sorted.push_back(std::move(candidates[index]));
     candidates = std::move(sorted);
   }
-  if (spec_.topK > 0 && candidates.size() > size_t(spec_.topK))
-    candidates.resize(spec_.topK);
+  if (spec_.topK > 0 && candidates.size() > size_t(spec_.topK)) {
+    std::vector<Candidate> kept;
+    llvm::SmallDenseSet<int64_t> groups;
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      int64_t group =
+          spec_.coverGroup ? spec_.coverGroup(candidates[i].config) : -1;
+      bool firstOfGroup = group >= 0 && groups.insert(group).second;
+      if (i < size_t(spec_.topK) || firstOfGroup)
+        kept.push_back(std::move(candidates[i]));
+    }
+    candidates = std::move(kept);
+  }
   auto noneLeft = [&] {
     std::string why;
     for (auto &[config, reason] : result.skipped)

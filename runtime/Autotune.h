@@ -21,7 +21,7 @@
 //      type and divisibility (the specialization's), the target and device.
 //   2. Pruning before anything compiles: the spec's `prune`, configs the
 //      compiler would reject (validate()), then the spec's `estimate`
-//      ranking with `topK`.
+//      ranking with `topK` (plus the best of each `coverGroup`).
 //   3. The survivors compile in parallel; one that fails to compile, load or
 //      launch (e.g. more resources than the device has) is skipped and its
 //      reason kept for the error if none survives.
@@ -120,6 +120,11 @@ struct AutotuneSpec {
                        const Target &)>
       estimate;
   int topK = 0;
+  /// Optional, with topK: a group for each config (configs the cost model
+  /// ranks reliably against each other but not across groups; negative: no
+  /// group). Besides the best topK, the best-ranked config of every group is
+  /// timed, so that no group rests on the model alone.
+  std::function<int64_t(const TuningConfig &)> coverGroup;
   /// Buffers zeroed before every timed run, and buffers given back their
   /// contents after tuning (Triton's reset_to_zero and restore_value).
   std::vector<TuningBuffer> resetToZero, restore;

@@ -200,6 +200,14 @@ AutotuneSpec rowTuningSpec(RowArgPositions where,
                            elementBytesOf(args, where.input));
   };
   spec.topK = kSoftmaxTuningTopK;
+  // Every num_warps x num_stages pair of one CTA is timed (Triton's space,
+  // which blockjit's then contains): the model ranks elements per thread
+  // well but rows in flight poorly when each program gets about one row
+  // (f32 4096 x 768: it ranked 2 warps x 1 stage 17th; timed, it is the
+  // fastest, 1961 GB/s vs 1877 for the model's pick).
+  spec.coverGroup = [](const TuningConfig &c) -> int64_t {
+    return c.numCTAs == 1 ? c.numWarps * 64 + c.numStages : -1;
+  };
   spec.restore = std::move(restore);
   return spec;
 }

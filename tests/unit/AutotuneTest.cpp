@@ -291,6 +291,35 @@ TEST(Autotune, TopKKeepsTheBestRankedAndTuningOffTimesNothing) {
   EXPECT_EQ(untimed.tuningsRun(), 0);
 }
 
+TEST(Autotune, CoverGroupsTimeTheBestOfEveryGroupBeyondTopK) {
+  ScopedCacheDirectory cache;
+  AutotuneSpec spec = accumulateSpec();
+  spec.configs = {work(20000), work(1), work(2000), work(3000)};
+  // The same misranking model, topK 1; WORK 1 and 3000 form one group and
+  // WORK 2000 another (20000, the model's best, none): the best-ranked of
+  // each group is timed too, so the fastest config is found.
+  spec.estimate = [](const TuningConfig &c, llvm::ArrayRef<Arg>,
+                     const Target &) {
+    return -double(c.constexprs[0].second);
+  };
+  spec.topK = 1;
+  spec.coverGroup = [](const TuningConfig &c) -> int64_t {
+    int64_t rounds = c.constexprs[0].second;
+    return rounds == 20000 ? -1 : rounds == 2000 ? 1 : 0;
+  };
+  Autotuner tuner(accumulateKernel(), spec);
+  Buffers b(1 << 12);
+  auto tuned = tuner.choose(cpu(), b.args());
+  ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
+  std::vector<int64_t> timed;
+  for (auto &[config, ms] : tuned->result->timings)
+    timed.push_back(config.constexprs[0].second);
+  // In rank order: the top 1, group 0's best (3000), group 1's (2000); WORK
+  // 1 ranks below 3000 in its group and is not timed.
+  EXPECT_EQ(timed, (std::vector<int64_t>{20000, 3000, 2000}));
+  EXPECT_EQ(tuned->result->config, work(2000));
+}
+
 TEST(Autotune, ConcurrentFirstCallsTuneOnce) {
   ScopedCacheDirectory cache;
   Autotuner tuner(accumulateKernel(), accumulateSpec());

@@ -28,7 +28,7 @@
 // CHECK:         nvvm.shfl.sync  bfly
 // CHECK:         nvvm.barrier0
 // CHECK:         llvm.intr.exp2
-// CHECK:         llvm.fdiv
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.div.full"
 // CHECK:         llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 // CHECK:         llvm.return
 func.func @softmax(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32},

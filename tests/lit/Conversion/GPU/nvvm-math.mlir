@@ -39,13 +39,12 @@ func.func @log(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
 
 // -----
 
-// Dividing a block by one scalar (a splat of a reduction result) computes
-// the reciprocal once and multiplies each element by it while
-// 2^-126 <= |s| <= 2^126, where 1/s is a normal number (x * (1/s) within
-// 1.5 ulp of x / s); for other divisors (subnormal, near the largest float,
-// 0, inf, NaN) one uniform branch divides every element instead. The test
-// reads the sum, not the reciprocal. Dividing by a block of
-// distinct values stays one divf per element.
+// Dividing a block by one f32 scalar (a splat of a reduction result): one
+// uniform branch on 2^-126 <= |s| <= 2^126. In range, one rcp.approx.ftz
+// and a multiply per element (div.full's own code there: 2 ulp); beyond
+// (subnormal, near the largest float, 0, inf, NaN) div.full per element,
+// which scales the operands. The test reads the sum, not the reciprocal.
+// Dividing by a block of distinct values stays one exact divf per element.
 // CHECK-LABEL: func.func @divide_by_sum
 // CHECK:         %[[X0:.*]] = llvm.extractelement %{{.*}} : vector<4xf32>
 // CHECK:         %[[X1:.*]] = llvm.extractelement %{{.*}} : vector<4xf32>
@@ -53,8 +52,6 @@ func.func @log(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
 // CHECK:         %[[X3:.*]] = llvm.extractelement %{{.*}} : vector<4xf32>
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
 // CHECK-NEXT:    %[[SUM:.*]] = arith.addf %{{.*}} : f32
-// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT:    %[[RCP:.*]] = arith.divf %[[ONE]], %[[SUM]] : f32
 // CHECK-DAG:     %[[ABS:.*]] = llvm.intr.fabs(%[[SUM]]) : (f32) -> f32
 // CHECK-DAG:     %[[MAX:.*]] = arith.constant 8.50705917E+37 : f32
 // CHECK-DAG:     %[[MIN:.*]] = arith.constant 1.17549435E-38 : f32
@@ -62,16 +59,17 @@ func.func @log(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
 // CHECK-DAG:     %[[ABOVE:.*]] = arith.cmpf oge, %[[ABS]], %[[MIN]] : f32
 // CHECK:         %[[NORMAL:.*]] = arith.andi %[[ABOVE]], %[[BELOW]] : i1
 // CHECK-NEXT:    %[[Y:.*]]:4 = scf.if %[[NORMAL]] -> (f32, f32, f32, f32) {
+// CHECK-NEXT:      %[[RCP:.*]] = nvvm.rcp.approx.ftz.f %[[SUM]] : f32
 // CHECK-NEXT:      %[[M0:.*]] = arith.mulf %[[X0]], %[[RCP]] : f32
 // CHECK-NEXT:      %[[M1:.*]] = arith.mulf %[[X1]], %[[RCP]] : f32
 // CHECK-NEXT:      %[[M2:.*]] = arith.mulf %[[X2]], %[[RCP]] : f32
 // CHECK-NEXT:      %[[M3:.*]] = arith.mulf %[[X3]], %[[RCP]] : f32
 // CHECK-NEXT:      scf.yield %[[M0]], %[[M1]], %[[M2]], %[[M3]]
 // CHECK-NEXT:    } else {
-// CHECK-NEXT:      %[[D0:.*]] = arith.divf %[[X0]], %[[SUM]] : f32
-// CHECK-NEXT:      %[[D1:.*]] = arith.divf %[[X1]], %[[SUM]] : f32
-// CHECK-NEXT:      %[[D2:.*]] = arith.divf %[[X2]], %[[SUM]] : f32
-// CHECK-NEXT:      %[[D3:.*]] = arith.divf %[[X3]], %[[SUM]] : f32
+// CHECK-NEXT:      %[[D0:.*]] = llvm.call_intrinsic "llvm.nvvm.div.full"(%[[X0]], %[[SUM]]) : (f32, f32) -> f32
+// CHECK-NEXT:      %[[D1:.*]] = llvm.call_intrinsic "llvm.nvvm.div.full"(%[[X1]], %[[SUM]]) : (f32, f32) -> f32
+// CHECK-NEXT:      %[[D2:.*]] = llvm.call_intrinsic "llvm.nvvm.div.full"(%[[X2]], %[[SUM]]) : (f32, f32) -> f32
+// CHECK-NEXT:      %[[D3:.*]] = llvm.call_intrinsic "llvm.nvvm.div.full"(%[[X3]], %[[SUM]]) : (f32, f32) -> f32
 // CHECK-NEXT:      scf.yield %[[D0]], %[[D1]], %[[D2]], %[[D3]]
 // CHECK-NEXT:    }
 // CHECK-NEXT:    arith.divf %[[Y]]#0, %[[X0]] : f32
@@ -90,5 +88,37 @@ func.func @divide_by_sum(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   %y = arith.divf %x, %sb : tensor<128xf32>
   %z = arith.divf %y, %x : tensor<128xf32>
   blk.store %p, %z : tensor<128x!blk.ptr<f32>>
+  return
+}
+
+// -----
+
+// f64 has no div.full: while 2^-1022 <= |s| <= 2^1022, one correctly
+// rounded reciprocal and a multiply per element (within 1.5 ulp); one
+// uniform branch divides every element exactly otherwise (subnormal s,
+// near the largest double, 0, inf, NaN: 1/s overflows or loses bits).
+// CHECK-LABEL: func.func @divide_f64_by_sum
+// CHECK:         llvm.intr.fabs(%[[SUM:.*]]) : (f64) -> f64
+// CHECK:         %[[NORMAL:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK-NEXT:    %[[Y:.*]]:4 = scf.if %[[NORMAL]] -> (f64, f64, f64, f64) {
+// CHECK-NEXT:      %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
+// CHECK-NEXT:      %[[RCP:.*]] = arith.divf %[[ONE]], %[[SUM]] : f64
+// CHECK-COUNT-4:   arith.mulf %{{.*}}, %[[RCP]] : f64
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    } else {
+// CHECK-COUNT-4:   arith.divf %{{.*}}, %[[SUM]] : f64
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    }
+// CHECK-NOT:     llvm.nvvm.div.full
+// CHECK:         return
+func.func @divide_f64_by_sum(%in: !blk.ptr<f64> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 128 : tensor<128xi32>
+  %b = blk.splat %in : !blk.ptr<f64> -> tensor<128x!blk.ptr<f64>>
+  %p = blk.addptr %b, %r : tensor<128x!blk.ptr<f64>>, tensor<128xi32>
+  %x = blk.load %p : tensor<128x!blk.ptr<f64>>
+  %s = blk.reduce sum %x axis = 0 : tensor<128xf64> -> f64
+  %sb = blk.splat %s : f64 -> tensor<128xf64>
+  %y = arith.divf %x, %sb : tensor<128xf64>
+  blk.store %p, %y : tensor<128x!blk.ptr<f64>>
   return
 }

@@ -100,7 +100,8 @@
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
 // CHECK:         nvvm.barrier0
 // CHECK:         nvvm.barrier0
-// CHECK-NEXT:    llvm.fdiv
+// CHECK-NEXT:    llvm.intr.fabs(%[[SUM:.*]]) : (f32) -> f32
+// CHECK:         nvvm.rcp.approx.ftz.f %[[SUM]]
 //                the row's 4 results: one vector store under the column mask
 // CHECK:         llvm.cond_br %[[COLMASK]], ^[[ST:bb[0-9]+]], ^[[LATCH:bb[0-9]+]]
 // CHECK-NEXT:  ^[[ST]]:
