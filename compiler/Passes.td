@@ -49,7 +49,8 @@ def ConvertBlkToLoops : Pass<"convert-blk-to-loops", "mlir::ModuleOp"> {
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
 }
 
 def ConvertBlkToLLVMCPU : Pass<"convert-blk-to-llvm-cpu", "mlir::ModuleOp"> {

@@ -21,12 +21,22 @@
 // CHECK-NEXT:      scf.yield %[[S]] : f32
 // CHECK-NEXT:    }
 // CHECK-NOT:     math.exp
-//                ... and the store reads the buffer; the divf (one use) is
-//                fused into it.
-// CHECK:         scf.for %[[J:[^ ]*]] =
-// CHECK:           %[[EJ:.*]] = memref.load %[[E]][%[[J]]] : memref<16xf32>
-// CHECK-NEXT:      %[[Y:.*]] = arith.divf %[[EJ]], %[[SUM]] : f32
-// CHECK-NEXT:      blk.store %{{.*}}, %[[Y]] : !blk.ptr<f32>
+//                ... and the store reads the buffer; the division (one
+//                use) is fused into it: a multiply by the sum's reciprocal
+//                while the sum is in range (loops-divide-uniform.mlir), in a
+//                copy of the loop that divides otherwise.
+// CHECK:         scf.if %{{.*}} {
+// CHECK:           scf.for %[[J:[^ ]*]] =
+// CHECK:             %[[EJ:.*]] = memref.load %[[E]][%[[J]]] : memref<16xf32>
+// CHECK-NEXT:        %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:        %[[R:.*]] = arith.divf %[[ONE]], %[[SUM]] : f32
+// CHECK-NEXT:        %[[Y:.*]] = arith.mulf %[[EJ]], %[[R]] : f32
+// CHECK-NEXT:        blk.store %{{.*}}, %[[Y]] : !blk.ptr<f32>
+// CHECK:         } else {
+// CHECK:           scf.for %[[K:[^ ]*]] =
+// CHECK:             %[[EK:.*]] = memref.load %[[E]][%[[K]]] : memref<16xf32>
+// CHECK-NEXT:        %[[Z:.*]] = arith.divf %[[EK]], %[[SUM]] : f32
+// CHECK-NEXT:        blk.store %{{.*}}, %[[Z]] : !blk.ptr<f32>
 // CHECK-NOT:     math.exp
 // CHECK:         return
 func.func @exp_two_uses(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {

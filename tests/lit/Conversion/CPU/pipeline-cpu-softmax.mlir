@@ -44,8 +44,12 @@
 // CHECK-NEXT:    %[[OUTROW:.*]] = llvm.getelementptr inbounds %[[OUT]][%[[OUTROW_OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK:         llvm.icmp "slt" %{{.*}}, %[[END]] : i64
 // CHECK:         %[[P:.*]] = llvm.getelementptr inbounds %[[OUTROW]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-// CHECK:         %[[Y:.*]] = llvm.fdiv
+// CHECK:         %[[R:.*]] = llvm.fdiv %{{.*}}, %[[SUM:.*]] : f32
+// CHECK-NEXT:    %[[Y:.*]] = llvm.fmul %{{.*}}, %[[R]] : f32
 // CHECK-NEXT:    llvm.store %[[Y]], %[[P]] : f32, !llvm.ptr
+//                the copy that divides, for a sum out of the reciprocal's range
+// CHECK:         %[[Z:.*]] = llvm.fdiv %{{.*}}, %[[SUM]] : f32
+// CHECK-NEXT:    llvm.store %[[Z]], %{{.*}} : f32, !llvm.ptr
 //                next row
 // CHECK:         %[[NEXT:.*]] = llvm.add %[[ROW]], %[[NP]] : i32
 // CHECK-NEXT:    llvm.br ^[[ROWS]](%[[NEXT]] : i32)
