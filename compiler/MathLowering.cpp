@@ -1142,4 +1142,22 @@ LogicalResult lowerMathForTarget(ModuleOp module, MathTarget target,
   return success(ok);
 }
 
+Value reciprocalIsNormal(OpBuilder &builder, Location loc, Value magnitude) {
+  auto type = cast<FloatType>(magnitude.getType());
+  const llvm::fltSemantics &semantics = type.getFloatSemantics();
+  APFloat smallest = APFloat::getSmallestNormalized(semantics);
+  APFloat largest = APFloat::getOne(semantics); // 1 / smallest, exact
+  (void)largest.divide(smallest, APFloat::rmNearestTiesToEven);
+  auto constant = [&](const APFloat &value) -> Value {
+    return arith::ConstantOp::create(builder, loc,
+                                     builder.getFloatAttr(type, value));
+  };
+  return arith::AndIOp::create(
+      builder, loc,
+      arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OGE, magnitude,
+                            constant(smallest)),
+      arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OLE, magnitude,
+                            constant(largest)));
+}
+
 } // namespace blockjit

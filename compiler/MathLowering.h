@@ -95,6 +95,7 @@
 #ifndef BLOCKJIT_COMPILER_MATHLOWERING_H
 #define BLOCKJIT_COMPILER_MATHLOWERING_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mlir {
@@ -111,6 +112,15 @@ enum class MathTarget { Host, NVPTX };
 mlir::LogicalResult lowerMathForTarget(mlir::ModuleOp module,
                                        MathTarget target,
                                        bool hostScalef = false);
+
+/// Whether a float divisor whose magnitude is `magnitude` (|s|) has a
+/// normal reciprocal: smallest normal <= |s| <= 1 / smallest normal
+/// (2^-126..2^126 for f32). Ordered compares: NaN is outside. Both backends
+/// divide by a value uniform over a block as x * (1/s) there (one reciprocal
+/// instead of a division per element) and exactly beyond, where 1/s
+/// overflows or loses bits (1e-39 / 1e-39 would give inf).
+mlir::Value reciprocalIsNormal(mlir::OpBuilder &builder, mlir::Location loc,
+                               mlir::Value magnitude);
 
 } // namespace blockjit
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Atomics.h"
 #include "compiler/BlockOps.h"
+#include "compiler/MathLowering.h"
 #include "compiler/Passes.h"
 #include "compiler/Reduction.h"
 #include "compiler/VerifyKernels.h"
@@ -105,9 +106,10 @@ private:
   /// While set, readElement reads a buffer with a tail as its fill.
   bool readingTail = false;
   /// While set (emitting the fast copy of a loop over elements, see
-  /// maskedLoopNest), a division by a value equal at every element and
-  /// defined outside `reciprocalLoop` multiplies by its reciprocal and
-  /// records the divisor here.
+  /// maskedLoopNest), an f32 or f64 division by a value equal at every
+  /// element and defined outside `reciprocalLoop` multiplies by its
+  /// reciprocal and records the divisor here (f16 and bf16 divide exactly:
+  /// 1.5 of their ulps is no bound worth having).
   SmallVector<Value> *reciprocalDivisors = nullptr;
   Operation *reciprocalLoop = nullptr;
 
@@ -456,6 +458,7 @@ private:
                              : operand);
     if (auto div = dyn_cast<arith::DivFOp>(op);
         div && reciprocalDivisors && isBlock(div.getRhs().getType()) &&
+        isa<Float32Type, Float64Type>(operands[1].getType()) &&
         cpu::variesAlong(div.getRhs()).none() &&
         !reciprocalLoop->isAncestor(
             operands[1].getParentRegion()->getParentOp())) {
@@ -473,34 +476,18 @@ private:
     return builder.create(state)->getResult(0);
   }
 
-  /// Whether every divisor in `divisors` is in the range where its
-  /// reciprocal is a normal number, 2^-126 <= |s| <= 2^126 for f32: there
-  /// x * (1/s) is within 1.5 ulp of x / s. Beyond (subnormal s, near the
-  /// largest float, 0, inf, NaN) 1/s overflows or loses bits (1e-39 / 1e-39
-  /// would give inf), so the loop's dividing copy runs instead. One
-  /// division per element bounded softmax on AVX-512 (vdivps: one 16-lane
-  /// vector per ~10 cycles).
+  /// Whether every divisor in `divisors` has a normal reciprocal
+  /// (reciprocalIsNormal: 2^-126 <= |s| <= 2^126 for f32), where x * (1/s)
+  /// is within 1.5 ulp of x / s; beyond (subnormal s, near the largest
+  /// float, 0, inf, NaN) the loop's dividing copy runs instead. One division
+  /// per element bounded softmax on AVX-512 (vdivps: one 16-lane vector per
+  /// ~10 cycles).
   Value allInReciprocalRange(Location loc, ArrayRef<Value> divisors) {
     Value all;
     llvm::SmallSetVector<Value, 2> distinct(divisors.begin(), divisors.end());
     for (Value s : distinct) {
-      auto type = cast<FloatType>(s.getType());
-      const llvm::fltSemantics &semantics = type.getFloatSemantics();
-      APFloat smallest = APFloat::getSmallestNormalized(semantics);
-      APFloat largest = APFloat::getOne(semantics); // 1 / smallest, exact
-      (void)largest.divide(smallest, APFloat::rmNearestTiesToEven);
-      auto constant = [&](const APFloat &value) -> Value {
-        return arith::ConstantOp::create(builder, loc,
-                                         builder.getFloatAttr(type, value));
-      };
-      // Ordered comparisons: NaN is out of range too.
-      Value magnitude = math::AbsFOp::create(builder, loc, s);
-      Value inRange = arith::AndIOp::create(
-          builder, loc,
-          arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OGE,
-                                magnitude, constant(smallest)),
-          arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OLE,
-                                magnitude, constant(largest)));
+      Value inRange = reciprocalIsNormal(builder, loc,
+                                         math::AbsFOp::create(builder, loc, s));
       all = all ? arith::AndIOp::create(builder, loc, all, inRange) : inRange;
     }
     return all;

@@ -1,6 +1,8 @@
 //===- Elementwise.cpp - elementwise ops, one per owned element ----------===//
 #include "compiler/gpu/ToNVVM/Lowering.h"
 
+#include "compiler/MathLowering.h"
+
 #include "dialect/BlkDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -52,13 +54,15 @@ struct ElementwiseLowering : ConversionPattern {
   }
 };
 
-/// x / s with one scalar s (every element of the divisor is the same value):
-/// one uniform branch on 2^-126 <= |s| <= 2^126.
+/// x / s with one f32 or f64 scalar s (every element of the divisor is the
+/// same value): one uniform branch on reciprocalIsNormal(|s|), 2^-126 <= |s|
+/// <= 2^126 for f32. (f16 and bf16 divide exactly: 1.5 of their ulps is no
+/// bound worth having.)
 ///
 /// In that range 1/s is a normal number and the elements multiply by one
 /// reciprocal: for f32 rcp.approx.ftz, which is div.full.f32's own code in
 /// that range (Triton's division; PTX bounds it at 2 ulp, LANGUAGE.md's bound
-/// for CUDA f32), for other types a correctly rounded 1/s (within 1.5 ulp).
+/// for CUDA f32), for f64 a correctly rounded 1/s (within 1.5 ulp).
 /// rcp.rn's correction steps and slow-path call cost 4 % at f32 4096 x 768
 /// on the H100 (one wave of CTAs: every instruction is on the critical path).
 ///
@@ -79,23 +83,16 @@ struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
       return rewriter.notifyMatchFailure(div, "divisor elements differ");
     Location loc = div.getLoc();
     auto type = cast<FloatType>(rhs[0].getType());
+    if (!type.isF32() && !type.isF64())
+      return rewriter.notifyMatchFailure(div, "not f32 or f64");
     SmallVector<Value> quotients;
     auto constant = [&](const APFloat &value) -> Value {
       return arith::ConstantOp::create(rewriter, loc,
                                        rewriter.getFloatAttr(type, value));
     };
     const llvm::fltSemantics &semantics = type.getFloatSemantics();
-    // Ordered comparisons: NaN is outside the range too.
-    APFloat smallest = APFloat::getSmallestNormalized(semantics);
-    APFloat largest = APFloat::getOne(semantics); // 1 / smallest, exact
-    (void)largest.divide(smallest, APFloat::rmNearestTiesToEven);
-    Value magnitude = LLVM::FAbsOp::create(rewriter, loc, rhs[0]);
-    Value normal = arith::AndIOp::create(
-        rewriter, loc,
-        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGE,
-                              magnitude, constant(smallest)),
-        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLE,
-                              magnitude, constant(largest)));
+    Value normal = reciprocalIsNormal(
+        rewriter, loc, LLVM::FAbsOp::create(rewriter, loc, rhs[0]));
     SmallVector<Type> types(lhs.size(), type);
     auto ifOp = scf::IfOp::create(rewriter, loc, types, normal,
                                   /*withElseRegion=*/true);

@@ -90,3 +90,22 @@ func.func @divide_f64(%in: !blk.ptr<f64>, %s: f64) {
   blk.store %ip, %y : tensor<32x!blk.ptr<f64>>
   return
 }
+
+// -----
+
+// bf16 (and f16) divide exactly: 1.5 of their ulps is no bound worth having.
+// CHECK-LABEL: func.func @divide_bf16
+// CHECK-NOT:     scf.if
+// CHECK:         arith.divf %{{.*}}, %{{.*}} : bf16
+// CHECK-NOT:     arith.mulf
+// CHECK:         return
+func.func @divide_bf16(%in: !blk.ptr<bf16>, %s: bf16) {
+  %r = blk.make_range 0 to 32 : tensor<32xi32>
+  %ib = blk.splat %in : !blk.ptr<bf16> -> tensor<32x!blk.ptr<bf16>>
+  %ip = blk.addptr %ib, %r : tensor<32x!blk.ptr<bf16>>, tensor<32xi32>
+  %x = blk.load %ip : tensor<32x!blk.ptr<bf16>>
+  %sb = blk.splat %s : bf16 -> tensor<32xbf16>
+  %y = arith.divf %x, %sb : tensor<32xbf16>
+  blk.store %ip, %y : tensor<32x!blk.ptr<bf16>>
+  return
+}

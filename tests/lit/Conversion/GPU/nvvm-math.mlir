@@ -122,3 +122,23 @@ func.func @divide_f64_by_sum(%in: !blk.ptr<f64> {blk.divisibility = 16 : i32}) {
   blk.store %p, %y : tensor<128x!blk.ptr<f64>>
   return
 }
+
+// -----
+
+// bf16 (and f16) divide each element exactly: 1.5 of their ulps is no bound
+// worth having, so there is no reciprocal and no branch.
+// CHECK-LABEL: func.func @divide_bf16_by_scalar
+// CHECK-NOT:     scf.if
+// CHECK-COUNT-4: arith.divf %{{.*}}, %{{.*}} : bf16
+// CHECK-NOT:     arith.mulf
+// CHECK:         return
+func.func @divide_bf16_by_scalar(%in: !blk.ptr<bf16> {blk.divisibility = 16 : i32}, %s: bf16) {
+  %r = blk.make_range 0 to 128 : tensor<128xi32>
+  %b = blk.splat %in : !blk.ptr<bf16> -> tensor<128x!blk.ptr<bf16>>
+  %p = blk.addptr %b, %r : tensor<128x!blk.ptr<bf16>>, tensor<128xi32>
+  %x = blk.load %p : tensor<128x!blk.ptr<bf16>>
+  %sb = blk.splat %s : bf16 -> tensor<128xbf16>
+  %y = arith.divf %x, %sb : tensor<128xbf16>
+  blk.store %p, %y : tensor<128x!blk.ptr<bf16>>
+  return
+}
