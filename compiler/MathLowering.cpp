@@ -1142,6 +1142,10 @@ LogicalResult lowerMathForTarget(ModuleOp module, MathTarget target,
   return success(ok);
 }
 
+bool dividesByReciprocal(Type element) {
+  return element.isF32() || element.isF64();
+}
+
 Value reciprocalIsNormal(OpBuilder &builder, Location loc, Value magnitude) {
   auto type = cast<FloatType>(magnitude.getType());
   const llvm::fltSemantics &semantics = type.getFloatSemantics();

@@ -113,6 +113,12 @@ mlir::LogicalResult lowerMathForTarget(mlir::ModuleOp module,
                                        MathTarget target,
                                        bool hostScalef = false);
 
+/// Whether dividing `element`s by a value uniform over a block may multiply
+/// by its reciprocal (within 1.5 ulp): f32 and f64. f16 and bf16 divide
+/// exactly: 1.5 of their ulps is no bound worth having (the DSL fuzzer found
+/// a bf16 quotient one ulp off).
+bool dividesByReciprocal(mlir::Type element);
+
 /// Whether a float divisor whose magnitude is `magnitude` (|s|) has a
 /// normal reciprocal: smallest normal <= |s| <= 1 / smallest normal
 /// (2^-126..2^126 for f32). Ordered compares: NaN is outside. Both backends

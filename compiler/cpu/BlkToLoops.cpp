@@ -106,10 +106,9 @@ private:
   /// While set, readElement reads a buffer with a tail as its fill.
   bool readingTail = false;
   /// While set (emitting the fast copy of a loop over elements, see
-  /// maskedLoopNest), an f32 or f64 division by a value equal at every
-  /// element and defined outside `reciprocalLoop` multiplies by its
-  /// reciprocal and records the divisor here (f16 and bf16 divide exactly:
-  /// 1.5 of their ulps is no bound worth having).
+  /// maskedLoopNest), a division by a value equal at every element, defined
+  /// outside `reciprocalLoop` and of a type that dividesByReciprocal,
+  /// multiplies by its reciprocal and records the divisor here.
   SmallVector<Value> *reciprocalDivisors = nullptr;
   Operation *reciprocalLoop = nullptr;
 
@@ -190,7 +189,7 @@ private:
     int64_t size = shape.back();
     SmallVector<Value> carried(inits);
     // One loop over [from, to) whose elements are active (perElement tested
-    // per element) or masked off; it updates `carried`.
+    // per element) or masked off, carrying `inits`.
     auto buildLoop = [&](ValueRange outer, Value from, Value to, bool active,
                          ValueRange inits) -> scf::ForOp {
       OpBuilder::InsertionGuard guard(builder);
@@ -233,7 +232,7 @@ private:
     // One loop over [from, to) that updates `carried`. Where its body
     // divides by values equal at every element, two: one that multiplies by
     // their reciprocals, run when all of them are in range, and one that
-    // divides (see divideByUniform).
+    // divides (see emitScalarClone and allInReciprocalRange).
     auto emitLoop = [&](ValueRange outer, Value from, Value to, bool active) {
       SmallVector<Value> divisors;
       scf::ForOp fast;
@@ -458,7 +457,7 @@ private:
                              : operand);
     if (auto div = dyn_cast<arith::DivFOp>(op);
         div && reciprocalDivisors && isBlock(div.getRhs().getType()) &&
-        isa<Float32Type, Float64Type>(operands[1].getType()) &&
+        dividesByReciprocal(operands[1].getType()) &&
         cpu::variesAlong(div.getRhs()).none() &&
         !reciprocalLoop->isAncestor(
             operands[1].getParentRegion()->getParentOp())) {

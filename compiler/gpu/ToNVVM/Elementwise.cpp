@@ -54,10 +54,9 @@ struct ElementwiseLowering : ConversionPattern {
   }
 };
 
-/// x / s with one f32 or f64 scalar s (every element of the divisor is the
-/// same value): one uniform branch on reciprocalIsNormal(|s|), 2^-126 <= |s|
-/// <= 2^126 for f32. (f16 and bf16 divide exactly: 1.5 of their ulps is no
-/// bound worth having.)
+/// x / s with one scalar s (every element of the divisor is the same value)
+/// of a type that dividesByReciprocal (f32, f64): one uniform branch on
+/// reciprocalIsNormal(|s|), 2^-126 <= |s| <= 2^126 for f32.
 ///
 /// In that range 1/s is a normal number and the elements multiply by one
 /// reciprocal: for f32 rcp.approx.ftz, which is div.full.f32's own code in
@@ -83,14 +82,8 @@ struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
       return rewriter.notifyMatchFailure(div, "divisor elements differ");
     Location loc = div.getLoc();
     auto type = cast<FloatType>(rhs[0].getType());
-    if (!type.isF32() && !type.isF64())
-      return rewriter.notifyMatchFailure(div, "not f32 or f64");
-    SmallVector<Value> quotients;
-    auto constant = [&](const APFloat &value) -> Value {
-      return arith::ConstantOp::create(rewriter, loc,
-                                       rewriter.getFloatAttr(type, value));
-    };
-    const llvm::fltSemantics &semantics = type.getFloatSemantics();
+    if (!dividesByReciprocal(type))
+      return rewriter.notifyMatchFailure(div, "f16 or bf16: divides exactly");
     Value normal = reciprocalIsNormal(
         rewriter, loc, LLVM::FAbsOp::create(rewriter, loc, rhs[0]));
     SmallVector<Type> types(lhs.size(), type);
@@ -106,7 +99,10 @@ struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
               ? NVVM::RcpApproxFtzF32Op::create(rewriter, loc, type, rhs[0])
                     .getResult()
               : arith::DivFOp::create(
-                    rewriter, loc, constant(APFloat::getOne(semantics)), rhs[0])
+                    rewriter, loc,
+                    arith::ConstantOp::create(rewriter, loc,
+                                              rewriter.getFloatAttr(type, 1.0)),
+                    rhs[0])
                     .getResult();
       SmallVector<Value> products;
       for (Value x : lhs)
@@ -117,6 +113,7 @@ struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
       // slow path, whose register convention cost the hot path); others
       // divide exactly.
       auto divFull = rewriter.getStringAttr("llvm.nvvm.div.full");
+      SmallVector<Value> quotients;
       for (Value x : lhs)
         quotients.push_back(
             type.isF32()
