@@ -69,6 +69,18 @@ struct StoreLowering : ConvertOpToLLVMPattern<blk::StoreOp> {
   }
 };
 
+/// A read prefetch into every cache level (x86: prefetcht0).
+struct PrefetchLowering : ConvertOpToLLVMPattern<blk::PrefetchOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(blk::PrefetchOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::Prefetch>(
+        op, adaptor.getPtr(), /*rw=*/0, /*hint=*/3, /*cache=*/1);
+    return success();
+  }
+};
+
 /// Unmasked atomics on scalar pointers (the block and masked ones are
 /// lowered earlier): llvm.atomicrmw / cmpxchg in the system scope.
 template <typename Op> struct AtomicLowering : ConvertOpToLLVMPattern<Op> {
@@ -153,7 +165,8 @@ void addBlkTypeConversions(LLVMTypeConverter &converter,
 
 void populateScalarBlkToLLVMPatterns(LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns) {
-  patterns.add<AddPtrLowering, LoadLowering, StoreLowering>(converter);
+  patterns.add<AddPtrLowering, LoadLowering, StoreLowering, PrefetchLowering>(
+      converter);
   patterns
       .add<AtomicLowering<blk::AtomicRMWOp>, AtomicLowering<blk::AtomicCASOp>>(
           converter);

@@ -32,6 +32,8 @@ constexpr Variable kVariables[] = {
      "microseconds CPU workers stay awake for the next launch (default "
      "1000; 0: sleep at once)"},
     {"BLOCKJIT_AUTOTUNE", "0|1", "0: autotuned launches time nothing"},
+    {"BLOCKJIT_PERF_MAP", "0|1",
+     "1: list the CPU kernels' code in /tmp/perf-PID.map for perf"},
 };
 
 /// --blockjit-dump-dir for BLOCKJIT_DUMP_DIR.
@@ -63,6 +65,10 @@ std::optional<std::string> target() { return read("BLOCKJIT_TARGET"); }
 bool autotuneEnabled() {
   auto text = read("BLOCKJIT_AUTOTUNE");
   return !text || *text != "0";
+}
+bool perfMap() {
+  auto text = read("BLOCKJIT_PERF_MAP");
+  return text && *text == "1";
 }
 std::optional<std::string> home() { return read("HOME"); }
 

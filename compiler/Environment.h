@@ -15,6 +15,8 @@
 //   BLOCKJIT_CPU_THREADS  threads of the CPU executor (default: all cores)
 //   BLOCKJIT_AUTOTUNE     "0": autotuned launches take their best-ranked
 //                         config without timing any (runtime/Autotune.h)
+//   BLOCKJIT_PERF_MAP     "1": name the CPU kernels' machine code for perf
+//                         (lines in /tmp/perf-PID.map)
 //
 // Each variable is also a command-line switch of every program whose main
 // calls env::parseCommandLine: --blockjit-dump-dir=DIR sets
@@ -43,6 +45,8 @@ std::optional<unsigned> cpuThreads();
 std::optional<unsigned> cpuSpinMicroseconds();
 /// False when $BLOCKJIT_AUTOTUNE is "0" (tuning off), else true.
 bool autotuneEnabled();
+/// True when $BLOCKJIT_PERF_MAP is "1".
+bool perfMap();
 /// $HOME, for the default cache directory.
 std::optional<std::string> home();
 

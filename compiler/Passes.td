@@ -39,7 +39,11 @@ def ConvertBlkToLoops : Pass<"convert-blk-to-loops", "mlir::ModuleOp"> {
     A program instance executes each block operation as a loop nest the host
     compiler can vectorize. Shape-only ops (splat, broadcast, expand_dims,
     make_range), pointer arithmetic and cheap elementwise ops are not stored:
-    their consumers recompute them per element. Loads, reductions and
+    their consumers recompute them per element. A 1-D load whose every read
+    comes before the next store is read from memory again where it is used.
+    Inner loops over active elements end in a remainder loop that LLVM is
+    asked to vectorize as one masked vector (`llvm.loop_annotation`).
+    Other loads, reductions and
     expensive elementwise results used more than once live in buffers
     allocated once at function entry: on the stack up to 16 KiB, above that
     in the calling thread's scratch arena, a trailing memref<?xi8> parameter
@@ -50,7 +54,8 @@ def ConvertBlkToLoops : Pass<"convert-blk-to-loops", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect",
-                           "mlir::math::MathDialect"];
+                           "mlir::math::MathDialect",
+                           "mlir::LLVM::LLVMDialect"];
 }
 
 def ConvertBlkToLLVMCPU : Pass<"convert-blk-to-llvm-cpu", "mlir::ModuleOp"> {

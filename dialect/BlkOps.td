@@ -119,6 +119,19 @@ def Blk_StoreOp : Blk_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Blk_PrefetchOp : Blk_Op<"prefetch"> {
+  let summary = "hint: bring the memory at a pointer into the cache";
+  let description = [{
+    No effect on results: the CPU loops stage emits it for the memory the
+    next program or loop iteration will load (convert-blk-to-loops). It
+    takes one scalar pointer, which may point anywhere (a prefetch never
+    faults). It declares no memory effects, so it is never erased as dead.
+    Example: `blk.prefetch %p : !blk.ptr<f32>`
+  }];
+  let arguments = (ins Blk_PtrType:$ptr);
+  let assemblyFormat = "$ptr attr-dict `:` type($ptr)";
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//

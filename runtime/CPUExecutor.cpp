@@ -9,6 +9,8 @@
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -18,6 +20,7 @@
 #ifdef __linux__
 #include <sched.h>
 #endif
+#include <unistd.h>
 #include <bit>
 
 #include "dialect/DType.h"
@@ -114,6 +117,64 @@ unsigned hostProcessors() {
 
 namespace {
 
+/// Appends the functions of `object`, linked with its entry symbol at
+/// `entry`, to /tmp/perf-PID.map, perf's map of code without a file: perf
+/// report and perf annotate then name a kernel's hot code. Best effort: a
+/// profiling aid that never fails a launch.
+void listInPerfMap(llvm::MemoryBufferRef object, llvm::StringRef entryName,
+                   uint64_t entry, llvm::StringRef uniqueName) {
+  auto file = llvm::object::ObjectFile::createObjectFile(object);
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return;
+  }
+  auto *elf = llvm::dyn_cast<llvm::object::ELFObjectFileBase>(file->get());
+  if (!elf)
+    return;
+  // Functions of a relocatable object are placed as their section is: each
+  // lies where the entry lies, moved by the difference of their values.
+  std::optional<llvm::object::ELFSymbolRef> entrySymbol;
+  for (llvm::object::ELFSymbolRef symbol : elf->symbols())
+    if (auto name = symbol.getName(); name && *name == entryName)
+      entrySymbol = symbol;
+  if (!entrySymbol)
+    return;
+  auto entrySection = entrySymbol->getSection();
+  auto entryValue = entrySymbol->getValue();
+  if (!entrySection || !entryValue) {
+    llvm::consumeError(entrySection.takeError());
+    llvm::consumeError(entryValue.takeError());
+    return;
+  }
+  std::string lines;
+  for (llvm::object::ELFSymbolRef symbol : elf->symbols()) {
+    auto name = symbol.getName();
+    auto section = symbol.getSection();
+    auto value = symbol.getValue();
+    auto type = symbol.getType();
+    if (name && section && value && type &&
+        *type == llvm::object::SymbolRef::ST_Function &&
+        *section == *entrySection && symbol.getSize())
+      lines += llvm::formatv("{0:x} {1:x} {2}:{3}\n",
+                             entry - *entryValue + *value, symbol.getSize(),
+                             uniqueName, *name)
+                   .str();
+    if (!name)
+      llvm::consumeError(name.takeError());
+    if (!section)
+      llvm::consumeError(section.takeError());
+    if (!value)
+      llvm::consumeError(value.takeError());
+    if (!type)
+      llvm::consumeError(type.takeError());
+  }
+  std::string path = "/tmp/perf-" + std::to_string(::getpid()) + ".map";
+  if (FILE *map = std::fopen(path.c_str(), "a")) {
+    std::fputs(lines.c_str(), map);
+    std::fclose(map);
+  }
+}
+
 /// Links a CPU artifact (an ELF object) into the process and returns its
 /// entry point. `uniqueName` separates specializations of one kernel.
 llvm::Expected<cpu::EntryFunction>
@@ -147,9 +208,13 @@ loadCPUArtifact(const CompiledArtifact &artifact, llvm::StringRef uniqueName) {
       llvm::MemoryBuffer::getMemBufferCopy(artifact.binary, uniqueName);
   if (llvm::Error error = jit->addObjectFile(*dylib, std::move(buffer)))
     return std::move(error);
-  auto symbol = jit->lookup(*dylib, artifact.entryName + cpu::kEntrySuffix);
+  std::string entryName = artifact.entryName + cpu::kEntrySuffix;
+  auto symbol = jit->lookup(*dylib, entryName);
   if (!symbol)
     return symbol.takeError();
+  if (env::perfMap())
+    listInPerfMap(llvm::MemoryBufferRef(artifact.binary, uniqueName),
+                  entryName, symbol->getValue(), uniqueName);
   return symbol->toPtr<cpu::EntryFunction>();
 }
 

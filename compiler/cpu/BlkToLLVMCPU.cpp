@@ -195,6 +195,16 @@ struct ConvertBlkToLLVMCPU
     target.addLegalOp<ModuleOp>();
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    // The loops stage's scf.for annotations reach the loop back edges as a
+    // discardable attribute, which the translation to LLVM IR ignores: make
+    // them the branches' own loop_annotation (!llvm.loop metadata).
+    module.walk([](LLVM::BrOp branch) {
+      if (auto annotation = branch->getAttrOfType<LLVM::LoopAnnotationAttr>(
+              "llvm.loop_annotation")) {
+        branch->removeAttr("llvm.loop_annotation");
+        branch.setLoopAnnotationAttr(annotation);
+      }
+    });
 
     for (const auto &[name, scratch] : kernels) {
       auto kernel = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
@@ -204,10 +214,13 @@ struct ConvertBlkToLLVMCPU
         return signalPassFailure();
       }
       addEntryPoint(module, kernel, scratch);
-      if (preferVectorWidth > 0)
-        for (const std::string &symbol : {name, name + cpu::kEntrySuffix})
-          if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol))
+      for (const std::string &symbol : {name, name + cpu::kEntrySuffix})
+        if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol)) {
+          if (preferVectorWidth > 0)
             func.setPreferVectorWidth(std::to_string(preferVectorWidth));
+          if (getenv("BJ_NOMEMCPY"))
+            func.setPassthroughAttr(ArrayAttr::get(context, {StringAttr::get(context, "no-builtin-memcpy"), StringAttr::get(context, "no-builtin-memset")}));
+        }
     }
   }
 };

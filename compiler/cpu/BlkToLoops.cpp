@@ -20,10 +20,14 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
@@ -80,7 +84,9 @@ public:
 private:
   /// How the elements of one tensor value are obtained.
   struct Lowered {
-    enum Kind { Buffer, Recompute } kind;
+    /// Buffer: stored once, read from `buffer`. Reload: a load read from
+    /// memory again at every use (see canReload).
+    enum Kind { Buffer, Reload } kind;
     Value buffer; // memref, for Buffer
   };
 
@@ -105,6 +111,11 @@ private:
   DenseMap<Value, Tail> tails;
   /// While set, readElement reads a buffer with a tail as its fill.
   bool readingTail = false;
+  /// While emitting a loop body over active elements: the mask known to
+  /// hold there, and the index below which elements of values with a tail
+  /// starting there are active (reloaded loads read them untested).
+  Value activeMask;
+  Value activeTailStart;
   /// While set (emitting the fast copy of a loop over elements, see
   /// maskedLoopNest), a division by a value equal at every element, defined
   /// outside `reciprocalLoop` and of a type that dividesByReciprocal,
@@ -159,6 +170,28 @@ private:
     body(ivs);
   }
 
+  /// Elements of `type` in a 64-byte vector (an AVX-512 register).
+  static int64_t vectorLanes(RankedTensorType type) {
+    return std::max<int64_t>(1,
+                             64 / blk::elementBytes(type.getElementType()));
+  }
+
+  /// Loop metadata asking LLVM for one masked vector of `lanes` (a loop of
+  /// fewer than `lanes` iterations): tail folding, no interleaving.
+  LLVM::LoopAnnotationAttr maskedVectorAnnotation(int64_t lanes) {
+    MLIRContext *context = builder.getContext();
+    auto vectorize = LLVM::LoopVectorizeAttr::get(
+        context, /*disable=*/BoolAttr::get(context, false),
+        /*predicateEnable=*/BoolAttr::get(context, true),
+        /*scalableEnable=*/BoolAttr::get(context, false),
+        /*width=*/builder.getI32IntegerAttr(lanes), {}, {}, {});
+    auto interleave =
+        LLVM::LoopInterleaveAttr::get(context, builder.getI32IntegerAttr(1));
+    return LLVM::LoopAnnotationAttr::get(
+        context, /*disableNonforced=*/{}, vectorize, interleave, {}, {}, {},
+        {}, {}, {}, {}, {}, {}, {}, {}, {});
+  }
+
   /// A loop body that carries values: the element's indices and the
   /// running values in, the next running values out.
   using CarryingBody =
@@ -176,13 +209,21 @@ private:
   /// elements; `tailStart`, if given, receives the index from which every
   /// element is masked off when the active ones are a prefix (null when
   /// they are not, or when all are active).
-  SmallVector<Value> maskedLoopNest(Location loc, ArrayRef<int64_t> shape,
+  ///
+  /// An inner loop over active elements whose length may not be a whole
+  /// number of vectors of `type` is two: one over whole vectors, and one
+  /// over the rest that LLVM vectorizes as a single masked vector (tail
+  /// folding) instead of a scalar remainder loop (13 elements of exp per
+  /// row of 781 took a third of the row's time on an Intel host).
+  SmallVector<Value> maskedLoopNest(Location loc, RankedTensorType type,
                                     Value mask, CarryingBody body,
                                     CarryingBody masked, ValueRange inits = {},
                                     Value activeEnd = {},
                                     Value *tailStart = nullptr) {
+    ArrayRef<int64_t> shape = type.getShape();
     assert(((inits.empty() && !activeEnd && !tailStart) || shape.size() == 1) &&
            "only 1-D loops carry values or split at a given end");
+    int64_t lanes = vectorLanes(type);
     cpu::MaskTerms terms;
     if (mask)
       terms = cpu::splitMask(mask);
@@ -191,10 +232,12 @@ private:
     // One loop over [from, to) whose elements are active (perElement tested
     // per element) or masked off, carrying `inits`.
     auto buildLoop = [&](ValueRange outer, Value from, Value to, bool active,
-                         ValueRange inits) -> scf::ForOp {
+                         bool vectorTail, ValueRange inits) -> scf::ForOp {
       OpBuilder::InsertionGuard guard(builder);
       Value one = arith::ConstantIndexOp::create(builder, loc, 1);
       auto loop = scf::ForOp::create(builder, loc, from, to, one, inits);
+      if (vectorTail)
+        loop->setAttr("llvm.loop_annotation", maskedVectorAnnotation(lanes));
       if (reciprocalDivisors)
         reciprocalLoop = loop;
       builder.setInsertionPointToStart(loop.getBody());
@@ -202,6 +245,10 @@ private:
       ivs.push_back(loop.getInductionVar());
       ValueRange running = loop.getRegionIterArgs();
       SmallVector<Value> next;
+      // Inside an active body the whole mask holds (the loop's bounds and
+      // the per-element test imply it): loads under it read unconditionally.
+      llvm::SaveAndRestore<Value> holds(activeMask,
+                                        active ? mask : activeMask);
       if (!active) {
         next = masked(ivs, running);
       } else if (terms.perElement.empty()) {
@@ -233,14 +280,15 @@ private:
     // divides by values equal at every element, two: one that multiplies by
     // their reciprocals, run when all of them are in range, and one that
     // divides (see emitScalarClone and allInReciprocalRange).
-    auto emitLoop = [&](ValueRange outer, Value from, Value to, bool active) {
+    auto emitOneLoop = [&](ValueRange outer, Value from, Value to,
+                           bool active, bool vectorTail) {
       SmallVector<Value> divisors;
       scf::ForOp fast;
       {
         llvm::SaveAndRestore<SmallVector<Value> *> collect(reciprocalDivisors,
                                                            &divisors);
         llvm::SaveAndRestore<Operation *> within(reciprocalLoop);
-        fast = buildLoop(outer, from, to, active, carried);
+        fast = buildLoop(outer, from, to, active, vectorTail, carried);
       }
       if (divisors.empty()) {
         carried = fast.getResults();
@@ -258,11 +306,29 @@ private:
       builder.setInsertionPointToStart(ifOp.elseBlock());
       llvm::SaveAndRestore<SmallVector<Value> *> exact(reciprocalDivisors,
                                                        nullptr);
-      scf::ForOp slow = buildLoop(outer, from, to, active, carried);
+      scf::ForOp slow =
+          buildLoop(outer, from, to, active, vectorTail, carried);
       builder.setInsertionPointAfter(slow);
       if (slow.getNumResults())
         scf::YieldOp::create(builder, loc, slow.getResults());
       carried = ifOp.getResults();
+    };
+    // Active elements: whole vectors, then the rest as one masked vector.
+    auto emitLoop = [&](ValueRange outer, Value from, Value to, bool active) {
+      std::optional<int64_t> first = getConstantIntValue(from);
+      std::optional<int64_t> last = getConstantIntValue(to);
+      // LLVM sees constant trip counts and plans their remainder itself.
+      if (!active || lanes <= 1 || (first && last)) {
+        emitOneLoop(outer, from, to, active, /*vectorTail=*/false);
+        return;
+      }
+      Value count = arith::SubIOp::create(builder, loc, to, from);
+      Value whole = arith::AndIOp::create(
+          builder, loc, count,
+          arith::ConstantIndexOp::create(builder, loc, -lanes));
+      Value split = arith::AddIOp::create(builder, loc, from, whole);
+      emitOneLoop(outer, from, split, active, /*vectorTail=*/false);
+      emitOneLoop(outer, split, to, active, /*vectorTail=*/true);
     };
     auto line = [&](ValueRange outer) {
       Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
@@ -355,9 +421,11 @@ private:
   /// insertion point.
   Value readElement(Location loc, Value value, ValueRange indices) {
     auto it = lowered.find(value);
-    if (it != lowered.end() && it->second.kind == Lowered::Buffer) {
+    if (it != lowered.end()) {
       if (auto tail = tails.find(value); readingTail && tail != tails.end())
         return tail->second.fill;
+      if (it->second.kind == Lowered::Reload)
+        return reloadElement(loc, value.getDefiningOp<blk::LoadOp>(), indices);
       return memref::LoadOp::create(builder, loc, it->second.buffer, indices);
     }
     Operation *def = value.getDefiningOp();
@@ -496,8 +564,7 @@ private:
   /// because it is computed elementwise from buffers with tails starting
   /// there (the same `start`, returned) and from values equal everywhere.
   bool hasUniformTail(Value value, Value &start) {
-    auto it = lowered.find(value);
-    if (it != lowered.end() && it->second.kind == Lowered::Buffer) {
+    if (lowered.contains(value)) {
       auto tail = tails.find(value);
       if (tail == tails.end() || (start && start != tail->second.start))
         return false;
@@ -516,25 +583,6 @@ private:
     });
   }
 
-  /// `end` rounded up to a whole 64-byte vector of `type`'s elements, at
-  /// most its size. Computing a value with a tail up to there reads only
-  /// buffers (past `end`, their padding) and gives the tail's own element,
-  /// and spares LLVM's scalar remainder loop (13 elements of exp per row of
-  /// 781, a third of the row's time on the Xeon host).
-  Value roundUpToVector(Location loc, Value end, RankedTensorType type) {
-    int64_t lanes =
-        std::max<int64_t>(1, 64 / blk::elementBytes(type.getElementType()));
-    auto constant = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(builder, loc, v);
-    };
-    Value rounded = arith::AndIOp::create(
-        builder, loc,
-        arith::AddIOp::create(builder, loc, end, constant(lanes - 1)),
-        constant(~(lanes - 1)));
-    return arith::MinSIOp::create(builder, loc, rounded,
-                                  constant(type.getDimSize(0)));
-  }
-
   void materialize(Value value) {
     auto type = cast<RankedTensorType>(value.getType());
     Value buffer = allocBuffer(type);
@@ -550,8 +598,11 @@ private:
       fill = readElement(loc, value, ValueRange{tailStart});
       readingTail = false;
     }
+    // Below the tail's start, the loads it comes from are active.
+    llvm::SaveAndRestore<Value> below(activeTailStart,
+                                      tailStart ? tailStart : activeTailStart);
     SmallVector<Value> results = maskedLoopNest(
-        loc, type.getShape(), Value(),
+        loc, type, Value(),
         [&](ValueRange ivs, ValueRange running) {
           Value element = readElement(loc, value, ivs);
           memref::StoreOp::create(builder, loc, element, buffer, ivs);
@@ -561,8 +612,7 @@ private:
           memref::StoreOp::create(builder, loc, fill, buffer, ivs);
           return fused.combine(*this, loc, running, fill);
         },
-        fused.inits,
-        tailStart ? roundUpToVector(loc, tailStart, type) : Value());
+        fused.inits, tailStart);
     lowered[value] = {Lowered::Buffer, buffer};
     if (tailStart)
       tails[value] = {tailStart, fill};
@@ -571,7 +621,8 @@ private:
 
   LogicalResult lowerLoad(blk::LoadOp load) {
     auto type = cast<RankedTensorType>(load.getType());
-    Value buffer = allocBuffer(type);
+    bool reload = canReload(load);
+    Value buffer = reload ? Value() : allocBuffer(type);
     Location loc = load.getLoc();
     FusedReductions fused = fuseReductionsOf(load.getResult());
     auto otherAt = [&](ValueRange ivs) -> Value {
@@ -582,12 +633,15 @@ private:
     };
     Value tailStart;
     auto store = [&](ValueRange ivs, ValueRange running, Value element) {
-      memref::StoreOp::create(builder, loc, element, buffer, ivs);
+      if (!reload)
+        memref::StoreOp::create(builder, loc, element, buffer, ivs);
       return fused.combine(*this, loc, running, element);
     };
-    // Masked-off elements touch no memory and take `other` (or 0).
+    // Masked-off elements touch no memory and take `other` (or 0). A
+    // reloaded block's loop only computes its fused reductions (or nothing,
+    // and is erased as dead).
     SmallVector<Value> results = maskedLoopNest(
-        loc, type.getShape(), load.getMask(),
+        loc, type, load.getMask(),
         [&](ValueRange ivs, ValueRange running) {
           Value ptr = readElement(loc, load.getPtr(), ivs);
           return store(ivs, running, blk::LoadOp::create(builder, loc, ptr));
@@ -596,7 +650,10 @@ private:
           return store(ivs, running, otherAt(ivs));
         },
         fused.inits, Value(), type.getRank() == 1 ? &tailStart : nullptr);
-    lowered[load.getResult()] = {Lowered::Buffer, buffer};
+    lowered[load.getResult()] = {reload ? Lowered::Reload : Lowered::Buffer,
+                                 buffer};
+    if (type.getRank() == 1)
+      prefetchNextWork(load, tailStart);
     // Padding equal everywhere: a tail that later ops can skip computing.
     if (tailStart &&
         (!load.getOther() || cpu::variesAlong(load.getOther()).none()))
@@ -605,16 +662,255 @@ private:
     return success();
   }
 
+  /// Bytes of a load's block prefetched for the next unit of work: the
+  /// start of its row, whose rest the hardware prefetcher streams. On the
+  /// Intel dev host (1 thread) softmax moved 3-6 % more over rows of 128 to
+  /// 8192 floats with 2 KB, while 4 KB at once slowed rows of 1024 and
+  /// prefetching all of a 64K-element row was slower still.
+  static constexpr int64_t kPrefetchBytes = 2048;
+
+  /// Prefetches the first elements of 1-D `load`'s block (active ones end
+  /// at `end`, null: all) where the next unit of work will load them, one
+  /// prefetch per 64 bytes, while this one computes: the next iteration of
+  /// the innermost loop its pointers depend on, or past that loop's end
+  /// (or where they depend on program_id alone) the next program's, which
+  /// the same host thread runs next (programs go to threads in contiguous
+  /// chunks). Nothing when the pointers depend on neither, or on values
+  /// this cannot recompute (loaded ones).
+  void prefetchNextWork(blk::LoadOp load, Value end) {
+    Location loc = load.getLoc();
+    Value ptrs = load.getPtr();
+    DenseMap<Value, bool> memo;
+    SmallVector<Value> programIds;
+    func.walk([&](blk::ProgramIdOp op) {
+      if (op.getAxis() == 0)
+        programIds.push_back(op.getResult());
+    });
+    auto dependsOnAny = [&](Value value, ArrayRef<Value> keys) {
+      memo.clear();
+      return llvm::any_of(keys, [&](Value key) {
+        return dependsOn(value, key, memo);
+      });
+    };
+    // The next unit of work, as values that replace the current one's.
+    IRMapping next;
+    scf::ForOp loop;
+    for (Operation *parent = load->getParentOp(); parent && parent != func;
+         parent = parent->getParentOp())
+      if (auto candidate = dyn_cast<scf::ForOp>(parent);
+          candidate && !llvm::any_of(candidate.getInitArgs().getTypes(),
+                                     isBlock) &&
+          dependsOnAny(ptrs, {candidate.getInductionVar()})) {
+        loop = candidate;
+        break;
+      }
+    auto nextProgram = [&]() {
+      for (Value pid : programIds)
+        next.map(pid, arith::AddIOp::create(
+                          builder, loc, pid,
+                          arith::ConstantIntOp::create(builder, loc, 1, 32)));
+    };
+    if (loop) {
+      Value iv = loop.getInductionVar();
+      Value following =
+          arith::AddIOp::create(builder, loc, iv, loop.getStep());
+      // Past the loop's end: where the next program starts it.
+      if (dependsOnAny(loop.getLowerBound(), programIds)) {
+        nextProgram();
+        Value start = cloneWithReplacements(loop.getLowerBound(), next);
+        if (!start)
+          return;
+        Value inLoop =
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                  following, loop.getUpperBound());
+        following =
+            arith::SelectOp::create(builder, loc, inLoop, following, start);
+      }
+      next.clear();
+      next.map(iv, following);
+    } else if (dependsOnAny(ptrs, programIds)) {
+      nextProgram();
+    } else {
+      return;
+    }
+    auto type = cast<RankedTensorType>(load.getType());
+    int64_t elementBytes = blk::elementBytes(type.getElementType());
+    auto constant = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, v);
+    };
+    Value limit = constant(std::min(type.getDimSize(0),
+                                    kPrefetchBytes / elementBytes));
+    Value stop = end ? arith::MinSIOp::create(builder, loc, end, limit) : limit;
+    auto prefetches = scf::ForOp::create(
+        builder, loc, constant(0), stop,
+        constant(std::max<int64_t>(1, 64 / elementBytes)));
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(prefetches.getBody());
+    Value ptr = readElement(loc, ptrs, prefetches.getInductionVar());
+    Value following = cloneWithReplacements(ptr, next);
+    if (!following) {
+      prefetches.erase();
+      return;
+    }
+    blk::PrefetchOp::create(builder, loc, following);
+  }
+
+  /// Whether `value` is computed from `key`.
+  static bool dependsOn(Value value, Value key, DenseMap<Value, bool> &memo) {
+    if (value == key)
+      return true;
+    if (auto it = memo.find(value); it != memo.end())
+      return it->second;
+    Operation *def = value.getDefiningOp();
+    bool result = def && llvm::any_of(def->getOperands(), [&](Value operand) {
+                    return dependsOn(operand, key, memo);
+                  });
+    memo[value] = result;
+    return result;
+  }
+
+  /// `value` recomputed at the builder's insertion point with the values
+  /// that `replacements` maps replaced: the ops between them cloned, null
+  /// if one of those may touch memory or has regions.
+  Value cloneWithReplacements(Value value, IRMapping &replacements) {
+    if (Value mapped = replacements.lookupOrNull(value))
+      return mapped;
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return value;
+    DenseMap<Value, bool> memo;
+    bool affected = false;
+    SmallVector<Value> operands;
+    for (Value operand : def->getOperands()) {
+      Value replaced = cloneWithReplacements(operand, replacements);
+      if (!replaced)
+        return {};
+      affected |= replaced != operand;
+      operands.push_back(replaced);
+    }
+    if (!affected)
+      return value;
+    if (def->getNumRegions() || !isMemoryEffectFree(def))
+      return {};
+    Operation *clone = builder.clone(*def);
+    clone->setOperands(operands);
+    for (auto [from, to] : llvm::zip(def->getResults(), clone->getResults()))
+      replacements.map(from, to);
+    return replacements.lookup(value);
+  }
+
+  /// Element `indices` of reloaded `load`: read from memory where its mask
+  /// holds, else its `other` (or 0).
+  Value reloadElement(Location loc, blk::LoadOp load, ValueRange indices) {
+    Value ptr = readElement(loc, load.getPtr(), indices);
+    auto tail = tails.find(load.getResult());
+    bool active = !load.getMask() || load.getMask() == activeMask ||
+                  (activeTailStart && tail != tails.end() &&
+                   tail->second.start == activeTailStart);
+    if (active)
+      return blk::LoadOp::create(builder, loc, ptr);
+    Type element = blk::elementTypeOf(load.getType());
+    auto ifOp = scf::IfOp::create(builder, loc, element,
+                                  readElement(loc, load.getMask(), indices),
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(builder, loc,
+                         Value(blk::LoadOp::create(builder, loc, ptr)));
+    builder.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(
+        builder, loc,
+        load.getOther()
+            ? readElement(loc, load.getOther(), indices)
+            : Value(arith::ConstantOp::create(builder, loc,
+                                              builder.getZeroAttr(element))));
+    return ifOp.getResult(0);
+  }
+
+  /// Whether 1-D `load` is read from memory again wherever its elements are
+  /// used instead of copied to a buffer first: a row that stays in the
+  /// cache between two passes over it costs less to read twice than to copy
+  /// and read back (softmax's max pass, then its exp pass; ATen's kernels
+  /// read their input twice too). Only while memory cannot have changed:
+  /// every read of the block (by its users, and by the users of what is
+  /// recomputed from it, see readersOf) comes before the first op after it
+  /// that may write memory. Its mask must be one the loops bound (prefix
+  /// and per-line terms): a reload tests it per element.
+  bool canReload(blk::LoadOp load) {
+    auto type = cast<RankedTensorType>(load.getType());
+    if (type.getRank() != 1)
+      return false;
+    if (load.getMask() && !cpu::splitMask(load.getMask()).perElement.empty())
+      return false;
+    Block *block = load->getBlock();
+    Operation *firstWrite = nullptr;
+    for (Operation *op = load->getNextNode(); op && !firstWrite;
+         op = op->getNextNode())
+      if (mayWriteMemory(op))
+        firstWrite = op;
+    SmallVector<Operation *> readers;
+    if (!readersOf(load.getResult(), block, readers))
+      return false;
+    return llvm::all_of(readers, [&](Operation *reader) {
+      return !firstWrite || reader->isBeforeInBlock(firstWrite);
+    });
+  }
+
+  /// Whether `op` or an op nested in it stores to memory a kernel can see.
+  static bool mayWriteMemory(Operation *op) {
+    WalkResult result = op->walk([](Operation *nested) {
+      return isa<blk::StoreOp, blk::AtomicRMWOp, blk::AtomicCASOp>(nested)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    return result.wasInterrupted();
+  }
+
+  /// The ops of `block` at which the elements of `value` are read, added to
+  /// `readers`: each user's ancestor in `block`, and for users recomputed
+  /// at their own uses (cheap elementwise ops, shape ops, loads reading
+  /// their pointers or masks), their readers too. False if a user is not
+  /// in `block`.
+  bool readersOf(Value value, Block *block,
+                 SmallVectorImpl<Operation *> &readers) {
+    for (Operation *user : value.getUsers()) {
+      Operation *top = block->findAncestorOpInBlock(*user);
+      if (!top)
+        return false;
+      readers.push_back(top);
+      if (user != top || !isRecomputedAtUses(user))
+        continue;
+      for (Value result : user->getResults())
+        if (isBlock(result.getType()) && !readersOf(result, block, readers))
+          return false;
+    }
+    return true;
+  }
+
+  /// Whether lowerOp leaves `op`'s result unstored, to be recomputed (or
+  /// reloaded) wherever it is read.
+  bool isRecomputedAtUses(Operation *op) {
+    if (isa<blk::LoadOp, blk::SplitOp>(op))
+      return true;
+    if (isa<blk::ReduceOp, blk::ScanOp, blk::ArgReduceOp, blk::StoreOp,
+            blk::AtomicRMWOp, blk::AtomicCASOp>(op) ||
+        op->getNumResults() != 1)
+      return false;
+    return (isa<blk::BlkDialect>(op->getDialect()) ||
+            op->hasTrait<OpTrait::Elementwise>()) &&
+           !needsBuffer(op);
+  }
+
   void lowerStore(blk::StoreOp store) {
     Location loc = store.getLoc();
-    auto type = cast<RankedTensorType>(store.getPtr().getType());
+    auto type = cast<RankedTensorType>(store.getValue().getType());
     auto storeAt = [&](ValueRange ivs) {
       Value ptr = readElement(loc, store.getPtr(), ivs);
       Value value = readElement(loc, store.getValue(), ivs);
       blk::StoreOp::create(builder, loc, ptr, value, Value());
     };
     maskedLoopNest(
-        loc, type.getShape(), store.getMask(),
+        loc, type, store.getMask(),
         [&](ValueRange ivs, ValueRange) {
           storeAt(ivs);
           return SmallVector<Value>();
