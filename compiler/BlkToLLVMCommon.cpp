@@ -69,14 +69,16 @@ struct StoreLowering : ConvertOpToLLVMPattern<blk::StoreOp> {
   }
 };
 
-/// A read prefetch into every cache level (x86: prefetcht0).
+/// A prefetch into every cache level (x86: prefetcht0, or prefetchw for
+/// writing).
 struct PrefetchLowering : ConvertOpToLLVMPattern<blk::PrefetchOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(blk::PrefetchOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<LLVM::Prefetch>(
-        op, adaptor.getPtr(), /*rw=*/0, /*hint=*/3, /*cache=*/1);
+        op, adaptor.getPtr(), /*rw=*/op.getWrite() ? 1 : 0, /*hint=*/3,
+        /*cache=*/1);
     return success();
   }
 };

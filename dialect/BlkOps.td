@@ -126,10 +126,11 @@ def Blk_PrefetchOp : Blk_Op<"prefetch"> {
     next program or loop iteration will load (convert-blk-to-loops). It
     takes one scalar pointer, which may point anywhere (a prefetch never
     faults). It declares no memory effects, so it is never erased as dead.
-    Example: `blk.prefetch %p : !blk.ptr<f32>`
+    `write` fetches the line for writing (the stores that follow).
+    Example: `blk.prefetch %p write : !blk.ptr<f32>`
   }];
-  let arguments = (ins Blk_PtrType:$ptr);
-  let assemblyFormat = "$ptr attr-dict `:` type($ptr)";
+  let arguments = (ins Blk_PtrType:$ptr, UnitAttr:$write);
+  let assemblyFormat = "$ptr (`write` $write^)? attr-dict `:` qualified(type($ptr))";
 }
 
 //===----------------------------------------------------------------------===//

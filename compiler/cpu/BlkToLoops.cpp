@@ -109,6 +109,19 @@ private:
     Value fill;
   };
   DenseMap<Value, Tail> tails;
+  /// Memory a loop over a 1-D block's elements prefetches as it goes: the
+  /// pointers `ptrs` with the values `next` maps replaced (the next unit of
+  /// work's loads, see prefetchNextWork), or as they are (the stores that
+  /// follow: their lines are fetched for writing ahead of the stores).
+  struct PrefetchStream {
+    Value ptrs;
+    IRMapping next;
+    Value end;           // active elements end here (null: all)
+    Block *block;        // where the load or store is
+    bool write = false;
+    Operation *anchor = nullptr; // a burst of it goes before this op
+  };
+
   /// While set, readElement reads a buffer with a tail as its fill.
   bool readingTail = false;
   /// While emitting a loop body over active elements: the mask known to
@@ -313,6 +326,53 @@ private:
         scf::YieldOp::create(builder, loc, slow.getResults());
       carried = ifOp.getResults();
     };
+    // [from, split) as chunks of kChunkLines lines, each prefetching
+    // `interleaved` over its elements before a loop over them; `from`
+    // advances past the chunks (what is left is less than one).
+    auto emitPrefetchingChunks = [&](Value &from, Value split) {
+      SmallVector<PrefetchStream> streams = std::move(interleaved);
+      interleaved.clear();
+      int64_t chunk = lanes * kChunkLines;
+      auto constant = [&](int64_t v) -> Value {
+        return arith::ConstantIndexOp::create(builder, loc, v);
+      };
+      Value chunksEnd = arith::AddIOp::create(
+          builder, loc, from,
+          arith::AndIOp::create(
+              builder, loc, arith::SubIOp::create(builder, loc, split, from),
+              constant(-chunk)));
+      auto chunks = scf::ForOp::create(builder, loc, from, chunksEnd,
+                                       constant(chunk), carried);
+      {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(chunks.getBody());
+        Value start = chunks.getInductionVar();
+        for (PrefetchStream &stream : streams) {
+          auto ptrType = cast<RankedTensorType>(stream.ptrs.getType());
+          int64_t bytes = blk::elementBytes(
+              cast<blk::PtrType>(ptrType.getElementType()).getPointeeType());
+          int64_t step = std::max<int64_t>(1, 64 / bytes);
+          // The chunk's elements of this stream, one per 64 bytes.
+          auto lines = scf::ForOp::create(
+              builder, loc, start,
+              arith::AddIOp::create(builder, loc, start, constant(chunk)),
+              constant(step));
+          OpBuilder::InsertionGuard inner(builder);
+          builder.setInsertionPointToStart(lines.getBody());
+          if (!emitPrefetch(loc, stream, lines.getInductionVar(), lines))
+            lines.erase();
+        }
+        carried.assign(chunks.getRegionIterArgs().begin(),
+                       chunks.getRegionIterArgs().end());
+        emitOneLoop({}, start,
+                    arith::AddIOp::create(builder, loc, start, constant(chunk)),
+                    /*active=*/true, /*vectorTail=*/false);
+        if (!carried.empty())
+          scf::YieldOp::create(builder, loc, carried);
+      }
+      carried.assign(chunks.getResults().begin(), chunks.getResults().end());
+      from = chunksEnd;
+    };
     // Active elements: whole vectors, then the rest as one masked vector.
     auto emitLoop = [&](ValueRange outer, Value from, Value to, bool active) {
       std::optional<int64_t> first = getConstantIntValue(from);
@@ -327,6 +387,8 @@ private:
           builder, loc, count,
           arith::ConstantIndexOp::create(builder, loc, -lanes));
       Value split = arith::AddIOp::create(builder, loc, from, whole);
+      if (!interleaved.empty() && shape.size() == 1)
+        emitPrefetchingChunks(from, split);
       emitOneLoop(outer, from, split, active, /*vectorTail=*/false);
       emitOneLoop(outer, split, to, active, /*vectorTail=*/true);
     };
@@ -583,6 +645,50 @@ private:
     });
   }
 
+  /// Lines (64 bytes of the block's elements) per chunk of a loop that
+  /// interleaves prefetches: a horizontal reduction per chunk costs little
+  /// against 16 vectors of work.
+  static constexpr int64_t kChunkLines = 16;
+
+  /// While set, the next inner loop over whole vectors of active elements
+  /// prefetches these as it goes (see emitLoop), and clears them.
+  SmallVector<PrefetchStream> interleaved;
+
+  /// The prefetches for the loop that stores 1-D `value` (an expensive
+  /// elementwise result, such as exp(x - max)): the next unit of work's
+  /// loads of its size waiting in its block, and the lines of the first
+  /// store of its size after it, fetched for writing (on the Intel dev
+  /// host the stores of a 12288-element row waited on their lines for
+  /// 40 % of the row's time; fetched during the exp pass instead, ...).
+  SmallVector<PrefetchStream> prefetchesAlong(Value value) {
+    SmallVector<PrefetchStream> streams;
+    auto type = cast<RankedTensorType>(value.getType());
+    Operation *def = value.getDefiningOp();
+    if (type.getRank() != 1 || !def)
+      return streams;
+    Block *block = def->getBlock();
+    auto sameLength = [&](Value ptrs) {
+      auto ptrType = cast<RankedTensorType>(ptrs.getType());
+      return ptrType.getShape() == type.getShape();
+    };
+    for (PrefetchStream &stream : pendingPrefetches)
+      if (stream.block == block && sameLength(stream.ptrs)) {
+        streams.push_back(stream);
+        stream.ptrs = Value(); // taken
+      }
+    llvm::erase_if(pendingPrefetches, [&](const PrefetchStream &stream) {
+      return !stream.ptrs;
+    });
+    for (Operation *op = def->getNextNode(); op; op = op->getNextNode())
+      if (auto store = dyn_cast<blk::StoreOp>(op)) {
+        if (isBlock(store.getPtr().getType()) && sameLength(store.getPtr()))
+          streams.push_back(
+              {store.getPtr(), IRMapping(), Value(), block, /*write=*/true});
+        break;
+      }
+    return streams;
+  }
+
   void materialize(Value value) {
     auto type = cast<RankedTensorType>(value.getType());
     Value buffer = allocBuffer(type);
@@ -601,6 +707,8 @@ private:
     // Below the tail's start, the loads it comes from are active.
     llvm::SaveAndRestore<Value> below(activeTailStart,
                                       tailStart ? tailStart : activeTailStart);
+    llvm::SaveAndRestore<SmallVector<PrefetchStream>> prefetching(
+        interleaved, prefetchesAlong(value));
     SmallVector<Value> results = maskedLoopNest(
         loc, type, Value(),
         [&](ValueRange ivs, ValueRange running) {
@@ -717,7 +825,7 @@ private:
       // Past the loop's end: where the next program starts it.
       if (dependsOnAny(loop.getLowerBound(), programIds)) {
         nextProgram();
-        Value start = cloneWithReplacements(loop.getLowerBound(), next);
+        Value start = cloneWithReplacements(loop.getLowerBound(), next, loop);
         if (!start)
           return;
         Value inLoop =
@@ -733,26 +841,65 @@ private:
     } else {
       return;
     }
-    auto type = cast<RankedTensorType>(load.getType());
-    int64_t elementBytes = blk::elementBytes(type.getElementType());
+    pendingPrefetches.push_back({load.getPtr(), std::move(next), end,
+                                 load->getBlock(), /*write=*/false, load});
+  }
+
+  /// Prefetches still waiting for a loop to interleave them with (see
+  /// prefetchNextWork, PrefetchStream).
+  SmallVector<PrefetchStream> pendingPrefetches;
+
+  /// Emits `stream` at the builder's insertion point as one loop over its
+  /// first kPrefetchBytes, one prefetch per 64 bytes: where no loop over its
+  /// elements follows to interleave it with.
+  void emitPrefetchBurst(Location loc, PrefetchStream &stream) {
+    auto type = cast<RankedTensorType>(stream.ptrs.getType());
+    int64_t elementBytes = blk::elementBytes(
+        cast<blk::PtrType>(type.getElementType()).getPointeeType());
     auto constant = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(builder, loc, v);
     };
-    Value limit = constant(std::min(type.getDimSize(0),
-                                    kPrefetchBytes / elementBytes));
-    Value stop = end ? arith::MinSIOp::create(builder, loc, end, limit) : limit;
-    auto prefetches = scf::ForOp::create(
+    Value limit = constant(
+        std::min(type.getDimSize(0), kPrefetchBytes / elementBytes));
+    Value stop = stream.end
+                     ? arith::MinSIOp::create(builder, loc, stream.end, limit)
+                     : limit;
+    auto loop = scf::ForOp::create(
         builder, loc, constant(0), stop,
         constant(std::max<int64_t>(1, 64 / elementBytes)));
     OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(prefetches.getBody());
-    Value ptr = readElement(loc, ptrs, prefetches.getInductionVar());
-    Value following = cloneWithReplacements(ptr, next);
-    if (!following) {
-      prefetches.erase();
+    builder.setInsertionPointToStart(loop.getBody());
+    if (!emitPrefetch(loc, stream, loop.getInductionVar(), loop))
+      loop.erase();
+  }
+
+  /// One prefetch of element `index` of `stream`, in `scope` (an op whose
+  /// body the builder is in). False if its address cannot be computed
+  /// there.
+  bool emitPrefetch(Location loc, PrefetchStream &stream, Value index,
+                    Operation *scope) {
+    Value ptr = readElement(loc, stream.ptrs, index);
+    IRMapping replacements = stream.next;
+    Value address = cloneWithReplacements(ptr, replacements, scope);
+    if (address)
+      blk::PrefetchOp::create(builder, loc, address, stream.write);
+    // What readElement built for the current unit of work may use values
+    // defined after `scope` (the stores' pointers): erased unless used.
+    eraseUnusedInside(ptr, scope);
+    return bool(address);
+  }
+
+  /// Erases the op defining `value` inside `scope` if nothing uses it, then
+  /// its operands' likewise.
+  static void eraseUnusedInside(Value value, Operation *scope) {
+    Operation *def = value.getDefiningOp();
+    if (!def || !scope->isAncestor(def) || !def->use_empty() ||
+        !isMemoryEffectFree(def))
       return;
-    }
-    blk::PrefetchOp::create(builder, loc, following);
+    SmallVector<Value> operands(def->getOperands());
+    def->erase();
+    for (Value operand : operands)
+      eraseUnusedInside(operand, scope);
   }
 
   /// Whether `value` is computed from `key`.
@@ -769,20 +916,30 @@ private:
     return result;
   }
 
-  /// `value` recomputed at the builder's insertion point with the values
-  /// that `replacements` maps replaced: the ops between them cloned, null
-  /// if one of those may touch memory or has regions.
-  Value cloneWithReplacements(Value value, IRMapping &replacements) {
+  /// Whether `value` is available in the body of `scope`.
+  static bool availableIn(Value value, Operation *scope) {
+    Operation *def = value.getDefiningOp();
+    Block *block = def ? def->getBlock()
+                       : cast<BlockArgument>(value).getOwner();
+    Operation *ancestor = block->findAncestorOpInBlock(*scope);
+    return ancestor && (!def || def->isBeforeInBlock(ancestor));
+  }
+
+  /// `value` recomputed at the builder's insertion point (inside `scope`)
+  /// with the values that `replacements` maps replaced: the ops between
+  /// them cloned, and those not available in `scope` yet (defined after
+  /// it) too; null if one of those may touch memory or has regions.
+  Value cloneWithReplacements(Value value, IRMapping &replacements,
+                              Operation *scope) {
     if (Value mapped = replacements.lookupOrNull(value))
       return mapped;
     Operation *def = value.getDefiningOp();
     if (!def)
       return value;
-    DenseMap<Value, bool> memo;
-    bool affected = false;
+    bool affected = !scope->isAncestor(def) && !availableIn(value, scope);
     SmallVector<Value> operands;
     for (Value operand : def->getOperands()) {
-      Value replaced = cloneWithReplacements(operand, replacements);
+      Value replaced = cloneWithReplacements(operand, replacements, scope);
       if (!replaced)
         return {};
       affected |= replaced != operand;
@@ -1277,15 +1434,27 @@ private:
   }
 
   LogicalResult lowerBlock(Block &block) {
-    return walkBlockOps(
-        block, "CPU",
-        [&](scf::ForOp loop) -> LogicalResult {
-          builder.setInsertionPoint(loop);
-          if (llvm::any_of(loop.getInitArgs().getTypes(), isBlock))
-            return lowerFor(loop);
-          return lowerBlock(*loop.getBody());
-        },
-        [&](Operation *op) { return lowerOp(op); });
+    if (failed(walkBlockOps(
+            block, "CPU",
+            [&](scf::ForOp loop) -> LogicalResult {
+              builder.setInsertionPoint(loop);
+              if (llvm::any_of(loop.getInitArgs().getTypes(), isBlock))
+                return lowerFor(loop);
+              return lowerBlock(*loop.getBody());
+            },
+            [&](Operation *op) { return lowerOp(op); })))
+      return failure();
+    // Next-work prefetches no loop interleaved: at once, right after their
+    // load's own loop (before the load, which is erased last).
+    for (PrefetchStream &stream : pendingPrefetches)
+      if (stream.block == &block) {
+        builder.setInsertionPoint(stream.anchor);
+        emitPrefetchBurst(stream.anchor->getLoc(), stream);
+      }
+    llvm::erase_if(pendingPrefetches, [&](const PrefetchStream &stream) {
+      return stream.block == &block;
+    });
+    return success();
   }
 
   LogicalResult lowerOp(Operation *op) {
