@@ -746,8 +746,8 @@ private:
       return fused.combine(*this, loc, running, element);
     };
     // Masked-off elements touch no memory and take `other` (or 0). A
-    // reloaded block's loop only computes its fused reductions (or nothing,
-    // and is erased as dead).
+    // reloaded block's loop only computes its fused reductions (or nothing:
+    // the loops stage's canonicalization then erases it as dead).
     SmallVector<Value> results = maskedLoopNest(
         loc, type, load.getMask(),
         [&](ValueRange ivs, ValueRange running) {

@@ -20,9 +20,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace blockjit;
@@ -219,6 +223,42 @@ TEST(CPUExecutor, LoadedKernelLaunchesThroughTheExecutor) {
   error =
       errorText(executorFor(TargetKind::CPU).launch(*loaded, config, slots));
   EXPECT_TRUE(contains(error, "no device 3")) << error;
+}
+
+// BLOCKJIT_PERF_MAP=1: each CPU kernel linked into the process is listed
+// in /tmp/perf-PID.map ("START SIZE NAME", hex) so that perf names its
+// code; the entry point's range is the kernel's specialization and symbol.
+TEST(CPUExecutor, PerfMapNamesLoadedKernels) {
+  std::string path = "/tmp/perf-" + std::to_string(::getpid()) + ".map";
+  ::setenv("BLOCKJIT_PERF_MAP", "1", 1);
+  std::vector<float> x(100, 1.0f), y(100, 2.0f);
+  auto bx = DeviceBuffer::copyOf(TargetKind::CPU, llvm::ArrayRef(x));
+  auto by = DeviceBuffer::copyOf(TargetKind::CPU, llvm::ArrayRef(y));
+  auto bout = DeviceBuffer::allocate(TargetKind::CPU, 100 * sizeof(float));
+  ASSERT_TRUE(bx && by && bout);
+  LaunchOptions options;
+  options.target = TargetKind::CPU;
+  options.grid = {4};
+  // A block size no other test uses: this specialization is linked here.
+  std::string error =
+      errorText(launch(*examples::vectorAdd(), options,
+                       {bx->arg<float>(), by->arg<float>(), bout->arg<float>(),
+                        int32_t(100), Constexpr(32)}));
+  ::unsetenv("BLOCKJIT_PERF_MAP");
+  ASSERT_EQ(error, "");
+  std::ifstream map(path);
+  ASSERT_TRUE(map.good()) << path;
+  bool listed = false;
+  std::string start, size, name;
+  while (map >> start >> size && std::getline(map, name))
+    if (contains(name, "vector_add") && contains(name, "BLOCK_SIZE=32") &&
+        contains(name, ":vector_add_blockjit_entry")) {
+      listed = true;
+      EXPECT_GT(std::stoull(start, nullptr, 16), 0u);
+      EXPECT_GT(std::stoull(size, nullptr, 16), 0u);
+    }
+  EXPECT_TRUE(listed) << "no vector_add entry in " << path;
+  std::remove(path.c_str());
 }
 
 TEST(LaunchConfig, PlainMeansNothingBeyondGridStreamAndDevice) {

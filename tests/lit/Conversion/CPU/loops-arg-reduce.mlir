@@ -4,22 +4,31 @@
 // the identity (-inf, INT32_MAX); f16 compares in f32. A NaN beats any
 // number, a number beats the accumulator when greater, or equal with a
 // smaller index (so the first index wins ties). The index is the loop's.
+// A 1-D block read only by the arg_reduce is not copied into a buffer: the
+// reduction loop reloads each element from memory (blk.load at the loop's
+// index). A 2-D block is still copied into a buffer and read from it.
 
 // CHECK-LABEL: func.func @argmax_f16
+// CHECK-NOT:     memref.
 // CHECK:         %[[IMAX:.*]] = arith.constant 2147483647 : i32
 // CHECK:         %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK:         %[[R:.*]]:2 = scf.for %[[K:[^ ]*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[V:[^ ]*]] = %[[NINF]], %[[I:[^ ]*]] = %[[IMAX]]) -> (f32, i32) {
-// CHECK:           %[[X16:.*]] = memref.load
-// CHECK:           %[[X:.*]] = arith.extf %[[X16]] : f16 to f32
+// CHECK-NEXT:      %[[KP:.*]] = arith.index_cast %[[K]] : index to i32
+// CHECK-NEXT:      %[[P:.*]] = blk.addptr %{{.*}}, %[[KP]] : !blk.ptr<f16>, i32
+// CHECK-NEXT:      %[[X16:.*]] = blk.load %[[P]] : !blk.ptr<f16>
+// CHECK-NEXT:      %[[X:.*]] = arith.extf %[[X16]] : f16 to f32
 // CHECK:           %[[K32:.*]] = arith.index_cast %[[K]] : index to i32
 // CHECK:           %[[FIRST:.*]] = arith.cmpi slt, %[[K32]], %[[I]] : i32
 // CHECK:           %[[XNAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
-// CHECK:           arith.cmpf ogt, %[[X]], %[[V]] : f32
-// CHECK:           arith.cmpf oeq, %[[X]], %[[V]] : f32
+// CHECK:           %[[GT:.*]] = arith.cmpf ogt, %[[X]], %[[V]] : f32
+// CHECK:           %[[EQ:.*]] = arith.cmpf oeq, %[[X]], %[[V]] : f32
+// CHECK-NEXT:      %[[TIE:.*]] = arith.andi %[[EQ]], %[[FIRST]] : i1
+// CHECK-NEXT:      arith.ori %[[GT]], %[[TIE]] : i1
 // CHECK:           %[[B:.*]] = arith.select %[[XNAN]], %{{.*}}, %{{.*}} : i1
 // CHECK:           %[[NV:.*]] = arith.select %[[B]], %[[X]], %[[V]] : f32
 // CHECK:           %[[NI:.*]] = arith.select %[[B]], %[[K32]], %[[I]] : i32
 // CHECK:           scf.yield %[[NV]], %[[NI]] : f32, i32
+// CHECK-NOT:     memref.
 // CHECK:         blk.store %{{.*}}, %[[R]]#1 : !blk.ptr<i32>
 func.func @argmax_f16(%in: !blk.ptr<f16>, %out: !blk.ptr<i32>) {
   %r = blk.make_range 0 to 128 : tensor<128xi32>
@@ -35,11 +44,14 @@ func.func @argmax_f16(%in: !blk.ptr<f16>, %out: !blk.ptr<i32>) {
 // column over the rows; i8 compares as i32 from INT_MAX.
 // CHECK-LABEL: func.func @argmin_cols_i8
 // CHECK:         %[[OUT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8xi32>
+// CHECK:         %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4x8xi8>
+// CHECK:           blk.load
+// CHECK-NEXT:      memref.store %{{.*}}, %[[X]][%{{.*}}, %{{.*}}] : memref<4x8xi8>
 // CHECK:         scf.for %[[J:[^ ]*]] = %{{.*}} to %{{.*}} step
 // CHECK:           %[[IMAX:.*]] = arith.constant 2147483647 : i32
 // CHECK:           %[[VMAX:.*]] = arith.constant 2147483647 : i32
 // CHECK:           %[[R:.*]]:2 = scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%{{.*}} = %[[VMAX]], %{{.*}} = %[[IMAX]]) -> (i32, i32) {
-// CHECK:             memref.load %{{.*}}[%[[K]], %[[J]]] : memref<4x8xi8>
+// CHECK-NEXT:        memref.load %[[X]][%[[K]], %[[J]]] : memref<4x8xi8>
 // CHECK:             arith.extsi %{{.*}} : i8 to i32
 // CHECK:             arith.cmpi slt
 // CHECK:           memref.store %[[R]]#1, %[[OUT]][%[[J]]] : memref<8xi32>

@@ -8,14 +8,18 @@
 // read the carry buffer. Scalar iter_args are kept as they are.
 //
 // (The body here does not read the carried block: see
-// loops-for-carry-accumulate.mlir for the accumulator case.)
+// loops-for-carry-accumulate.mlir for the accumulator case.) The body's load
+// x is read only before any store, so it gets no buffer of its own: the sum
+// (the load's loop, left for that fused reduction) and y = x * x read it from
+// memory, and the next iteration's x is prefetched in between.
 
 // CHECK-LABEL: func.func @carry_last
 // CHECK-SAME:    (%[[IN:[^:]*]]: !blk.ptr<f32>, %[[OUT:[^:]*]]: !blk.ptr<f32>, %[[N:[^:]*]]: i32)
-//                load buffer, carry buffer and two snapshots
-// CHECK-COUNT-4: memref.alloca() {alignment = 64 : i64} : memref<8xf32>
+//                carry buffer and two snapshots, no load buffer
+// CHECK-COUNT-3: memref.alloca() {alignment = 64 : i64} : memref<8xf32>
 // CHECK-NOT:     memref.alloca
-// CHECK:         %[[FZ:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[FZ:.*]] = arith.constant 0.000000e+00 : f32
 //
 //                init: zeros -> snapshot -> carry buffer
 // CHECK:         scf.for %[[I:[^ ]*]] =
@@ -27,13 +31,33 @@
 //
 //                only the scalar iter_arg is left
 // CHECK:         %[[TOT:.*]] = scf.for %[[K:[^ ]*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[T:[^ ]*]] = %[[FZ]]) -> (f32)  : i32 {
+// CHECK-NEXT:      %[[ROWPTR:.*]] = blk.addptr %[[IN]], %[[K]] : !blk.ptr<f32>, i32
 // CHECK-NOT:       tensor<
-// CHECK:           %[[S:.*]] = scf.for {{.*}} -> (f32) {
-// CHECK:           %[[T2:.*]] = arith.addf %[[T]], %[[S]] : f32
-//                  y = x * x into the snapshot, then into the carry buffer
+//                  the sum, reading x from memory
+// CHECK:           %[[S:.*]] = scf.for %[[I:[^ ]*]] = {{.*}} -> (f32) {
+// CHECK-NEXT:        %[[COL:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK-NEXT:        %[[P:.*]] = blk.addptr %[[ROWPTR]], %[[COL]] : !blk.ptr<f32>, i32
+// CHECK-NEXT:        %[[X:.*]] = blk.load %[[P]] : !blk.ptr<f32>
+// CHECK-NEXT:        arith.addf %{{.*}}, %[[X]] fastmath<reassoc> : f32
+//                  the next iteration's x, prefetched
+// CHECK:           %[[K1:.*]] = arith.addi %[[K]], %[[C1]] : i32
+// CHECK:           %[[C16:.*]] = arith.constant 16 : index
+// CHECK:           scf.for %[[I:[^ ]*]] = %{{.*}} to %{{.*}} step %[[C16]] {
+// CHECK-NEXT:        %[[COL:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK-NEXT:        %[[NROWPTR:.*]] = blk.addptr %[[IN]], %[[K1]] : !blk.ptr<f32>, i32
+// CHECK-NEXT:        %[[NP:.*]] = blk.addptr %[[NROWPTR]], %[[COL]] : !blk.ptr<f32>, i32
+// CHECK-NEXT:        blk.prefetch %[[NP]] : !blk.ptr<f32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[T2:.*]] = arith.addf %[[T]], %[[S]] : f32
+//                  y = x * x (x read from memory) into the snapshot, then
+//                  into the carry buffer
 // CHECK:           scf.for %[[I:[^ ]*]] =
-// CHECK-NEXT:        %[[X1:.*]] = memref.load %[[X:alloca[_0-9]*]][%[[I]]] : memref<8xf32>
-// CHECK-NEXT:        %[[X2:.*]] = memref.load %[[X]][%[[I]]] : memref<8xf32>
+// CHECK-NEXT:        %[[COL:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK-NEXT:        %[[P:.*]] = blk.addptr %[[ROWPTR]], %[[COL]] : !blk.ptr<f32>, i32
+// CHECK-NEXT:        %[[X1:.*]] = blk.load %[[P]] : !blk.ptr<f32>
+// CHECK-NEXT:        %[[COL:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK-NEXT:        %[[P:.*]] = blk.addptr %[[ROWPTR]], %[[COL]] : !blk.ptr<f32>, i32
+// CHECK-NEXT:        %[[X2:.*]] = blk.load %[[P]] : !blk.ptr<f32>
 // CHECK-NEXT:        %[[Y:.*]] = arith.mulf %[[X1]], %[[X2]] : f32
 // CHECK-NEXT:        memref.store %[[Y]], %[[YSNAP:alloca[_0-9]*]][%[[I]]] : memref<8xf32>
 // CHECK:           scf.for %[[I:[^ ]*]] =

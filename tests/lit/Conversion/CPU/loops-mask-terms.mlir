@@ -4,12 +4,21 @@
 // (compiler/cpu/MaskTerms.h): a term `index < bound` along the innermost
 // dimension bounds its loop (end = clamp(bound - start - offset, 0, size),
 // in 64 bits), a term constant along it is tested once per line, and only
-// the rest would be tested per element (loops-load-masked.mlir).
+// the rest would be tested per element (loops-load-masked.mlir). The
+// bounded loop over the active elements, whose end is not a constant, runs
+// as whole 64-byte vectors [0, end & -16) and a remainder [end & -16, end)
+// with the tail-folding loop annotation (vectorize with predication, width
+// 16, interleave 1); neither tests the mask per element.
+
+// CHECK:       #[[IL:loop_interleave[0-9_]*]] = #llvm.loop_interleave<count = 1 : i32>
+// CHECK-NEXT:  #[[VEC:loop_vectorize[0-9_]*]] = #llvm.loop_vectorize<disable = false, predicateEnable = true, scalableEnable = false, width = 16 : i32>
+// CHECK-NEXT:  #[[ANN:loop_annotation[0-9_]*]] = #llvm.loop_annotation<vectorize = #[[VEC]], interleave = #[[IL]]>
 
 // `n > start + range(4, 20)`: the swapped compare, a make_range that does
 // not start at 0 and an offset constant along the lanes.
 // CHECK-LABEL: func.func @offset_prefix
 // CHECK-SAME:    (%[[OUT:[^:]*]]: !blk.ptr<f32>, %[[START:[^:]*]]: i32, %[[N:[^:]*]]: i32
+// CHECK:         %[[CM16:.*]] = arith.constant -16 : index
 // CHECK:         %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
 // CHECK-NEXT:    %[[A:.*]] = arith.subi %[[N64]], %[[C4:.*]] : i64
 // CHECK-NEXT:    %[[S64:.*]] = arith.extsi %[[START]] : i32 to i64
@@ -17,9 +26,16 @@
 // CHECK-NEXT:    %[[MIN:.*]] = arith.minsi %[[B]], %[[C16:.*]] : i64
 // CHECK-NEXT:    %[[MAX:.*]] = arith.maxsi %[[MIN]], %[[C0:.*]] : i64
 // CHECK-NEXT:    %[[END:.*]] = arith.index_cast %[[MAX]] : i64 to index
-// CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %[[END]] step
+// CHECK-NEXT:    %[[SPLIT:.*]] = arith.andi %[[END]], %[[CM16]] : index
+// CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %[[SPLIT]] step
 // CHECK-NOT:       scf.if
 // CHECK:           blk.store
+// CHECK-NEXT:    }{{$}}
+// CHECK-NEXT:    scf.for %{{.*}} = %[[SPLIT]] to %[[END]] step
+// CHECK-NOT:       scf.if
+// CHECK:           blk.store
+// CHECK-NEXT:    } {llvm.loop_annotation = #[[ANN]]}
+// CHECK-NEXT:    return
 func.func @offset_prefix(%out: !blk.ptr<f32>, %start: i32, %n: i32, %v: f32) {
   %r = blk.make_range 4 to 20 : tensor<16xi32>
   %s = blk.splat %start : i32 -> tensor<16xi32>
@@ -42,7 +58,10 @@ func.func @offset_prefix(%out: !blk.ptr<f32>, %start: i32, %n: i32, %v: f32) {
 // CHECK-NEXT:    arith.minsi %[[B]]
 // CHECK-NEXT:    arith.maxsi
 // CHECK-NEXT:    %[[END:.*]] = arith.index_cast
-// CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %[[END]] step
+// CHECK-NEXT:    %[[SPLIT:.*]] = arith.andi %[[END]], %{{.*}} : index
+// CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %[[SPLIT]] step
+// CHECK:         scf.for %{{.*}} = %[[SPLIT]] to %[[END]] step
+// CHECK:         } {llvm.loop_annotation = #[[ANN]]}
 func.func @inclusive_unsigned(%out: !blk.ptr<f32>, %n: i32, %v: f32) {
   %r = blk.make_range 0 to 16 : tensor<16xi32>
   %nb = blk.splat %n : i32 -> tensor<16xi32>
@@ -55,9 +74,10 @@ func.func @inclusive_unsigned(%out: !blk.ptr<f32>, %n: i32, %v: f32) {
 }
 
 // A 2-D tile masked by `(rows < m) & (cols < n)`: per row, the column
-// prefix bounds the inner loop and the row term picks 0 lanes or that
-// bound; the load's other lanes get 0 in a second loop, the store skips
-// them. No per-element test is left.
+// prefix bounds the inner loops (whole vectors, then the remainder) and the
+// row term picks 0 lanes or that bound; the load's other lanes get 0 in a
+// third loop, the store skips them. No per-element test is left. (The 2-D
+// load is still copied into a buffer.)
 // CHECK-LABEL: func.func @tile
 // CHECK-SAME:    (%{{[^:]*}}: !blk.ptr<f32>, %{{[^:]*}}: !blk.ptr<f32>, %[[M:[^:]*]]: i32, %[[N:[^:]*]]: i32)
 // CHECK:         scf.for %[[ROW:.*]] = %{{.*}} to %[[C4:.*]] step
@@ -65,16 +85,30 @@ func.func @inclusive_unsigned(%out: !blk.ptr<f32>, %n: i32, %v: f32) {
 // CHECK-NEXT:      %[[R:.*]] = arith.index_cast %[[ROW]] : index to i32
 // CHECK-NEXT:      %[[ROWOK:.*]] = arith.cmpi slt, %[[R]], %[[M]] : i32
 // CHECK-NEXT:      %[[END:.*]] = arith.select %[[ROWOK]], %[[COLEND]], %{{.*}} : index
-// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[END]] step
+// CHECK-NEXT:      %[[SPLIT:.*]] = arith.andi %[[END]], %{{.*}} : index
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[SPLIT]] step
 // CHECK-NOT:         scf.if
 // CHECK:             blk.load
-// CHECK:           scf.for %{{.*}} = %[[END]] to %{{.*}} step
 // CHECK:             memref.store
+// CHECK-NEXT:      }{{$}}
+// CHECK-NEXT:      scf.for %{{.*}} = %[[SPLIT]] to %[[END]] step
+// CHECK-NOT:         scf.if
+// CHECK:             blk.load
+// CHECK:             memref.store
+// CHECK-NEXT:      } {llvm.loop_annotation = #[[ANN]]}
+// CHECK-NEXT:      scf.for %{{.*}} = %[[END]] to %{{.*}} step
+// CHECK-NEXT:        memref.store
 // CHECK:         scf.for %[[ROW2:.*]] = %{{.*}} to %[[C4]] step
 // CHECK:           %[[END2:.*]] = arith.select
-// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[END2]] step
+// CHECK-NEXT:      %[[SPLIT2:.*]] = arith.andi %[[END2]], %{{.*}} : index
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[SPLIT2]] step
 // CHECK-NOT:         scf.if
 // CHECK:             blk.store
+// CHECK-NEXT:      }{{$}}
+// CHECK-NEXT:      scf.for %{{.*}} = %[[SPLIT2]] to %[[END2]] step
+// CHECK-NOT:         scf.if
+// CHECK:             blk.store
+// CHECK-NEXT:      } {llvm.loop_annotation = #[[ANN]]}
 // CHECK-NOT:     scf.if
 // CHECK:         return
 func.func @tile(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>, %m: i32, %n: i32) {

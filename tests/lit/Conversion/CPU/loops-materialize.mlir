@@ -5,16 +5,21 @@
 //    buffer by a loop of its own, and both users read the buffer;
 //  - used once, it is fused into its consumer's loop (no buffer);
 //  - a cheap op (arith.subf, ...) is recomputed at every use, never buffered.
+// The loaded block x itself is read before any store here, so it gets no
+// buffer either: every loop that reads x loads it from memory again.
 
 // CHECK-LABEL: func.func @exp_two_uses
-// CHECK-DAG:     %[[E:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
-// CHECK-DAG:     %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
+// CHECK-SAME:    (%[[IN:[^:]*]]: !blk.ptr<f32>, %[[OUT:[^:]*]]: !blk.ptr<f32>)
+// CHECK-NEXT:    %[[E:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
 // CHECK-NOT:     memref.alloca
-// CHECK:         memref.store %{{.*}}, %[[X]][%{{.*}}] : memref<16xf32>
-//                the loop that fills the buffer also sums it (the sum is
-//                over all of it: no second pass) ...
+// CHECK-NOT:     memref.store
+// CHECK-NOT:     math.exp
+//                the loop that fills the buffer (reading x from memory)
+//                also sums it (the sum is over all of it: no second pass) ...
 // CHECK:         %[[SUM:.*]] = scf.for %[[I:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (f32) {
-// CHECK-NEXT:      %[[XI:.*]] = memref.load %[[X]][%[[I]]] : memref<16xf32>
+// CHECK-NEXT:      %[[OFF:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK-NEXT:      %[[PTR:.*]] = blk.addptr %[[IN]], %[[OFF]] : !blk.ptr<f32>, i32
+// CHECK-NEXT:      %[[XI:.*]] = blk.load %[[PTR]] : !blk.ptr<f32>
 // CHECK-NEXT:      %[[EI:.*]] = math.exp %[[XI]] : f32
 // CHECK-NEXT:      memref.store %[[EI]], %[[E]][%[[I]]] : memref<16xf32>
 // CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[EI]] fastmath<reassoc> : f32
@@ -54,17 +59,22 @@ func.func @exp_two_uses(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
   return
 }
 
+// exp used once (by the sum) is computed in the sum's loop, from x loaded
+// there: no buffer at all.
 // CHECK-LABEL: func.func @exp_one_use
-// CHECK-NEXT:    %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
-// CHECK-NOT:     memref.alloca
+// CHECK-SAME:    (%[[IN:[^:]*]]: !blk.ptr<f32>, %[[OUT:[^:]*]]: !blk.ptr<f32>)
+// CHECK-NOT:     memref
 // CHECK-NOT:     math.exp
-// CHECK:         scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (f32) {
-// CHECK-NEXT:      %[[XK:.*]] = memref.load %[[X]][%[[K]]] : memref<16xf32>
+// CHECK:         %[[R:.*]] = scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (f32) {
+// CHECK-NEXT:      %[[OFF:.*]] = arith.index_cast %[[K]] : index to i32
+// CHECK-NEXT:      %[[PTR:.*]] = blk.addptr %[[IN]], %[[OFF]] : !blk.ptr<f32>, i32
+// CHECK-NEXT:      %[[XK:.*]] = blk.load %[[PTR]] : !blk.ptr<f32>
 // CHECK-NEXT:      %[[EK:.*]] = math.exp %[[XK]] : f32
-// CHECK-NEXT:      %[[R:.*]] = arith.addf %[[ACC]], %[[EK]] fastmath<reassoc> : f32
-// CHECK-NEXT:      scf.yield %[[R]] : f32
-// CHECK-NOT:     math.exp
-// CHECK:         return
+// CHECK-NEXT:      %[[A:.*]] = arith.addf %[[ACC]], %[[EK]] fastmath<reassoc> : f32
+// CHECK-NEXT:      scf.yield %[[A]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    blk.store %[[OUT]], %[[R]] : !blk.ptr<f32>
+// CHECK-NEXT:    return
 func.func @exp_one_use(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
   %r = blk.make_range 0 to 16 : tensor<16xi32>
   %base = blk.splat %in : !blk.ptr<f32> -> tensor<16x!blk.ptr<f32>>
@@ -76,20 +86,26 @@ func.func @exp_one_use(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
   return
 }
 
-// subf feeds two reductions, yet only the load has a buffer: each reduction
-// recomputes x - m.
+// subf feeds two reductions, yet nothing is buffered: each reduction's
+// loop loads x again and recomputes x - m.
 // CHECK-LABEL: func.func @cheap_two_uses
-// CHECK-SAME:    (%{{[^:]*}}: !blk.ptr<f32>, %{{[^:]*}}: !blk.ptr<f32>, %[[M:[^:]*]]: f32)
-// CHECK-NEXT:    %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
-// CHECK-NOT:     memref.alloca
+// CHECK-SAME:    (%[[IN:[^:]*]]: !blk.ptr<f32>, %{{[^:]*}}: !blk.ptr<f32>, %[[M:[^:]*]]: f32)
+// CHECK-NOT:     memref
 // CHECK:         scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (f32) {
-// CHECK-NEXT:      %[[XK:.*]] = memref.load %[[X]][%[[K]]] : memref<16xf32>
+// CHECK-NEXT:      %[[OFF:.*]] = arith.index_cast %[[K]] : index to i32
+// CHECK-NEXT:      %[[PTR:.*]] = blk.addptr %[[IN]], %[[OFF]] : !blk.ptr<f32>, i32
+// CHECK-NEXT:      %[[XK:.*]] = blk.load %[[PTR]] : !blk.ptr<f32>
 // CHECK-NEXT:      %[[D:.*]] = arith.subf %[[XK]], %[[M]] : f32
 // CHECK-NEXT:      arith.addf %[[ACC]], %[[D]]
+// CHECK-NOT:     memref
 // CHECK:         scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{.*}}) -> (f32) {
-// CHECK-NEXT:      %[[XK:.*]] = memref.load %[[X]][%[[K]]] : memref<16xf32>
+// CHECK-NEXT:      %[[OFF:.*]] = arith.index_cast %[[K]] : index to i32
+// CHECK-NEXT:      %[[PTR:.*]] = blk.addptr %[[IN]], %[[OFF]] : !blk.ptr<f32>, i32
+// CHECK-NEXT:      %[[XK:.*]] = blk.load %[[PTR]] : !blk.ptr<f32>
 // CHECK-NEXT:      %[[D:.*]] = arith.subf %[[XK]], %[[M]] : f32
 // CHECK-NEXT:      arith.maximumf %[[ACC]], %[[D]]
+// CHECK-NOT:     memref
+// CHECK:         return
 func.func @cheap_two_uses(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>, %m: f32) {
   %r = blk.make_range 0 to 16 : tensor<16xi32>
   %base = blk.splat %in : !blk.ptr<f32> -> tensor<16x!blk.ptr<f32>>

@@ -6,21 +6,31 @@
 // LLVM-NOT: blk.scan_return
 
 // A 1-D scan: the first element is copied, then one scf.for carries the
-// running value; the combine region is inlined with (running, next).
+// running value; the combine region is inlined with (running, next). The
+// scanned block is read only by the scan, before the store, so it is not
+// copied into a buffer: each element is reloaded from memory (blk.load);
+// only the scan's result has a buffer.
 // CHECK-LABEL: func.func @scan_1d
+// CHECK-SAME:    (%[[IN:[^:]*]]: !blk.ptr<f32>)
 // CHECK:         %[[OUT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
-// CHECK:         %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
-// CHECK:         memref.store %{{.*}}, %[[X]][%{{.*}}] : memref<16xf32>
-// CHECK:         %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[FIRST:.*]] = memref.load %[[X]][%[[C0]]] : memref<16xf32>
+// CHECK-NOT:     memref.alloca
+//                the first element, at a constant index 0 (%c0...)
+// CHECK:         %[[C0I:.*]] = arith.index_cast %[[C0:c0(_[0-9]+)?]] : index to i32
+// CHECK-NEXT:    %[[P0:.*]] = blk.addptr %[[IN]], %[[C0I]] : !blk.ptr<f32>, i32
+// CHECK-NEXT:    %[[FIRST:.*]] = blk.load %[[P0]] : !blk.ptr<f32>
 // CHECK-NEXT:    memref.store %[[FIRST]], %[[OUT]][%[[C0]]] : memref<16xf32>
 // CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[FIRST]]) -> (f32) {
-// CHECK-NEXT:      %[[E:.*]] = memref.load %[[X]][%[[I]]] : memref<16xf32>
+// CHECK-NEXT:      %[[II:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK-NEXT:      %[[P:.*]] = blk.addptr %[[IN]], %[[II]] : !blk.ptr<f32>, i32
+// CHECK-NEXT:      %[[E:.*]] = blk.load %[[P]] : !blk.ptr<f32>
 // CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[E]] : f32
 // CHECK-NEXT:      memref.store %[[S]], %[[OUT]][%[[I]]] : memref<16xf32>
 // CHECK-NEXT:      scf.yield %[[S]] : f32
 // CHECK-NEXT:    }
 // CHECK-NOT:     blk.scan
+//                then the result is stored from its buffer
+// CHECK:           %[[R:.*]] = memref.load %[[OUT]][%{{.*}}] : memref<16xf32>
+// CHECK-NEXT:      blk.store %{{.*}}, %[[R]] : !blk.ptr<f32>
 func.func @scan_1d(%p: !blk.ptr<f32>) {
   %r = blk.make_range 0 to 16 : tensor<16xi32>
   %ps = blk.splat %p : !blk.ptr<f32> -> tensor<16x!blk.ptr<f32>>
@@ -39,7 +49,8 @@ func.func @scan_1d(%p: !blk.ptr<f32>) {
 
 // A reverse scan along axis 0 of a 4x8 block: a loop over the 8 columns,
 // each starting at row 3 and walking up (row 3 - i), combining the running
-// product (left) with the next element (right).
+// product (left) with the next element (right). A 2-D block is still copied
+// into a buffer and the scan reads it from there.
 // CHECK-LABEL: func.func @scan_2d_reverse
 // CHECK:         %[[OUT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4x8xi32>
 // CHECK:         %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4x8xi32>
