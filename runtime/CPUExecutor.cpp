@@ -20,8 +20,8 @@
 #ifdef __linux__
 #include <sched.h>
 #endif
-#include <unistd.h>
 #include <bit>
+#include <unistd.h>
 
 #include "dialect/DType.h"
 #include <chrono>
@@ -155,10 +155,10 @@ void listInPerfMap(llvm::MemoryBufferRef object, llvm::StringRef entryName,
     if (name && section && value && type &&
         *type == llvm::object::SymbolRef::ST_Function &&
         *section == *entrySection && symbol.getSize())
-      lines += llvm::formatv("{0:x} {1:x} {2}:{3}\n",
-                             entry - *entryValue + *value, symbol.getSize(),
-                             uniqueName, *name)
-                   .str();
+      lines +=
+          llvm::formatv("{0:x} {1:x} {2}:{3}\n", entry - *entryValue + *value,
+                        symbol.getSize(), uniqueName, *name)
+              .str();
     if (!name)
       llvm::consumeError(name.takeError());
     if (!section)
@@ -213,8 +213,8 @@ loadCPUArtifact(const CompiledArtifact &artifact, llvm::StringRef uniqueName) {
   if (!symbol)
     return symbol.takeError();
   if (env::perfMap())
-    listInPerfMap(llvm::MemoryBufferRef(artifact.binary, uniqueName),
-                  entryName, symbol->getValue(), uniqueName);
+    listInPerfMap(llvm::MemoryBufferRef(artifact.binary, uniqueName), entryName,
+                  symbol->getValue(), uniqueName);
   return symbol->toPtr<cpu::EntryFunction>();
 }
 

@@ -214,13 +214,10 @@ struct ConvertBlkToLLVMCPU
         return signalPassFailure();
       }
       addEntryPoint(module, kernel, scratch);
-      for (const std::string &symbol : {name, name + cpu::kEntrySuffix})
-        if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol)) {
-          if (preferVectorWidth > 0)
+      if (preferVectorWidth > 0)
+        for (const std::string &symbol : {name, name + cpu::kEntrySuffix})
+          if (auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol))
             func.setPreferVectorWidth(std::to_string(preferVectorWidth));
-          if (getenv("BJ_NOMEMCPY"))
-            func.setPassthroughAttr(ArrayAttr::get(context, {StringAttr::get(context, "no-builtin-memcpy"), StringAttr::get(context, "no-builtin-memset")}));
-        }
     }
   }
 };

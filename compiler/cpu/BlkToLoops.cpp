@@ -27,8 +27,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SaveAndRestore.h"
@@ -116,8 +116,8 @@ private:
   struct PrefetchStream {
     Value ptrs;
     IRMapping next;
-    Value end;           // active elements end here (null: all)
-    Block *block;        // where the load or store is
+    Value end;    // active elements end here (null: all)
+    Block *block; // where the load or store is
     bool write = false;
     Operation *anchor = nullptr; // a burst of it goes before this op
   };
@@ -185,8 +185,7 @@ private:
 
   /// Elements of `type` in a 64-byte vector (an AVX-512 register).
   static int64_t vectorLanes(RankedTensorType type) {
-    return std::max<int64_t>(1,
-                             64 / blk::elementBytes(type.getElementType()));
+    return std::max<int64_t>(1, 64 / blk::elementBytes(type.getElementType()));
   }
 
   /// Loop metadata asking LLVM for one masked vector of `lanes` (a loop of
@@ -200,9 +199,9 @@ private:
         /*width=*/builder.getI32IntegerAttr(lanes), {}, {}, {});
     auto interleave =
         LLVM::LoopInterleaveAttr::get(context, builder.getI32IntegerAttr(1));
-    return LLVM::LoopAnnotationAttr::get(
-        context, /*disableNonforced=*/{}, vectorize, interleave, {}, {}, {},
-        {}, {}, {}, {}, {}, {}, {}, {}, {});
+    return LLVM::LoopAnnotationAttr::get(context, /*disableNonforced=*/{},
+                                         vectorize, interleave, {}, {}, {}, {},
+                                         {}, {}, {}, {}, {}, {}, {}, {});
   }
 
   /// A loop body that carries values: the element's indices and the
@@ -260,8 +259,7 @@ private:
       SmallVector<Value> next;
       // Inside an active body the whole mask holds (the loop's bounds and
       // the per-element test imply it): loads under it read unconditionally.
-      llvm::SaveAndRestore<Value> holds(activeMask,
-                                        active ? mask : activeMask);
+      llvm::SaveAndRestore<Value> holds(activeMask, active ? mask : activeMask);
       if (!active) {
         next = masked(ivs, running);
       } else if (terms.perElement.empty()) {
@@ -293,8 +291,8 @@ private:
     // divides by values equal at every element, two: one that multiplies by
     // their reciprocals, run when all of them are in range, and one that
     // divides (see emitScalarClone and allInReciprocalRange).
-    auto emitOneLoop = [&](ValueRange outer, Value from, Value to,
-                           bool active, bool vectorTail) {
+    auto emitOneLoop = [&](ValueRange outer, Value from, Value to, bool active,
+                           bool vectorTail) {
       SmallVector<Value> divisors;
       scf::ForOp fast;
       {
@@ -319,8 +317,7 @@ private:
       builder.setInsertionPointToStart(ifOp.elseBlock());
       llvm::SaveAndRestore<SmallVector<Value> *> exact(reciprocalDivisors,
                                                        nullptr);
-      scf::ForOp slow =
-          buildLoop(outer, from, to, active, vectorTail, carried);
+      scf::ForOp slow = buildLoop(outer, from, to, active, vectorTail, carried);
       builder.setInsertionPointAfter(slow);
       if (slow.getNumResults())
         scf::YieldOp::create(builder, loc, slow.getResults());
@@ -676,9 +673,8 @@ private:
         streams.push_back(stream);
         stream.ptrs = Value(); // taken
       }
-    llvm::erase_if(pendingPrefetches, [&](const PrefetchStream &stream) {
-      return !stream.ptrs;
-    });
+    llvm::erase_if(pendingPrefetches,
+                   [&](const PrefetchStream &stream) { return !stream.ptrs; });
     for (Operation *op = def->getNextNode(); op; op = op->getNextNode())
       if (auto store = dyn_cast<blk::StoreOp>(op)) {
         if (isBlock(store.getPtr().getType()) && sameLength(store.getPtr()))
@@ -796,9 +792,8 @@ private:
     });
     auto dependsOnAny = [&](Value value, ArrayRef<Value> keys) {
       memo.clear();
-      return llvm::any_of(keys, [&](Value key) {
-        return dependsOn(value, key, memo);
-      });
+      return llvm::any_of(
+          keys, [&](Value key) { return dependsOn(value, key, memo); });
     };
     // The next unit of work, as values that replace the current one's.
     IRMapping next;
@@ -806,9 +801,12 @@ private:
     for (Operation *parent = load->getParentOp(); parent && parent != func;
          parent = parent->getParentOp())
       if (auto candidate = dyn_cast<scf::ForOp>(parent);
-          candidate && !llvm::any_of(candidate.getInitArgs().getTypes(),
-                                     isBlock) &&
-          dependsOnAny(ptrs, {candidate.getInductionVar()})) {
+          candidate && dependsOnAny(ptrs, {candidate.getInductionVar()})) {
+        // A loop still carrying blocks has not been rebuilt yet: its next
+        // iteration is not known here, and an outer unit of work would be
+        // too far ahead to stay cached.
+        if (llvm::any_of(candidate.getInitArgs().getTypes(), isBlock))
+          return;
         loop = candidate;
         break;
       }
@@ -820,8 +818,7 @@ private:
     };
     if (loop) {
       Value iv = loop.getInductionVar();
-      Value following =
-          arith::AddIOp::create(builder, loc, iv, loop.getStep());
+      Value following = arith::AddIOp::create(builder, loc, iv, loop.getStep());
       // Past the loop's end: where the next program starts it.
       if (dependsOnAny(loop.getLowerBound(), programIds)) {
         nextProgram();
@@ -859,14 +856,14 @@ private:
     auto constant = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(builder, loc, v);
     };
-    Value limit = constant(
-        std::min(type.getDimSize(0), kPrefetchBytes / elementBytes));
+    Value limit =
+        constant(std::min(type.getDimSize(0), kPrefetchBytes / elementBytes));
     Value stop = stream.end
                      ? arith::MinSIOp::create(builder, loc, stream.end, limit)
                      : limit;
-    auto loop = scf::ForOp::create(
-        builder, loc, constant(0), stop,
-        constant(std::max<int64_t>(1, 64 / elementBytes)));
+    auto loop =
+        scf::ForOp::create(builder, loc, constant(0), stop,
+                           constant(std::max<int64_t>(1, 64 / elementBytes)));
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(loop.getBody());
     if (!emitPrefetch(loc, stream, loop.getInductionVar(), loop))
@@ -919,8 +916,8 @@ private:
   /// Whether `value` is available in the body of `scope`.
   static bool availableIn(Value value, Operation *scope) {
     Operation *def = value.getDefiningOp();
-    Block *block = def ? def->getBlock()
-                       : cast<BlockArgument>(value).getOwner();
+    Block *block =
+        def ? def->getBlock() : cast<BlockArgument>(value).getOwner();
     Operation *ancestor = block->findAncestorOpInBlock(*scope);
     return ancestor && (!def || def->isBeforeInBlock(ancestor));
   }
@@ -977,10 +974,9 @@ private:
     builder.setInsertionPointToStart(ifOp.elseBlock());
     scf::YieldOp::create(
         builder, loc,
-        load.getOther()
-            ? readElement(loc, load.getOther(), indices)
-            : Value(arith::ConstantOp::create(builder, loc,
-                                              builder.getZeroAttr(element))));
+        load.getOther() ? readElement(loc, load.getOther(), indices)
+                        : Value(arith::ConstantOp::create(
+                              builder, loc, builder.getZeroAttr(element))));
     return ifOp.getResult(0);
   }
 
