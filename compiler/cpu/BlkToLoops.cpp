@@ -1,10 +1,14 @@
 //===- BlkToLoops.cpp - blocks to scalar loops for the host --------------===//
 //
 // Every tensor value of a kernel gets a *lowering*: either a stack buffer
-// holding its elements, or a recipe that recomputes an element from the
+// holding its elements, a recipe that recomputes an element from the
 // element indices (splat, make_range, broadcast, expand_dims, addptr and
-// cheap elementwise ops). Consumers call readElement(), so chains such as
-// `exp(x - max)` or `base + arange(0, N)` fuse into their consumer's loop.
+// cheap elementwise ops), or, for a 1-D load read only before the next
+// store, a load from memory again. Consumers call readElement(), so chains
+// such as `exp(x - max)` or `base + arange(0, N)` fuse into their consumer's
+// loop. Inner loops end in a remainder LLVM vectorizes as one masked vector,
+// and the next unit of work's loads are prefetched while this one computes
+// (prefetchNextWork, emitPrefetchingChunks).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Atomics.h"
