@@ -30,6 +30,7 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 /// float -> bf16 rounding to nearest even, returned in an xmm register as
@@ -117,56 +118,48 @@ unsigned hostProcessors() {
 
 namespace {
 
+/// The value of `expected`, or nothing (its error consumed).
+template <typename T> std::optional<T> valueOrNone(llvm::Expected<T> expected) {
+  if (expected)
+    return std::move(*expected);
+  llvm::consumeError(expected.takeError());
+  return std::nullopt;
+}
+
 /// Appends the functions of `object`, linked with its entry symbol at
 /// `entry`, to /tmp/perf-PID.map, perf's map of code without a file: perf
 /// report and perf annotate then name a kernel's hot code. Best effort: a
 /// profiling aid that never fails a launch.
 void listInPerfMap(llvm::MemoryBufferRef object, llvm::StringRef entryName,
                    uint64_t entry, llvm::StringRef uniqueName) {
-  auto file = llvm::object::ObjectFile::createObjectFile(object);
-  if (!file) {
-    llvm::consumeError(file.takeError());
+  auto file = valueOrNone(llvm::object::ObjectFile::createObjectFile(object));
+  if (!file)
     return;
-  }
   auto *elf = llvm::dyn_cast<llvm::object::ELFObjectFileBase>(file->get());
   if (!elf)
     return;
   // Functions of a relocatable object are placed as their section is: each
   // lies where the entry lies, moved by the difference of their values.
-  std::optional<llvm::object::ELFSymbolRef> entrySymbol;
+  std::optional<llvm::object::section_iterator> entrySection;
+  std::optional<uint64_t> entryValue;
   for (llvm::object::ELFSymbolRef symbol : elf->symbols())
-    if (auto name = symbol.getName(); name && *name == entryName)
-      entrySymbol = symbol;
-  if (!entrySymbol)
+    if (valueOrNone(symbol.getName()) == entryName) {
+      entrySection = valueOrNone(symbol.getSection());
+      entryValue = valueOrNone(symbol.getValue());
+    }
+  if (!entrySection || !entryValue)
     return;
-  auto entrySection = entrySymbol->getSection();
-  auto entryValue = entrySymbol->getValue();
-  if (!entrySection || !entryValue) {
-    llvm::consumeError(entrySection.takeError());
-    llvm::consumeError(entryValue.takeError());
-    return;
-  }
   std::string lines;
   for (llvm::object::ELFSymbolRef symbol : elf->symbols()) {
-    auto name = symbol.getName();
-    auto section = symbol.getSection();
-    auto value = symbol.getValue();
-    auto type = symbol.getType();
-    if (name && section && value && type &&
-        *type == llvm::object::SymbolRef::ST_Function &&
-        *section == *entrySection && symbol.getSize())
+    auto name = valueOrNone(symbol.getName());
+    auto value = valueOrNone(symbol.getValue());
+    if (name && value &&
+        valueOrNone(symbol.getType()) == llvm::object::SymbolRef::ST_Function &&
+        valueOrNone(symbol.getSection()) == *entrySection && symbol.getSize())
       lines +=
           llvm::formatv("{0:x} {1:x} {2}:{3}\n", entry - *entryValue + *value,
                         symbol.getSize(), uniqueName, *name)
               .str();
-    if (!name)
-      llvm::consumeError(name.takeError());
-    if (!section)
-      llvm::consumeError(section.takeError());
-    if (!value)
-      llvm::consumeError(value.takeError());
-    if (!type)
-      llvm::consumeError(type.takeError());
   }
   std::string path = "/tmp/perf-" + std::to_string(::getpid()) + ".map";
   if (FILE *map = std::fopen(path.c_str(), "a")) {
