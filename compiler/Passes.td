@@ -197,10 +197,19 @@ def BlkStageInShared : Pass<"blk-stage-in-shared", "mlir::ModuleOp"> {
     (softmax's exp(x - max) once for the sum, once for the output), so no
     thread holds a whole block across a reduction. The blocks of a program
     take consecutive, 16-byte aligned `offset`s of its dynamic shared
-    memory, recorded as `blkgpu.dynamic_shared_bytes` on the module. Loads
-    whose value is carried around a loop (blk-pipeline-loads) are left in
-    registers, and so is everything when the blocks would exceed the shared
-    memory of `sm-arch` (the module's `blkgpu.residency` says why).
+    memory, recorded as `blkgpu.dynamic_shared_bytes` on the module, each
+    async_load followed by a blkgpu.async_wait for its copies. Everything
+    stays in registers when the blocks would exceed the shared memory of
+    `sm-arch` (the module's `blkgpu.residency` says why).
+    Rows a loop loads ahead (blk-pipeline-loads, num_stages = s) wait in
+    shared memory when their copies in registers, the row in use and the
+    s - 1 in flight, would take more than five eighths of a thread's
+    registers (liveRegisterWords): the prologue's loads become async_loads,
+    the loop carries the s - 1 buffers, and each iteration waits for its
+    row (blkgpu.async_wait leaving the newer rows in flight), reads it into
+    registers once and starts the row s - 1 iterations on `into` the
+    buffer it has just read. Only one copy of the row then lives in
+    registers, and the next rows load while the current one is reduced.
     Loads hoisted in front of a loop that uses them (a layernorm's weight
     and bias) are kept in shared memory too, largest first, while all block
     loads together would take more than five eighths of a thread's

@@ -166,4 +166,18 @@ std::string tuningKeyMaterial(llvm::StringRef firstConfigMaterial,
   return material + "\nkernel\n" + firstConfigMaterial.str();
 }
 
+int64_t sharedMemoryForBlocks(int smArch) {
+  int64_t optIn = smArch >= 90                   ? 227 * 1024
+                  : smArch == 80                 ? 163 * 1024
+                  : smArch == 86 || smArch == 89 ? 99 * 1024
+                  : smArch >= 75                 ? 64 * 1024
+                  : smArch >= 70                 ? 96 * 1024
+                                                 : 48 * 1024;
+  return optIn - 4 * 1024;
+}
+
+int64_t liveRegisterWords(int64_t threads) {
+  return std::min<int64_t>(255, 65536 / std::max<int64_t>(1, threads)) * 5 / 8;
+}
+
 } // namespace blockjit

@@ -38,6 +38,17 @@ struct Target {
   std::string str() const;
 };
 
+/// Bytes of dynamic shared memory the GPU lowering gives a CTA's blocks on
+/// sm_`smArch` (blocks too large for registers, rows loaded ahead): what a
+/// CTA may opt in to, less room for the kernel's static scratch.
+int64_t sharedMemoryForBlocks(int smArch);
+
+/// 32-bit registers per thread that the blocks live through a loop may take
+/// together on a CTA of `threads` threads: five eighths of what a thread
+/// can have (at most 255), the rest for addresses, masks and temporaries.
+/// Rows loaded ahead whose copies would take more wait in shared memory.
+int64_t liveRegisterWords(int64_t threads);
+
 /// The limits of the compile options, checked by validate().
 inline constexpr int kMaxNumWarps = 32;
 inline constexpr int kMaxNumStages = 8;

@@ -109,7 +109,8 @@ struct ConvertBlkToNVVM
     target.addIllegalOp<blk::ProgramIdOp, blk::NumProgramsOp>();
     // Atomics on scalar pointers too: executed by one thread, not all.
     target.addIllegalOp<blk::AtomicRMWOp, blk::AtomicCASOp>();
-    target.addIllegalOp<blkgpu::ClusterSoftmaxStatsOp, blkgpu::AllReduceOp>();
+    target.addIllegalOp<blkgpu::ClusterSoftmaxStatsOp, blkgpu::AllReduceOp,
+                        blkgpu::AsyncWaitOp>();
     KernelState kernel;
     kernel.numWarps = warps.getInt();
     kernel.numCTAs = numCTAs;
@@ -145,6 +146,7 @@ struct ConvertBlkToNVVM
       kernel.rangeBroadcasts = rangeBroadcasts(func);
       kernel.scratch = ScratchArray(func);
       kernel.clusterBuffer = ScratchArray(func, "__blk_cluster_");
+      kernel.clusterBarriers = ScratchArray(func, "__blk_cluster_mbar_");
       kernel.clusterPhase = Value();
       auto builder = OpBuilder::atBlockBegin(&func.getBody().front());
       Location loc = func.getLoc();
@@ -194,6 +196,7 @@ struct ConvertBlkToNVVM
       if (kernel.usesDynamicShared)
         declareDynamicShared(module, func.getLoc());
       kernel.clusterBuffer.declare(module, func.getLoc());
+      kernel.clusterBarriers.declare(module, func.getLoc());
     }
   }
 };

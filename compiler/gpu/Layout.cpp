@@ -3,6 +3,7 @@
 #include "compiler/Reduction.h"
 
 #include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
@@ -315,11 +316,16 @@ LogicalResult blockjit::verifyLinearLayouts(Operation *root, int numWarps,
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor)
       return success();
-    // A block kept in shared memory (only blkgpu.local_load reads it): its
-    // op's verifier checks it.
-    if (isa<blkgpu::AsyncLoadOp>(op) &&
-        isa_and_nonnull<blkgpu::SharedLayoutAttr>(tensor.getEncoding()))
-      return success();
+    // A block kept in shared memory (only blkgpu.local_load reads it),
+    // made by its async_load or carried by a loop: their verifiers check it.
+    if (isa_and_nonnull<blkgpu::SharedLayoutAttr>(tensor.getEncoding())) {
+      if (isa<blkgpu::AsyncLoadOp, LoopLikeOpInterface>(op))
+        return success();
+      return op->emitOpError()
+             << "has the block " << tensor
+             << " in shared memory, which only blkgpu.async_load makes, "
+                "loops carry and blkgpu.local_load reads";
+    }
     if (!tensor.getEncoding())
       return op->emitOpError()
              << "has the block " << tensor

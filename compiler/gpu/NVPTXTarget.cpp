@@ -38,10 +38,11 @@ namespace blockjit {
 namespace {
 /// Every arch blockjit generates code for, with the lowest PTX ISA version
 /// that supports it (PTX ISA docs, "Target ISA notes"), so older drivers
-/// still load the PTX. The NVPTX backend of LLVM 22 knows each of them.
+/// still load the PTX; sm_90 takes 8.1 (CUDA 12.1), whose st.async the
+/// cluster exchanges use. The NVPTX backend of LLVM 22 knows each of them.
 constexpr std::pair<int, int> kCudaArchs[] = {
     {70, 60},  {72, 61},  {75, 63},  {80, 70},  {86, 71},
-    {87, 74},  {88, 90},  {89, 78},  {90, 80},  {100, 86},
+    {87, 74},  {88, 90},  {89, 78},  {90, 81},  {100, 86},
     {101, 86}, {103, 88}, {110, 90}, {120, 87}, {121, 88}};
 } // namespace
 

@@ -4,10 +4,13 @@
 // fit in registers is copied into shared memory (blkgpu.async_load, one
 // HBM read) and read back right before each use (blkgpu.local_load);
 // elementwise values computed from it are recomputed per use rather than
-// held across reductions. See compiler/Passes.td.
+// held across reductions. Rows a loop loads ahead (blk-pipeline-loads)
+// whose copies would not fit in registers wait in shared memory instead,
+// a ring of buffers the loop carries. See compiler/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Passes.h"
+#include "compiler/Specialization.h"
 #include "compiler/gpu/Layout.h"
 
 #include "dialect/BlkDialect.h"
@@ -34,18 +37,6 @@ namespace {
 /// shared memory: softmax keeps about one block live at a time, and a
 /// thread has 255 registers (ptxas spills past them).
 constexpr int64_t kMaxRegisterWordsPerBlock = 128;
-
-/// Dynamic shared memory a CTA may opt in to on `smArch`, less room for the
-/// kernel's static scratch (reductions across warps, cluster exchanges).
-int64_t sharedCapacity(int smArch) {
-  int64_t optIn = smArch >= 90   ? 227 * 1024
-                  : smArch == 80 ? 163 * 1024
-                  : smArch == 86 || smArch == 89 ? 99 * 1024
-                  : smArch >= 75                 ? 64 * 1024
-                  : smArch >= 70                 ? 96 * 1024
-                                                 : 48 * 1024;
-  return optIn - 4 * 1024;
-}
 
 /// The linear layout of `load`'s block; none for a scalar load or a block
 /// the lowering lays out otherwise.
@@ -85,13 +76,6 @@ SmallVector<blk::LoadOp> oversizedLoads(ModuleOp module) {
   return loads;
 }
 
-/// 32-bit registers per thread that blocks live through a loop may take
-/// together: five eighths of what a thread of a CTA of `threads` can have
-/// (at most 255), the rest for addresses, masks and temporaries.
-int64_t liveRegisterWords(int64_t threads) {
-  return std::min<int64_t>(255, 65536 / std::max<int64_t>(1, threads)) * 5 / 8;
-}
-
 /// Loads hoisted in front of a loop that uses them (a layernorm's weight and
 /// bias, blk-pipeline-loads' invariant-load hoist) stay in registers
 /// through every iteration, beside the loop's own blocks and their
@@ -100,11 +84,14 @@ int64_t liveRegisterWords(int64_t threads) {
 /// kept in shared memory instead and read back where the loop uses them.
 SmallVector<blk::LoadOp> hoistedLoadsToStage(ModuleOp module,
                                              ArrayRef<blk::LoadOp> oversized,
+                                             ArrayRef<blk::LoadOp> prefetched,
+                                             int64_t prefetchedWords,
                                              int64_t threads) {
-  int64_t live = 0;
+  int64_t live = prefetchedWords;
   SmallVector<blk::LoadOp> hoisted;
   module.walk([&](blk::LoadOp load) {
-    if (!blockLayoutOf(load) || llvm::is_contained(oversized, load))
+    if (!blockLayoutOf(load) || llvm::is_contained(oversized, load) ||
+        llvm::is_contained(prefetched, load))
       return;
     live += registerWordsOf(load);
     if (!canStage(load) || load->getParentOfType<scf::ForOp>())
@@ -150,6 +137,137 @@ blkgpu::SharedLayoutAttr sharedLayoutFor(RankedTensorType type) {
                                        cta.CTAOrder);
 }
 
+/// A row that blk-pipeline-loads loads `distance` iterations ahead: the
+/// loop carries it through iter_args `first` .. `first + distance - 1`
+/// (the body reads `first`; each later one is passed on to the one before),
+/// `ahead` loads the row `distance` iterations on, and `prologue[k]` loads
+/// the k-th row before the loop.
+struct PrefetchChain {
+  scf::ForOp loop;
+  unsigned first = 0;
+  unsigned distance = 0;
+  blk::LoadOp ahead;
+  SmallVector<blk::LoadOp> prologue;
+
+  SmallVector<blk::LoadOp> loads() const {
+    SmallVector<blk::LoadOp> all(prologue);
+    all.push_back(ahead);
+    return all;
+  }
+};
+
+/// The chain that yields `ahead` at `position`, if the loop only carries
+/// it (as blk-pipeline-loads leaves it) and every copy can live in shared
+/// memory.
+std::optional<PrefetchChain> chainEndingAt(scf::ForOp loop, unsigned position,
+                                           blk::LoadOp ahead) {
+  if (!canStage(ahead) || !ahead->hasOneUse())
+    return std::nullopt;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  auto iterArgs = loop.getRegionIterArgs();
+  auto onlyPassedOn = [&](unsigned p) {
+    Value arg = iterArgs[p];
+    return p > 0 && arg.hasOneUse() && *arg.getUsers().begin() == yield &&
+           yield.getOperand(p - 1) == arg;
+  };
+  unsigned first = position;
+  while (onlyPassedOn(first))
+    --first;
+  if (llvm::is_contained(yield->getOperands(), iterArgs[first]))
+    return std::nullopt;
+  PrefetchChain chain{loop, first, position - first + 1, ahead, {}};
+  for (unsigned p = first; p <= position; ++p) {
+    auto load = loop.getInitArgs()[p].getDefiningOp<blk::LoadOp>();
+    if (!load || !load->hasOneUse() || load.getType() != ahead.getType() ||
+        load->getBlock() != loop->getBlock() || !loop.getResult(p).use_empty())
+      return std::nullopt;
+    chain.prologue.push_back(load);
+  }
+  return chain;
+}
+
+/// The rows each loop loads ahead that should wait in shared memory: all
+/// of a loop's chains of one distance when their copies in registers (the
+/// row in use and those in flight) would take more than liveRegisterWords.
+SmallVector<PrefetchChain> chainsToStage(ModuleOp module, int64_t threads) {
+  SmallVector<PrefetchChain> staged;
+  module.walk([&](scf::ForOp loop) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    SmallVector<PrefetchChain> chains;
+    int64_t words = 0;
+    for (auto [position, value] : llvm::enumerate(yield.getOperands())) {
+      auto ahead = value.getDefiningOp<blk::LoadOp>();
+      if (!ahead || ahead->getBlock() != loop.getBody())
+        continue;
+      std::optional<PrefetchChain> chain =
+          chainEndingAt(loop, unsigned(position), ahead);
+      if (!chain ||
+          (!chains.empty() && chain->distance != chains.front().distance))
+        continue;
+      words += (chain->distance + 1) * registerWordsOf(ahead);
+      chains.push_back(std::move(*chain));
+    }
+    if (words > liveRegisterWords(threads))
+      llvm::append_range(staged, chains);
+  });
+  return staged;
+}
+
+/// Moves a loop's prefetched rows into shared memory: the prologue loads
+/// become async_loads at `offset` onwards (row k of every chain before row
+/// k + 1 of any, so each row is one group in issue order), the loop
+/// carries the blocks in shared memory, and each iteration waits for its
+/// row, reads it into registers once and starts the row `distance` ahead
+/// in the buffer it just read. Returns the bytes used.
+int64_t stageChains(scf::ForOp loop, ArrayRef<PrefetchChain> chains,
+                    int64_t offset) {
+  unsigned distance = chains.front().distance;
+  int64_t start = offset;
+  OpBuilder before(loop);
+  for (unsigned k = 0; k < distance; ++k)
+    for (const PrefetchChain &chain : chains) {
+      blk::LoadOp load = chain.prologue[k];
+      auto blockType = cast<RankedTensorType>(load.getType());
+      auto sharedType = RankedTensorType::get(blockType.getShape(),
+                                              blockType.getElementType(),
+                                              sharedLayoutFor(blockType));
+      auto copy = blkgpu::AsyncLoadOp::create(
+          before, load.getLoc(), sharedType, load.getPtr(), load.getMask(),
+          load.getOther(), /*into=*/Value(), before.getI64IntegerAttr(offset));
+      offset += sharedBytesOf(load);
+      unsigned p = chain.first + k;
+      loop.getInitArgsMutable()[p].set(copy.getResult());
+      loop.getRegionIterArgs()[p].setType(sharedType);
+      loop.getResult(p).setType(sharedType);
+      load.erase();
+    }
+  Block *body = loop.getBody();
+  OpBuilder top = OpBuilder::atBlockBegin(body);
+  blkgpu::AsyncWaitOp::create(
+      top, loop.getLoc(),
+      top.getI32IntegerAttr(int32_t(chains.size() * (distance - 1))));
+  for (PrefetchChain chain : chains) {
+    Value carried = loop.getRegionIterArgs()[chain.first];
+    auto row = blkgpu::LocalLoadOp::create(top, chain.ahead.getLoc(),
+                                           chain.ahead.getType(), carried);
+    carried.replaceAllUsesExcept(row.getResult(), row);
+  }
+  for (PrefetchChain chain : chains) {
+    blk::LoadOp load = chain.ahead;
+    OpBuilder at(load);
+    auto copy = blkgpu::AsyncLoadOp::create(
+        at, load.getLoc(), loop.getRegionIterArgs()[chain.first].getType(),
+        load.getPtr(), load.getMask(), load.getOther(),
+        loop.getRegionIterArgs()[chain.first], IntegerAttr());
+    load.getResult().replaceAllUsesWith(copy.getResult());
+    load.erase();
+  }
+  // No copy is left in flight (the last ones are masked off) past the loop.
+  OpBuilder after(loop->getBlock(), std::next(loop->getIterator()));
+  blkgpu::AsyncWaitOp::create(after, loop.getLoc(), after.getI32IntegerAttr(0));
+  return offset - start;
+}
+
 /// Whether `op` is cheap to recompute per use: an elementwise op on blocks.
 bool isRecomputable(Operation *op) {
   return op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
@@ -164,7 +282,10 @@ bool isRecomputable(Operation *op) {
 void recomputePerUse(func::FuncOp func) {
   llvm::SetVector<Operation *> derived;
   func.walk([&](Operation *op) {
-    if (isa<blkgpu::LocalLoadOp>(op) ||
+    // A row loaded ahead is read once per iteration (its buffer is then
+    // reused for the next row): only blocks read per use start a chain.
+    auto read = dyn_cast<blkgpu::LocalLoadOp>(op);
+    if ((read && read.getSrc().getDefiningOp<blkgpu::AsyncLoadOp>()) ||
         (isRecomputable(op) &&
          llvm::any_of(op->getOperands(), [&](Value operand) {
            Operation *def = operand.getDefiningOp();
@@ -192,69 +313,122 @@ struct BlkStageInShared
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<blk::LoadOp> loads = oversizedLoads(module);
+    int64_t threads = 32 * programsPerCTAOf(module);
     if (auto warps = module->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
-      llvm::append_range(
-          loads,
-          hoistedLoadsToStage(module, loads,
-                              warps.getInt() * 32 * programsPerCTAOf(module)));
-    if (loads.empty())
+      threads *= warps.getInt();
+    else
+      threads = 0; // no layouts: nothing is laid out per thread
+    SmallVector<blk::LoadOp> loads = oversizedLoads(module);
+    SmallVector<PrefetchChain> chains =
+        threads ? chainsToStage(module, threads) : SmallVector<PrefetchChain>();
+    SmallVector<blk::LoadOp> chainLoads;
+    int64_t chainWords = 0;
+    for (const PrefetchChain &chain : chains) {
+      llvm::append_range(chainLoads, chain.loads());
+      chainWords += registerWordsOf(chain.ahead);
+    }
+    // A prologue's load may be oversized too: its chain keeps it.
+    llvm::erase_if(loads, [&](blk::LoadOp load) {
+      return llvm::is_contained(chainLoads, load);
+    });
+    if (threads)
+      llvm::append_range(loads, hoistedLoadsToStage(module, loads, chainLoads,
+                                                    chainWords, threads));
+    if (loads.empty() && chains.empty())
       return;
-    int64_t bytes = 0;
-    for (blk::LoadOp load : loads)
-      bytes += sharedBytesOf(load);
     // Programs sharing a CTA would each need the dynamic array: the blocks
     // stay in registers (the tuner shares CTAs only among small programs).
     if (int programs = programsPerCTAOf(module); programs > 1) {
-      module->setAttr(
-          blkgpu::BlkGPUDialect::kResidencyAttrName,
-          StringAttr::get(&getContext(),
-                          "registers: " + std::to_string(programs) +
-                              " programs share each CTA (programs_per_cta); "
-                              "shared memory keeps blocks of one program "
-                              "per CTA only"));
+      if (!loads.empty())
+        setResidency("registers: " + std::to_string(programs) +
+                     " programs share each CTA (programs_per_cta); shared "
+                     "memory keeps blocks of one program per CTA only");
       return;
     }
-    if (bytes > sharedCapacity(smArch)) {
-      module->setAttr(
-          blkgpu::BlkGPUDialect::kResidencyAttrName,
-          StringAttr::get(&getContext(),
-                          "registers: the blocks too large for them need " +
-                              std::to_string(bytes) +
-                              " bytes of shared memory per CTA, more than " +
-                              std::to_string(sharedCapacity(smArch)) +
-                              " on sm_" + std::to_string(smArch)));
+    int64_t bytes = 0;
+    for (blk::LoadOp load : loads)
+      bytes += sharedBytesOf(load);
+    int64_t capacity = sharedMemoryForBlocks(smArch);
+    if (bytes > capacity) {
+      setResidency("registers: the blocks too large for them need " +
+                   std::to_string(bytes) +
+                   " bytes of shared memory per CTA, more than " +
+                   std::to_string(capacity) + " on sm_" +
+                   std::to_string(smArch));
       return;
+    }
+    int64_t chainBytes = 0;
+    for (const PrefetchChain &chain : chains)
+      chainBytes += chain.distance * sharedBytesOf(chain.ahead);
+    std::string prefetchNote;
+    if (!chains.empty() && bytes + chainBytes > capacity) {
+      prefetchNote = "; rows loaded ahead stay in registers: they need " +
+                     std::to_string(chainBytes) +
+                     " more bytes of shared memory per CTA";
+      chains.clear();
+      if (loads.empty()) {
+        setResidency(prefetchNote.substr(2));
+        return;
+      }
     }
     int64_t offset = 0;
-    for (blk::LoadOp load : loads) {
-      auto type = cast<RankedTensorType>(load.getType());
-      OpBuilder builder(load);
-      auto sharedType = RankedTensorType::get(
-          type.getShape(), type.getElementType(), sharedLayoutFor(type));
-      auto staged = blkgpu::AsyncLoadOp::create(
-          builder, load.getLoc(), sharedType, load.getPtr(), load.getMask(),
-          load.getOther(), builder.getI64IntegerAttr(offset));
-      offset += sharedBytesOf(load);
-      SmallVector<OpOperand *> uses;
-      for (OpOperand &use : load->getUses())
-        uses.push_back(&use);
-      for (OpOperand *use : uses) {
-        OpBuilder atUse(use->getOwner());
-        use->set(blkgpu::LocalLoadOp::create(atUse, load.getLoc(), type,
-                                             staged.getResult()));
-      }
-      load.erase();
+    for (blk::LoadOp load : loads)
+      offset += stageBlock(load, offset);
+    // A loop's chains share its wait: stage them together.
+    for (size_t i = 0; i < chains.size();) {
+      size_t j = i;
+      while (j < chains.size() && chains[j].loop == chains[i].loop)
+        ++j;
+      offset +=
+          stageChains(chains[i].loop, ArrayRef(chains).slice(i, j - i), offset);
+      i = j;
     }
     module->setAttr(blkgpu::BlkGPUDialect::kDynamicSharedBytesAttrName,
                     IntegerAttr::get(IntegerType::get(&getContext(), 64),
                                      offset));
-    module->setAttr(blkgpu::BlkGPUDialect::kResidencyAttrName,
-                    StringAttr::get(&getContext(),
-                                    std::to_string(loads.size()) +
-                                        " block(s) kept in shared memory"));
+    std::string note;
+    if (!loads.empty())
+      note = std::to_string(loads.size()) + " block(s) kept in shared memory";
+    if (!chains.empty())
+      note += std::string(note.empty() ? "" : "; ") +
+              std::to_string(chains.size()) +
+              " block(s) loaded ahead into shared memory (" +
+              std::to_string(chains.front().distance) + " row(s) in flight)";
+    setResidency((note.empty() ? std::string("registers") : note) +
+                 prefetchNote);
     for (func::FuncOp func : module.getOps<func::FuncOp>())
       recomputePerUse(func);
+  }
+
+private:
+  void setResidency(const std::string &text) {
+    getOperation()->setAttr(blkgpu::BlkGPUDialect::kResidencyAttrName,
+                            StringAttr::get(&getContext(), text));
+  }
+
+  /// Keeps `load`'s block at `offset` of the dynamic shared memory and
+  /// reads it back before each use; returns the bytes it takes.
+  int64_t stageBlock(blk::LoadOp load, int64_t offset) {
+    auto type = cast<RankedTensorType>(load.getType());
+    OpBuilder builder(load);
+    auto sharedType = RankedTensorType::get(
+        type.getShape(), type.getElementType(), sharedLayoutFor(type));
+    auto staged = blkgpu::AsyncLoadOp::create(
+        builder, load.getLoc(), sharedType, load.getPtr(), load.getMask(),
+        load.getOther(), /*into=*/Value(), builder.getI64IntegerAttr(offset));
+    blkgpu::AsyncWaitOp::create(builder, load.getLoc(),
+                                builder.getI32IntegerAttr(0));
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : load->getUses())
+      uses.push_back(&use);
+    for (OpOperand *use : uses) {
+      OpBuilder atUse(use->getOwner());
+      use->set(blkgpu::LocalLoadOp::create(atUse, load.getLoc(), type,
+                                           staged.getResult()));
+    }
+    int64_t bytes = sharedBytesOf(load);
+    load.erase();
+    return bytes;
   }
 };
 

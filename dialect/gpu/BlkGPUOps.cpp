@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace blockjit::blkgpu;
@@ -58,9 +59,24 @@ LogicalResult AsyncLoadOp::verify() {
       getOther().getType() != blk::withShapeOf(ptrType, ptrElement.getPointeeType()))
     return emitOpError() << "'other' must be "
                          << blk::withShapeOf(ptrType, ptrElement.getPointeeType());
-  if (getOffset() < 0 || getOffset() % 16)
-    return emitOpError() << "offset " << getOffset()
+  if (getOffset().has_value() == bool(getInto()))
+    return emitOpError() << "needs either an 'offset' in the dynamic shared "
+                            "memory or a block to load 'into', not "
+                         << (getInto() ? "both" : "neither");
+  if (getInto() && getInto().getType() != result)
+    return emitOpError() << "loads into " << getInto().getType()
+                         << ", which is not its result type " << result;
+  if (getOffset() && (*getOffset() < 0 || *getOffset() % 16))
+    return emitOpError() << "offset " << *getOffset()
                          << " must be a non-negative multiple of 16 bytes";
+  return success();
+}
+
+LogicalResult AsyncWaitOp::verify() {
+  int64_t pending = getPendingAttr().getInt();
+  if (pending < 0)
+    return emitOpError() << "pending must be a count of groups, got "
+                         << pending;
   return success();
 }
 
@@ -76,9 +92,13 @@ LogicalResult LocalLoadOp::verify() {
     return emitOpError() << "result must be " << src.getShape()
                          << " of " << src.getElementType()
                          << " laid out in registers, got " << result;
-  if (!getSrc().getDefiningOp<AsyncLoadOp>())
+  auto carried = dyn_cast<BlockArgument>(getSrc());
+  bool isIterArg =
+      carried && isa<LoopLikeOpInterface>(carried.getOwner()->getParentOp());
+  if (!getSrc().getDefiningOp<AsyncLoadOp>() && !isIterArg)
     return emitOpError() << "reads what blkgpu.async_load keeps in shared "
-                            "memory; its operand comes from elsewhere";
+                            "memory (or a loop carries); its operand comes "
+                            "from elsewhere";
   return success();
 }
 

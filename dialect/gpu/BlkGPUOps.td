@@ -33,33 +33,56 @@ def BlkGPU_ClusterSoftmaxStatsOp
 
 def BlkGPU_AsyncLoadOp
     : Op<BlkGPU_Dialect, "async_load",
-         [AttrSizedOperandSegments, MemoryEffects<[MemRead]>]> {
-  let summary = "Load a block from global into shared memory, off the registers";
+         [AttrSizedOperandSegments, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Start loading a block from global into shared memory";
   let description = [{
     What `blk.load` does, but the block lands in the shared memory of its
     CTA (the `#blkgpu.shared` result) instead of in registers, copied with
     `cp.async` so the bytes in flight are not bounded by the registers a
     thread has. Lanes whose mask is false do not touch global memory and
-    hold `other` (0 when absent). `offset` is where the block starts in the
-    kernel's dynamic shared memory, in bytes. Only `blkgpu.local_load`
-    reads the result.
+    hold `other` (0 when absent). The block takes the bytes at `offset` of
+    the kernel's dynamic shared memory, or, with `into`, the bytes of a
+    block kept there earlier, which it overwrites (a ring of buffers for
+    rows loaded ahead). Only `blkgpu.local_load` reads the result.
 
+    The copy is asynchronous: each op's copies form one group, and a
+    thread may read its elements only after a `blkgpu.async_wait` that
+    leaves fewer groups pending than were started after this one.
     `blk-stage-in-shared` makes it from a `blk.load` whose block would not
-    fit in the registers of its threads.
+    fit in the registers of its threads, and from the loads that
+    `blk-pipeline-loads` issues ahead when their copies would not.
 
     ```mlir
     %s = blkgpu.async_load %ptrs mask %m : tensor<65536xi1, #blocked>
         other %o : tensor<65536xf32, #blocked> {offset = 0 : i64}
         : tensor<65536x!blk.ptr<f32>, #blocked> -> tensor<65536xf32, #shared>
+    blkgpu.async_wait {pending = 0 : i32}
     ```
   }];
   let arguments = (ins AnyRankedTensor:$ptr, Optional<AnyRankedTensor>:$mask,
-                       Optional<AnyRankedTensor>:$other, I64Attr:$offset);
+                       Optional<AnyRankedTensor>:$other,
+                       Optional<AnyRankedTensor>:$into,
+                       OptionalAttr<I64Attr>:$offset);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $ptr (`mask` $mask^ `:` type($mask))? (`other` $other^ `:` type($other))?
-    attr-dict `:` type($ptr) `->` type($result)
+    (`into` $into^ `:` type($into))? attr-dict `:` type($ptr) `->` type($result)
   }];
+  let hasVerifier = 1;
+}
+
+def BlkGPU_AsyncWaitOp
+    : Op<BlkGPU_Dialect, "async_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Wait until at most `pending` async_load groups are in flight";
+  let description = [{
+    Blocks the thread until all but the `pending` most recently started
+    `blkgpu.async_load` copies of this thread have landed in shared memory
+    (`cp.async.wait_group`); the blocks of those that landed can be read.
+    `pending = 0` waits for every copy; a loop that keeps d rows in flight
+    waits with d - 1 groups pending before it reads the oldest.
+  }];
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "attr-dict";
   let hasVerifier = 1;
 }
 
@@ -69,7 +92,10 @@ def BlkGPU_LocalLoadOp : Op<BlkGPU_Dialect, "local_load", [Pure]> {
     The block that `blkgpu.async_load` keeps in shared memory, laid out in
     registers again (each thread reads the elements it would have loaded,
     so no barrier is needed). `blk-stage-in-shared` puts one right before
-    each use, so that each thread holds its elements only briefly.
+    each use, so that each thread holds its elements only briefly, or, for
+    a row a loop loaded ahead, one at the top of the iteration that uses
+    it. The source is a `blkgpu.async_load` or a loop's iter_arg carrying
+    one.
   }];
   let arguments = (ins AnyRankedTensor:$src);
   let results = (outs AnyRankedTensor:$result);

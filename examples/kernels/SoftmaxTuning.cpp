@@ -10,6 +10,8 @@
 #include "examples/kernels/Kernels.h"
 #include "examples/kernels/RowTuning.h"
 
+#include "compiler/Specialization.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -52,6 +54,21 @@ Grid rowGrid(const TuningConfig &config, const KernelResources &resources,
 /// Elements of the block each thread holds.
 double elementsPerThread(int64_t block, const TuningConfig &c) {
   return double(block) / (32.0 * c.numWarps * c.numCTAs);
+}
+
+/// Whether the compiler keeps the rows `c` loads ahead in shared memory:
+/// their copies in registers would take more than liveRegisterWords, and
+/// the s - 1 rows ahead of a CTA's share fit in its shared memory. Tried
+/// for rows longer than 64 KB only (those registers cannot prefetch), so
+/// that shorter rows keep the configs measured best.
+bool rowsAheadFitInShared(const TuningConfig &c, int64_t block,
+                          int elementBytes, const Target &target) {
+  double perThread = elementsPerThread(block, c);
+  int64_t threads = int64_t(32) * c.numWarps * c.programsPerCTA;
+  int64_t ahead = int64_t(c.numStages - 1) * (block / c.numCTAs) * elementBytes;
+  return block * elementBytes > 65536 && c.programsPerCTA == 1 &&
+         perThread * c.numStages > double(liveRegisterWords(threads)) &&
+         ahead <= sharedMemoryForBlocks(target.smArch);
 }
 
 } // namespace
@@ -103,8 +120,11 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
          block / c.numCTAs < 4096))
       continue;
     // Each row in flight adds what a thread holds: at most 128 elements in
-    // all (measured: 0.06-0.15 x copy at 256 per thread).
-    if (c.numStages > 1 && perThread * c.numStages > 128)
+    // all in registers (measured: 0.06-0.15 x copy at 256 per thread),
+    // unless the compiler keeps the rows ahead in shared memory
+    // (blk-stage-in-shared: past liveRegisterWords) and they fit there.
+    if (c.numStages > 1 && perThread * c.numStages > 128 &&
+        !rowsAheadFitInShared(c, block, elementBytes, target))
       continue;
     kept.push_back(c);
   }

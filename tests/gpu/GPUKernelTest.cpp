@@ -518,13 +518,15 @@ TEST(GPUSoftmax, MixedBF16AndF32) {
 //===----------------------------------------------------------------------===//
 
 template <typename T>
-void specialValues(int64_t cols, int numWarps, int grid, int numCTAs = 1) {
+void specialValues(int64_t cols, int numWarps, int grid, int numCTAs = 1,
+                   int numStages = 1) {
   SCOPED_TRACE(testing::Message()
                << typeName<T>() << " cols=" << cols << " num_warps=" << numWarps
-               << " grid=" << grid << " num_ctas=" << numCTAs);
+               << " grid=" << grid << " num_ctas=" << numCTAs
+               << " num_stages=" << numStages);
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  SoftmaxShape s{8, cols, cols, cols, grid, numWarps, numCTAs};
+  SoftmaxShape s{8, cols, cols, cols, grid, numWarps, numCTAs, numStages};
   std::mt19937 rng(11);
   std::normal_distribution<float> normal(0.0f, 2.0f);
   std::vector<float> values(s.rows * cols);
@@ -736,6 +738,68 @@ TEST(GPUSoftmaxOnChip, SharedMemoryIsReportedAndCached) {
       softmaxFromTheDiskCache({3, 32768, 32768, 32768, 2, 4});
   ASSERT_TRUE(artifact);
   EXPECT_EQ(artifact->dynamicSharedMemoryBytes, 32768 * 4);
+}
+
+//===----------------------------------------------------------------------===//
+// Rows loaded ahead into shared memory (blk-stage-in-shared): num_stages > 1
+// where the copies of a row in registers would not fit
+//===----------------------------------------------------------------------===//
+
+// Each config below keeps its rows ahead in shared memory (a thread's share
+// times num_stages is past liveRegisterWords), in one CTA and over clusters:
+// masked tails, padded strides, persistent grids where each program runs
+// several rows (the ring of buffers turns over), an uneven grid, -inf / NaN
+// / +-1000 rows. fp32 65536 on 2 CTAs of 16 warps at 3 stages needs 256 KB
+// and keeps its rows in registers: the fallback runs too.
+TEST(GPUSoftmaxRowsAhead, OneCTA) {
+  REQUIRE_GPU();
+  for (int stages : {2, 3}) {
+    SCOPED_TRACE(testing::Message() << "num_stages=" << stages);
+    softmaxRoundTrip<float, float>({37, 16384, 16384, 16384, 5, 4, 1, stages});
+    softmaxRoundTrip<float, float>({23, 12289, 12300, 12291, 3, 4, 1, stages});
+    softmaxRoundTrip<bfloat16, bfloat16>(
+        {29, 32768, 32768, 32768, 4, 8, 1, stages});
+  }
+}
+
+TEST(GPUSoftmaxRowsAhead, Clusters) {
+  REQUIRE_GPU();
+  for (int stages : {2, 3}) {
+    SCOPED_TRACE(testing::Message() << "num_stages=" << stages);
+    softmaxRoundTrip<float, float>({41, 65536, 65536, 65536, 6, 16, 2, stages});
+    softmaxRoundTrip<float, float>({19, 50000, 50003, 50001, 0, 4, 4, stages});
+    softmaxRoundTrip<bfloat16, float>(
+        {17, 131072, 131072, 131072, 3, 4, 8, stages});
+  }
+}
+
+TEST(GPUSoftmaxRowsAhead, SpecialValues) {
+  REQUIRE_GPU();
+  for (int stages : {2, 3}) {
+    specialValues<float>(16384, 4, 3, 1, stages);
+    specialValues<float>(100003, 4, 0, 8, stages);
+    specialValues<bfloat16>(65536, 4, 2, 2, stages);
+  }
+}
+
+// warmup() counts the ring of rows ahead in the shared memory a program
+// uses (two 64 KB rows at 3 stages), and the disk cache keeps it.
+TEST(GPUSoftmaxRowsAhead, SharedMemoryIsReportedAndCached) {
+  REQUIRE_GPU();
+  ScopedCacheDirectory cache;
+  ASSERT_FALSE(cache.directory.empty());
+  DeviceBuffer<float> in(std::vector<float>(16384, 1.0f)),
+      out(std::vector<float>(16384, 0.0f));
+  SoftmaxShape s{1, 16384, 16384, 16384, 1, 4, 1, 3};
+  auto info = warmup(*examples::softmax(), softmaxOptions(s, sizeof(float)),
+                     softmaxArgs(s, in, out));
+  ASSERT_TRUE(bool(info)) << llvm::toString(info.takeError());
+  EXPECT_GE(info->sharedMemoryBytes, 2 * 16384 * 4);
+  EXPECT_EQ(info->maxProgramsPerProcessor, 1); // 128 KB of 228 KB per SM
+  std::optional<CompiledArtifact> artifact =
+      softmaxFromTheDiskCache({3, 16384, 16384, 16384, 2, 4, 1, 3});
+  ASSERT_TRUE(artifact);
+  EXPECT_EQ(artifact->dynamicSharedMemoryBytes, 2 * 16384 * 4);
 }
 
 // What warmup() reports of a cluster kernel, and a row too short to split.

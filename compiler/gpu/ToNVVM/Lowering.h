@@ -110,9 +110,11 @@ struct KernelState {
   int numCTAs = 1;
   mlir::Value ctaRank, isFirstCTA;
   /// Exchanges across the cluster (Cluster.cpp): their buffer, in every
-  /// CTA's shared memory, and the phase (which half of it the next exchange
-  /// uses), a local variable.
+  /// CTA's shared memory, the two mbarriers that count the bytes each half
+  /// receives, and the count of exchanges so far (its low bit: which half
+  /// the next one uses), a local variable.
   ScratchArray clusterBuffer;
+  ScratchArray clusterBarriers;
   mlir::Value clusterPhase;
   /// How each block load and store accesses memory, from AxisAnalysis of
   /// the kernel before it is rewritten (accessWidths()).

@@ -4,7 +4,8 @@
 // memory with cp.async; blkgpu.local_load reads a thread's elements back.
 // Each thread copies and reads exactly the elements it owns in the register
 // layout (at their index in the CTA's share), so neither needs a barrier:
-// cp.async.wait_group makes a thread's own copies visible to it.
+// blkgpu.async_wait (cp.async.wait_group) makes a thread's own copies
+// visible to it. Each async_load commits its copies as one group.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/gpu/ToNVVM/Lowering.h"
@@ -69,7 +70,8 @@ struct AsyncLoadLowering : KernelOpLowering<blkgpu::AsyncLoadOp> {
     // Masked lanes read nothing: a zero-filled copy when `other` is 0, else
     // `other` stored under a branch.
     bool zeroFill = !load.getOther() || isZero(load.getOther());
-    Value start = blockStart(rewriter, loc, load.getOffset());
+    Value start = load.getInto() ? adaptor.getInto().front()
+                                 : blockStart(rewriter, loc, *load.getOffset());
     for (int64_t k = 0; k < layout.perThread(); k += width) {
       Value slot = slotOf(rewriter, loc, kernel, layout, start, element, k);
       Value mask = load.getMask() ? adaptor.getMask()[k] : Value();
@@ -120,10 +122,20 @@ struct AsyncLoadLowering : KernelOpLowering<blkgpu::AsyncLoadOp> {
       storeOther();
     }
     NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
-    NVVM::CpAsyncWaitGroupOp::create(rewriter, loc,
-                                     rewriter.getI32IntegerAttr(0));
     kernel.usesDynamicShared = true;
     rewriter.replaceOp(load, start);
+    return success();
+  }
+};
+
+struct AsyncWaitLowering : KernelOpLowering<blkgpu::AsyncWaitOp> {
+  using KernelOpLowering::KernelOpLowering;
+
+  LogicalResult
+  matchAndRewrite(blkgpu::AsyncWaitOp wait, OneToNOpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(
+        wait, rewriter.getI32IntegerAttr(wait.getPending()));
     return success();
   }
 };
@@ -169,7 +181,7 @@ void declareDynamicShared(ModuleOp module, Location loc) {
 
 void populateOnChipPatterns(const BlockTypeConverter &converter,
                             RewritePatternSet &patterns, KernelState &kernel) {
-  patterns.add<AsyncLoadLowering, LocalLoadLowering>(
+  patterns.add<AsyncLoadLowering, AsyncWaitLowering, LocalLoadLowering>(
       converter, patterns.getContext(), kernel);
 }
 

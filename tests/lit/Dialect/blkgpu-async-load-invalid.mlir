@@ -54,7 +54,7 @@ func.func @local_load_of_registers(%x: tensor<256xf32, #blocked>) {
 #blocked = #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 #shared = #blkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 func.func @local_load_of_an_argument(%x: tensor<256xf32, #shared>) {
-  // expected-error @+1 {{reads what blkgpu.async_load keeps in shared memory; its operand comes from elsewhere}}
+  // expected-error @+1 {{reads what blkgpu.async_load keeps in shared memory (or a loop carries); its operand comes from elsewhere}}
   %y = blkgpu.local_load %x : tensor<256xf32, #shared> -> tensor<256xf32, #blocked>
   return
 }
@@ -67,5 +67,66 @@ func.func @local_load_changes_shape(%p: tensor<256x!blk.ptr<f32>, #blocked>) {
   %s = blkgpu.async_load %p {offset = 0 : i64} : tensor<256x!blk.ptr<f32>, #blocked> -> tensor<256xf32, #shared>
   // expected-error @+1 {{result must be 256 of 'f32' laid out in registers, got 'tensor<256xi32, #blkgpu.blocked}}
   %y = blkgpu.local_load %s : tensor<256xf32, #shared> -> tensor<256xi32, #blocked>
+  return
+}
+
+// -----
+
+// Where the block goes: an offset in the dynamic shared memory, or the
+// buffer of a block kept there earlier, exactly one of them.
+#blocked = #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#shared = #blkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @neither_offset_nor_into(%p: tensor<256x!blk.ptr<f32>, #blocked>) {
+  // expected-error @+1 {{needs either an 'offset' in the dynamic shared memory or a block to load 'into', not neither}}
+  %s = blkgpu.async_load %p : tensor<256x!blk.ptr<f32>, #blocked> -> tensor<256xf32, #shared>
+  return
+}
+
+// -----
+
+#blocked = #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#shared = #blkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @offset_and_into(%p: tensor<256x!blk.ptr<f32>, #blocked>) {
+  %s = blkgpu.async_load %p {offset = 0 : i64} : tensor<256x!blk.ptr<f32>, #blocked> -> tensor<256xf32, #shared>
+  // expected-error @+1 {{needs either an 'offset' in the dynamic shared memory or a block to load 'into', not both}}
+  %t = blkgpu.async_load %p into %s : tensor<256xf32, #shared> {offset = 1024 : i64} : tensor<256x!blk.ptr<f32>, #blocked> -> tensor<256xf32, #shared>
+  return
+}
+
+// -----
+
+#blocked = #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#blocked2 = #blkgpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#shared = #blkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @into_another_type(%p: tensor<256x!blk.ptr<f32>, #blocked>, %q: tensor<128x!blk.ptr<f32>, #blocked2>) {
+  %s = blkgpu.async_load %q {offset = 0 : i64} : tensor<128x!blk.ptr<f32>, #blocked2> -> tensor<128xf32, #shared>
+  // expected-error @+1 {{loads into 'tensor<128xf32, #blkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>>', which is not its result type 'tensor<256xf32, #blkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>>'}}
+  %t = blkgpu.async_load %p into %s : tensor<128xf32, #shared> : tensor<256x!blk.ptr<f32>, #blocked> -> tensor<256xf32, #shared>
+  return
+}
+
+// -----
+
+func.func @negative_pending() {
+  // expected-error @+1 {{pending must be a count of groups, got -1}}
+  blkgpu.async_wait {pending = -1 : i32}
+  return
+}
+
+// -----
+
+// A loop may carry a block kept in shared memory; local_load reads it.
+#blocked = #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#shared = #blkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @carried(%p: tensor<256x!blk.ptr<f32>, #blocked>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = blkgpu.async_load %p {offset = 0 : i64} : tensor<256x!blk.ptr<f32>, #blocked> -> tensor<256xf32, #shared>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%b = %s) -> (tensor<256xf32, #shared>) {
+    blkgpu.async_wait {pending = 0 : i32}
+    %x = blkgpu.local_load %b : tensor<256xf32, #shared> -> tensor<256xf32, #blocked>
+    %t = blkgpu.async_load %p into %b : tensor<256xf32, #shared> : tensor<256x!blk.ptr<f32>, #blocked> -> tensor<256xf32, #shared>
+    scf.yield %t : tensor<256xf32, #shared>
+  }
   return
 }

@@ -29,14 +29,64 @@
 // CHECK-NOT:     blk.reduce
 // CHECK:         return
 
-// One exchange of the pair: two stores into every CTA (mapa), one barrier.
+// One exchange of the pair: after a CTA barrier, thread 0 expects 16 bytes
+// on the half's mbarrier (2 CTAs x 2 f32), the writers send both values to
+// every CTA with st.async (mapa of the slot and of the mbarrier), and all
+// threads wait on the mbarrier (one try_wait.parity loop); no cluster
+// barrier but the entry one (after the mbarrier init) and the exit one.
+// NVVM:         llvm.mlir.global internal @__blk_cluster_mbar_softmax() {{.*}} : !llvm.array<16 x i8>
 // NVVM-LABEL: func.func @softmax
-// NVVM-COUNT-2: nvvm.mapa
-// NVVM-NOT:     nvvm.mapa
+// NVVM-NEXT:    %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// NVVM-COUNT-2: mbarrier.init.shared::cta.b64 [$0], 1;
+// NVVM:         fence.mbarrier_init.release.cluster;
 // NVVM:         nvvm.cluster.arrive
-// NVVM-NOT:     nvvm.cluster.arrive
+// NVVM-NEXT:    nvvm.cluster.wait
+// NVVM-NOT:     nvvm.cluster
+// NVVM:         nvvm.barrier0
+// NVVM-NOT:     nvvm.cluster
+// NVVM:         %[[T0:.*]] = arith.cmpi eq, %[[TID]], %{{.*}} : i32
+// NVVM-NEXT:    scf.if %[[T0]] {
+// NVVM-NEXT:      llvm.mlir.addressof @__blk_cluster_mbar_softmax
+// NVVM-NEXT:      %[[XBAR:.*]] = llvm.getelementptr %{{.*}}[%[[HALF:.*]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// NVVM-NEXT:      %[[XADDR:.*]] = llvm.ptrtoint %[[XBAR]] : !llvm.ptr<3> to i32
+// NVVM-NEXT:      %[[BYTES:.*]] = arith.constant 16 : i32
+// NVVM-NEXT:      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "r,r" %[[XADDR]], %[[BYTES]] : (i32, i32) -> ()
+// NVVM-NEXT:    }
+// NVVM-NOT:     mbarrier.arrive
+// NVVM:         %[[SLOT0:.*]] = llvm.getelementptr %{{.*}} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// NVVM-NEXT:    %[[SLOT0_R:.*]] = nvvm.mapa %[[SLOT0]], %[[TID]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// NVVM-NEXT:    llvm.mlir.addressof @__blk_cluster_mbar_softmax
+// NVVM-NEXT:    %[[BAR0:.*]] = llvm.getelementptr %{{.*}}[%[[HALF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// NVVM-NEXT:    %[[BAR0_R:.*]] = nvvm.mapa %[[BAR0]], %[[TID]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// NVVM-NEXT:    %[[BITS0:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// NVVM-NEXT:    %[[SLOT0_A:.*]] = llvm.ptrtoint %[[SLOT0_R]] : !llvm.ptr<7> to i32
+// NVVM-NEXT:    %[[BAR0_A:.*]] = llvm.ptrtoint %[[BAR0_R]] : !llvm.ptr<7> to i32
+// NVVM-NEXT:    "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [$0], $1, [$2];", "r,r,r" %[[SLOT0_A]], %[[BITS0]], %[[BAR0_A]]
+// NVVM:         %[[SLOT1:.*]] = llvm.getelementptr %{{.*}} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// NVVM-NEXT:    %[[SLOT1_R:.*]] = nvvm.mapa %[[SLOT1]], %[[TID]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// NVVM-NEXT:    llvm.mlir.addressof @__blk_cluster_mbar_softmax
+// NVVM-NEXT:    %[[BAR1:.*]] = llvm.getelementptr %{{.*}}[%[[HALF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// NVVM-NEXT:    %[[BAR1_R:.*]] = nvvm.mapa %[[BAR1]], %[[TID]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// NVVM-NEXT:    %[[BITS1:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// NVVM-NEXT:    %[[SLOT1_A:.*]] = llvm.ptrtoint %[[SLOT1_R]] : !llvm.ptr<7> to i32
+// NVVM-NEXT:    %[[BAR1_A:.*]] = llvm.ptrtoint %[[BAR1_R]] : !llvm.ptr<7> to i32
+// NVVM-NEXT:    "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [$0], $1, [$2];", "r,r,r" %[[SLOT1_A]], %[[BITS1]], %[[BAR1_A]]
+// NVVM-NOT:     nvvm.mapa
+// NVVM-NOT:     nvvm.cluster
+// NVVM:         %[[WBAR:.*]] = llvm.getelementptr %{{.*}}[%[[HALF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
+// NVVM-NEXT:    %[[WADDR:.*]] = llvm.ptrtoint %[[WBAR]] : !llvm.ptr<3> to i32
+// NVVM-NEXT:    scf.while
+// NVVM-NEXT:      "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2; selp.u32 $0, 1, 0, p; }", "=r,r,r" %[[WADDR]], %{{.*}} : (i32, i32) -> i32
+// NVVM-NOT:     nvvm.mapa
+// NVVM-NOT:     mbarrier
+// NVVM-NOT:     nvvm.cluster
 // NVVM:         arith.maximumf
-// NVVM:         return
+// NVVM-NOT:     nvvm.mapa
+// NVVM-NOT:     mbarrier
+// NVVM-NOT:     nvvm.cluster
+// NVVM:         nvvm.cluster.arrive
+// NVVM-NEXT:    nvvm.cluster.wait
+// NVVM-NEXT:    return
 
 // ONE-CTA-LABEL: func.func @softmax
 // ONE-CTA-NOT:   cluster_softmax_stats

@@ -50,7 +50,7 @@ func.func @slice(%x: f32) {
 // -----
 
 func.func @shared(%x: f32) {
-  // expected-error @+1 {{'blk.splat' op has the block 'tensor<64x64xf32, #blkgpu.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>>', whose layout the GPU lowering does not implement yet}}
+  // expected-error @+1 {{'blk.splat' op has the block 'tensor<64x64xf32, #blkgpu.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>>' in shared memory, which only blkgpu.async_load makes, loops carry and blkgpu.local_load reads}}
   %s = blk.splat %x : f32 -> tensor<64x64xf32, #blkgpu.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>>
   return
 }

@@ -6,14 +6,15 @@
 // blk-stage-in-shared on softmax of a 32768-element f32 row. With 4 warps a
 // thread would hold 256 elements (more than 128 registers): the load becomes
 // a blkgpu.async_load into shared memory (128 KB at offset 0), each use reads
-// it back right before it, and exp(x - max), used by the sum and by the
-// output, is computed once for each. With 8 warps (128 elements a thread)
+// it back right before it (after waiting for its copies), and exp(x - max),
+// used by the sum and by the output, is computed once for each. With 8 warps (128 elements a thread)
 // the block stays in registers. On sm_75 (64 KB of shared memory per CTA)
 // it does not fit, and the module says why.
 
 // CHECK:       module attributes {blkgpu.dynamic_shared_bytes = 131072 : i64, blkgpu.num_warps = 4 : i32, blkgpu.residency = "1 block(s) kept in shared memory"}
 // CHECK-LABEL: func.func @softmax_row
 // CHECK:         %[[S:.*]] = blkgpu.async_load %{{.*}} mask %{{.*}} other %{{.*}} {offset = 0 : i64} : tensor<32768x!blk.ptr<f32>, #blkgpu.blocked<{{.*}}>> -> tensor<32768xf32, #blkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>>
+// CHECK-NEXT:    blkgpu.async_wait {pending = 0 : i32}
 // CHECK-NEXT:    %[[X1:.*]] = blkgpu.local_load %[[S]]
 // CHECK-NEXT:    %[[MAX:.*]] = blk.reduce max %[[X1]]
 // CHECK-NEXT:    %[[MAXS:.*]] = blk.splat %[[MAX]]
