@@ -80,16 +80,22 @@ bool sendableByStAsync(ValueRange values) {
   });
 }
 
-/// Thread 0 announces the `bytes` this CTA's half `phase` receives in this
-/// exchange.
-void expectBytes(OpBuilder &builder, Location loc, KernelState &kernel,
-                 Value phase, int64_t bytes) {
-  OpBuilder::InsertionGuard guard(builder);
+/// Moves `builder` into a new `if (thread id == 0)` at its point.
+void enterThreadZero(OpBuilder &builder, Location loc,
+                     const KernelState &kernel) {
   Value first =
       arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                             kernel.threadId, i32Constant(builder, loc, 0));
   auto ifOp = scf::IfOp::create(builder, loc, first);
   builder.setInsertionPointToStart(ifOp.thenBlock());
+}
+
+/// Thread 0 announces the `bytes` this CTA's half `phase` receives in this
+/// exchange.
+void expectBytes(OpBuilder &builder, Location loc, KernelState &kernel,
+                 Value phase, int64_t bytes) {
+  OpBuilder::InsertionGuard guard(builder);
+  enterThreadZero(builder, loc, kernel);
   inlinePtx(builder, loc,
             "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "r,r",
             {sharedAddress(builder, loc,
@@ -417,11 +423,7 @@ void fenceClusterExchanges(func::FuncOp func, KernelState &kernel) {
     // expect_tx) per phase; the entry barrier publishes them to the
     // cluster before any CTA sends.
     OpBuilder::InsertionGuard guard(builder);
-    Value first =
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                              kernel.threadId, i32Constant(builder, loc, 0));
-    auto ifOp = scf::IfOp::create(builder, loc, first);
-    builder.setInsertionPointToStart(ifOp.thenBlock());
+    enterThreadZero(builder, loc, kernel);
     for (int64_t half : {0, 1})
       inlinePtx(
           builder, loc, "mbarrier.init.shared::cta.b64 [$0], 1;", "r",
