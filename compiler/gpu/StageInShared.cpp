@@ -137,6 +137,18 @@ blkgpu::SharedLayoutAttr sharedLayoutFor(RankedTensorType type) {
                                        cta.CTAOrder);
 }
 
+/// An async_load of what `load` loads, at `offset` of the dynamic shared
+/// memory (at `builder`'s point).
+blkgpu::AsyncLoadOp asyncLoadAt(OpBuilder &builder, blk::LoadOp load,
+                                int64_t offset) {
+  auto type = cast<RankedTensorType>(load.getType());
+  auto sharedType = RankedTensorType::get(
+      type.getShape(), type.getElementType(), sharedLayoutFor(type));
+  return blkgpu::AsyncLoadOp::create(
+      builder, load.getLoc(), sharedType, load.getPtr(), load.getMask(),
+      load.getOther(), /*into=*/Value(), builder.getI64IntegerAttr(offset));
+}
+
 /// A row that blk-pipeline-loads loads `distance` iterations ahead: the
 /// loop carries it through iter_args `first` .. `first + distance - 1`
 /// (the body reads `first`; each later one is passed on to the one before),
@@ -186,11 +198,13 @@ std::optional<PrefetchChain> chainEndingAt(scf::ForOp loop, unsigned position,
   return chain;
 }
 
-/// The rows each loop loads ahead that should wait in shared memory: all
-/// of a loop's chains of one distance when their copies in registers (the
-/// row in use and those in flight) would take more than liveRegisterWords.
-SmallVector<PrefetchChain> chainsToStage(ModuleOp module, int64_t threads) {
-  SmallVector<PrefetchChain> staged;
+/// The rows each loop loads ahead that should wait in shared memory, one
+/// entry per loop (its chains share the loop's wait): all of a loop's
+/// chains of one distance when their copies in registers (the row in use
+/// and those in flight) would take more than liveRegisterWords.
+SmallVector<SmallVector<PrefetchChain>> chainsToStage(ModuleOp module,
+                                                      int64_t threads) {
+  SmallVector<SmallVector<PrefetchChain>> staged;
   module.walk([&](scf::ForOp loop) {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     SmallVector<PrefetchChain> chains;
@@ -208,7 +222,7 @@ SmallVector<PrefetchChain> chainsToStage(ModuleOp module, int64_t threads) {
       chains.push_back(std::move(*chain));
     }
     if (words > liveRegisterWords(threads))
-      llvm::append_range(staged, chains);
+      staged.push_back(std::move(chains));
   });
   return staged;
 }
@@ -219,26 +233,20 @@ SmallVector<PrefetchChain> chainsToStage(ModuleOp module, int64_t threads) {
 /// carries the blocks in shared memory, and each iteration waits for its
 /// row, reads it into registers once and starts the row `distance` ahead
 /// in the buffer it just read. Returns the bytes used.
-int64_t stageChains(scf::ForOp loop, ArrayRef<PrefetchChain> chains,
-                    int64_t offset) {
+int64_t stageChains(ArrayRef<PrefetchChain> chains, int64_t offset) {
+  scf::ForOp loop = chains.front().loop;
   unsigned distance = chains.front().distance;
   int64_t start = offset;
   OpBuilder before(loop);
   for (unsigned k = 0; k < distance; ++k)
     for (const PrefetchChain &chain : chains) {
       blk::LoadOp load = chain.prologue[k];
-      auto blockType = cast<RankedTensorType>(load.getType());
-      auto sharedType = RankedTensorType::get(blockType.getShape(),
-                                              blockType.getElementType(),
-                                              sharedLayoutFor(blockType));
-      auto copy = blkgpu::AsyncLoadOp::create(
-          before, load.getLoc(), sharedType, load.getPtr(), load.getMask(),
-          load.getOther(), /*into=*/Value(), before.getI64IntegerAttr(offset));
+      auto copy = asyncLoadAt(before, load, offset);
       offset += sharedBytesOf(load);
       unsigned p = chain.first + k;
       loop.getInitArgsMutable()[p].set(copy.getResult());
-      loop.getRegionIterArgs()[p].setType(sharedType);
-      loop.getResult(p).setType(sharedType);
+      loop.getRegionIterArgs()[p].setType(copy.getType());
+      loop.getResult(p).setType(copy.getType());
       load.erase();
     }
   Block *body = loop.getBody();
@@ -246,19 +254,20 @@ int64_t stageChains(scf::ForOp loop, ArrayRef<PrefetchChain> chains,
   blkgpu::AsyncWaitOp::create(
       top, loop.getLoc(),
       top.getI32IntegerAttr(int32_t(chains.size() * (distance - 1))));
-  for (PrefetchChain chain : chains) {
+  for (const PrefetchChain &chain : chains) {
+    blk::LoadOp ahead = chain.ahead;
     Value carried = loop.getRegionIterArgs()[chain.first];
-    auto row = blkgpu::LocalLoadOp::create(top, chain.ahead.getLoc(),
-                                           chain.ahead.getType(), carried);
+    auto row = blkgpu::LocalLoadOp::create(top, ahead.getLoc(), ahead.getType(),
+                                           carried);
     carried.replaceAllUsesExcept(row.getResult(), row);
   }
-  for (PrefetchChain chain : chains) {
+  for (const PrefetchChain &chain : chains) {
     blk::LoadOp load = chain.ahead;
+    Value buffer = loop.getRegionIterArgs()[chain.first];
     OpBuilder at(load);
     auto copy = blkgpu::AsyncLoadOp::create(
-        at, load.getLoc(), loop.getRegionIterArgs()[chain.first].getType(),
-        load.getPtr(), load.getMask(), load.getOther(),
-        loop.getRegionIterArgs()[chain.first], IntegerAttr());
+        at, load.getLoc(), buffer.getType(), load.getPtr(), load.getMask(),
+        load.getOther(), buffer, IntegerAttr());
     load.getResult().replaceAllUsesWith(copy.getResult());
     load.erase();
   }
@@ -313,20 +322,24 @@ struct BlkStageInShared
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    int64_t threads = 32 * programsPerCTAOf(module);
-    if (auto warps = module->getAttrOfType<IntegerAttr>(kNumWarpsAttr))
-      threads *= warps.getInt();
-    else
-      threads = 0; // no layouts: nothing is laid out per thread
+    // Without layouts (no num_warps) nothing is laid out per thread.
+    auto warps = module->getAttrOfType<IntegerAttr>(kNumWarpsAttr);
+    int64_t threads =
+        warps ? 32 * warps.getInt() * programsPerCTAOf(module) : 0;
     SmallVector<blk::LoadOp> loads = oversizedLoads(module);
-    SmallVector<PrefetchChain> chains =
-        threads ? chainsToStage(module, threads) : SmallVector<PrefetchChain>();
+    SmallVector<SmallVector<PrefetchChain>> loopChains;
+    if (threads)
+      loopChains = chainsToStage(module, threads);
     SmallVector<blk::LoadOp> chainLoads;
-    int64_t chainWords = 0;
-    for (const PrefetchChain &chain : chains) {
-      llvm::append_range(chainLoads, chain.loads());
-      chainWords += registerWordsOf(chain.ahead);
-    }
+    int64_t chainWords = 0, chainBytes = 0, chainCount = 0;
+    for (const SmallVector<PrefetchChain> &chains : loopChains)
+      for (const PrefetchChain &chain : chains) {
+        llvm::append_range(chainLoads, chain.loads());
+        blk::LoadOp ahead = chain.ahead;
+        chainWords += registerWordsOf(ahead);
+        chainBytes += chain.distance * sharedBytesOf(ahead);
+        ++chainCount;
+      }
     // A prologue's load may be oversized too: its chain keeps it.
     llvm::erase_if(loads, [&](blk::LoadOp load) {
       return llvm::is_contained(chainLoads, load);
@@ -334,7 +347,7 @@ struct BlkStageInShared
     if (threads)
       llvm::append_range(loads, hoistedLoadsToStage(module, loads, chainLoads,
                                                     chainWords, threads));
-    if (loads.empty() && chains.empty())
+    if (loads.empty() && loopChains.empty())
       return;
     // Programs sharing a CTA would each need the dynamic array: the blocks
     // stay in registers (the tuner shares CTAs only among small programs).
@@ -357,15 +370,12 @@ struct BlkStageInShared
                    std::to_string(smArch));
       return;
     }
-    int64_t chainBytes = 0;
-    for (const PrefetchChain &chain : chains)
-      chainBytes += chain.distance * sharedBytesOf(chain.ahead);
     std::string prefetchNote;
-    if (!chains.empty() && bytes + chainBytes > capacity) {
+    if (!loopChains.empty() && bytes + chainBytes > capacity) {
       prefetchNote = "; rows loaded ahead stay in registers: they need " +
                      std::to_string(chainBytes) +
                      " more bytes of shared memory per CTA";
-      chains.clear();
+      loopChains.clear();
       if (loads.empty()) {
         setResidency(prefetchNote.substr(2));
         return;
@@ -374,26 +384,20 @@ struct BlkStageInShared
     int64_t offset = 0;
     for (blk::LoadOp load : loads)
       offset += stageBlock(load, offset);
-    // A loop's chains share its wait: stage them together.
-    for (size_t i = 0; i < chains.size();) {
-      size_t j = i;
-      while (j < chains.size() && chains[j].loop == chains[i].loop)
-        ++j;
-      offset +=
-          stageChains(chains[i].loop, ArrayRef(chains).slice(i, j - i), offset);
-      i = j;
-    }
+    for (const SmallVector<PrefetchChain> &chains : loopChains)
+      offset += stageChains(chains, offset);
     module->setAttr(blkgpu::BlkGPUDialect::kDynamicSharedBytesAttrName,
                     IntegerAttr::get(IntegerType::get(&getContext(), 64),
                                      offset));
     std::string note;
     if (!loads.empty())
       note = std::to_string(loads.size()) + " block(s) kept in shared memory";
-    if (!chains.empty())
+    if (!loopChains.empty())
       note += std::string(note.empty() ? "" : "; ") +
-              std::to_string(chains.size()) +
+              std::to_string(chainCount) +
               " block(s) loaded ahead into shared memory (" +
-              std::to_string(chains.front().distance) + " row(s) in flight)";
+              std::to_string(loopChains.front().front().distance) +
+              " row(s) in flight)";
     setResidency((note.empty() ? std::string("registers") : note) +
                  prefetchNote);
     for (func::FuncOp func : module.getOps<func::FuncOp>())
@@ -411,11 +415,7 @@ private:
   int64_t stageBlock(blk::LoadOp load, int64_t offset) {
     auto type = cast<RankedTensorType>(load.getType());
     OpBuilder builder(load);
-    auto sharedType = RankedTensorType::get(
-        type.getShape(), type.getElementType(), sharedLayoutFor(type));
-    auto staged = blkgpu::AsyncLoadOp::create(
-        builder, load.getLoc(), sharedType, load.getPtr(), load.getMask(),
-        load.getOther(), /*into=*/Value(), builder.getI64IntegerAttr(offset));
+    auto staged = asyncLoadAt(builder, load, offset);
     blkgpu::AsyncWaitOp::create(builder, load.getLoc(),
                                 builder.getI32IntegerAttr(0));
     SmallVector<OpOperand *> uses;

@@ -720,24 +720,33 @@ TEST(GPUSoftmaxOnChip, RoundTrips) {
   }
 }
 
+/// warmup() of the fp32 softmax config `s` (one row) reports at least
+/// `bytes` of shared memory and one program per SM (128 KB of 228 KB), and
+/// the artifact of its disk cache entry keeps exactly `bytes` of dynamic
+/// shared memory.
+void expectSharedMemoryReportedAndCached(SoftmaxShape s, int64_t bytes) {
+  ScopedCacheDirectory cache;
+  ASSERT_FALSE(cache.directory.empty());
+  DeviceBuffer<float> in(std::vector<float>(s.cols, 1.0f)),
+      out(std::vector<float>(s.cols, 0.0f));
+  auto info = warmup(*examples::softmax(), softmaxOptions(s, sizeof(float)),
+                     softmaxArgs(s, in, out));
+  ASSERT_TRUE(bool(info)) << llvm::toString(info.takeError());
+  EXPECT_GE(info->sharedMemoryBytes, bytes);
+  EXPECT_EQ(info->maxProgramsPerProcessor, 1);
+  s.rows = 3;
+  s.grid = 2;
+  std::optional<CompiledArtifact> artifact = softmaxFromTheDiskCache(s);
+  ASSERT_TRUE(artifact);
+  EXPECT_EQ(artifact->dynamicSharedMemoryBytes, bytes);
+}
+
 // warmup() counts the block kept on chip in the shared memory a program
 // uses and in its occupancy; the artifact and its disk cache entry keep it.
 TEST(GPUSoftmaxOnChip, SharedMemoryIsReportedAndCached) {
   REQUIRE_GPU();
-  ScopedCacheDirectory cache;
-  ASSERT_FALSE(cache.directory.empty());
-  DeviceBuffer<float> in(std::vector<float>(32768, 1.0f)),
-      out(std::vector<float>(32768, 0.0f));
-  SoftmaxShape s{1, 32768, 32768, 32768, 1, 4};
-  auto info = warmup(*examples::softmax(), softmaxOptions(s, sizeof(float)),
-                     softmaxArgs(s, in, out));
-  ASSERT_TRUE(bool(info)) << llvm::toString(info.takeError());
-  EXPECT_GE(info->sharedMemoryBytes, 32768 * 4);
-  EXPECT_EQ(info->maxProgramsPerProcessor, 1); // 128 KB of 228 KB per SM
-  std::optional<CompiledArtifact> artifact =
-      softmaxFromTheDiskCache({3, 32768, 32768, 32768, 2, 4});
-  ASSERT_TRUE(artifact);
-  EXPECT_EQ(artifact->dynamicSharedMemoryBytes, 32768 * 4);
+  expectSharedMemoryReportedAndCached({1, 32768, 32768, 32768, 1, 4},
+                                      32768 * 4);
 }
 
 //===----------------------------------------------------------------------===//
@@ -786,20 +795,8 @@ TEST(GPUSoftmaxRowsAhead, SpecialValues) {
 // uses (two 64 KB rows at 3 stages), and the disk cache keeps it.
 TEST(GPUSoftmaxRowsAhead, SharedMemoryIsReportedAndCached) {
   REQUIRE_GPU();
-  ScopedCacheDirectory cache;
-  ASSERT_FALSE(cache.directory.empty());
-  DeviceBuffer<float> in(std::vector<float>(16384, 1.0f)),
-      out(std::vector<float>(16384, 0.0f));
-  SoftmaxShape s{1, 16384, 16384, 16384, 1, 4, 1, 3};
-  auto info = warmup(*examples::softmax(), softmaxOptions(s, sizeof(float)),
-                     softmaxArgs(s, in, out));
-  ASSERT_TRUE(bool(info)) << llvm::toString(info.takeError());
-  EXPECT_GE(info->sharedMemoryBytes, 2 * 16384 * 4);
-  EXPECT_EQ(info->maxProgramsPerProcessor, 1); // 128 KB of 228 KB per SM
-  std::optional<CompiledArtifact> artifact =
-      softmaxFromTheDiskCache({3, 16384, 16384, 16384, 2, 4, 1, 3});
-  ASSERT_TRUE(artifact);
-  EXPECT_EQ(artifact->dynamicSharedMemoryBytes, 2 * 16384 * 4);
+  expectSharedMemoryReportedAndCached({1, 16384, 16384, 16384, 1, 4, 1, 3},
+                                      2 * 16384 * 4);
 }
 
 // What warmup() reports of a cluster kernel, and a row too short to split.

@@ -183,6 +183,61 @@ std::pair<Value, Value> exchangePhase(OpBuilder &builder, Location loc,
   return {phase, parity};
 }
 
+/// One exchange across the cluster: made with the values this CTA sends
+/// (each to every CTA, `copies` of them per CTA in all), it announces the
+/// bytes this CTA receives; `send` writes one value into a slot of a
+/// target CTA, and `finish` waits until every value sent here arrived.
+/// st.async and the half's mbarrier carry 32- and 64-bit values; other
+/// widths go through mapa + st.shared::cluster and a cluster barrier.
+class ClusterExchange {
+public:
+  ClusterExchange(OpBuilder &builder, Location loc, KernelState &kernel,
+                  ValueRange sent, int64_t copies)
+      : builder(builder), loc(loc), kernel(kernel),
+        async(sendableByStAsync(sent)) {
+    std::tie(phase, parity) = exchangePhase(builder, loc, kernel);
+    if (!async)
+      return;
+    int64_t bytes = 0;
+    for (Value v : sent)
+      bytes += v.getType().getIntOrFloatBitWidth() / 8;
+    // Every thread has read the previous exchange of this half's slots.
+    NVVM::Barrier0Op::create(builder, loc);
+    expectBytes(builder, loc, kernel, phase, copies * bytes);
+  }
+
+  /// The half of the cluster buffer this exchange uses (0 or 1).
+  Value half() const { return phase; }
+
+  /// Writes `value` into `slot` (an address in this CTA's buffer) of CTA
+  /// `target`, at `builder`'s point.
+  void send(Value value, Value slot, Value target) {
+    if (async) {
+      sendTo(builder, loc, kernel, value, slot, phase, target);
+      return;
+    }
+    auto clusterPtr = LLVM::LLVMPointerType::get(builder.getContext(), 7);
+    LLVM::StoreOp::create(
+        builder, loc, value,
+        NVVM::MapaOp::create(builder, loc, clusterPtr, slot, target));
+  }
+
+  /// Waits until the slots of this CTA hold what every CTA sent.
+  void finish() {
+    if (async)
+      waitForBytes(builder, loc, kernel, phase, parity);
+    else
+      clusterBarrier(builder, loc);
+  }
+
+private:
+  OpBuilder &builder;
+  Location loc;
+  KernelState &kernel;
+  bool async;
+  Value phase, parity;
+};
+
 /// Slot `index` of the half `phase` of the cluster buffer (a shared-memory
 /// pointer). The halves interleave (slot i of phase p at 2i + p), so
 /// exchanges of different sizes never overlap their neighbours.
@@ -209,24 +264,14 @@ SmallVector<Value> combineAcrossCTAs(
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
   int64_t numCTAs = kernel.numCTAs;
   int64_t halfSlots = numCTAs * int64_t(values.size());
-  auto clusterPtr = LLVM::LLVMPointerType::get(builder.getContext(), 7);
   Value buffer = kernel.clusterBuffer.get(builder, loc, builder.getI8Type(),
                                           2 * halfSlots * kClusterSlotBytes);
 
-  auto [phase, parity] = exchangePhase(builder, loc, kernel);
-  bool async = sendableByStAsync(values);
-  if (async) {
-    int64_t bytes = 0;
-    for (Value v : values)
-      bytes += v.getType().getIntOrFloatBitWidth() / 8;
-    // Every thread has read the previous exchange of this half's slots.
-    NVVM::Barrier0Op::create(builder, loc);
-    expectBytes(builder, loc, kernel, phase, numCTAs * bytes);
-  }
+  ClusterExchange exchange(builder, loc, kernel, values, numCTAs);
   // Slot of component c from CTA r: c * numCTAs + r.
   auto slot = [&](int64_t component, Value rank) {
     return clusterSlot(
-        builder, loc, buffer, phase,
+        builder, loc, buffer, exchange.half(),
         arith::AddIOp::create(builder, loc, rank, i32(component * numCTAs)));
   };
 
@@ -237,21 +282,10 @@ SmallVector<Value> combineAcrossCTAs(
     OpBuilder::InsertionGuard guard(builder);
     auto ifOp = scf::IfOp::create(builder, loc, writer);
     builder.setInsertionPointToStart(ifOp.thenBlock());
-    for (auto [c, v] : llvm::enumerate(values)) {
-      Value local = slot(int64_t(c), kernel.ctaRank);
-      if (async) {
-        sendTo(builder, loc, kernel, v, local, phase, kernel.threadId);
-        continue;
-      }
-      Value remote = NVVM::MapaOp::create(builder, loc, clusterPtr, local,
-                                          kernel.threadId);
-      LLVM::StoreOp::create(builder, loc, v, remote);
-    }
+    for (auto [c, v] : llvm::enumerate(values))
+      exchange.send(v, slot(int64_t(c), kernel.ctaRank), kernel.threadId);
   }
-  if (async)
-    waitForBytes(builder, loc, kernel, phase, parity);
-  else
-    clusterBarrier(builder, loc);
+  exchange.finish();
   SmallVector<Value> total = identity();
   for (int64_t r = 0; r < numCTAs; ++r) {
     SmallVector<Value> next;
@@ -291,16 +325,7 @@ combineLinesAcrossCTAs(OpBuilder &builder, Location loc, KernelState &kernel,
   int64_t halfSlots = numCTAs * groups * writers;
   Value buffer = kernel.clusterBuffer.get(builder, loc, builder.getI8Type(),
                                           2 * halfSlots * kClusterSlotBytes);
-  auto [phase, parity] = exchangePhase(builder, loc, kernel);
-  bool async = sendableByStAsync(partials);
-  if (async) {
-    // Every thread has read the previous exchange of this half's slots.
-    NVVM::Barrier0Op::create(builder, loc);
-    expectBytes(builder, loc, kernel, phase,
-                numCTAs * groups * writers *
-                    (accType.getIntOrFloatBitWidth() / 8));
-  }
-  auto clusterPtr = LLVM::LLVMPointerType::get(builder.getContext(), 7);
+  ClusterExchange exchange(builder, loc, kernel, partials, numCTAs * writers);
   auto slot = [&](Value rank, int64_t group) {
     Value index = arith::AddIOp::create(
         builder, loc, lines,
@@ -311,7 +336,7 @@ combineLinesAcrossCTAs(OpBuilder &builder, Location loc, KernelState &kernel,
                 arith::MulIOp::create(builder, loc, rank, i32(groups)),
                 i32(group)),
             i32(writers)));
-    return clusterSlot(builder, loc, buffer, phase, index);
+    return clusterSlot(builder, loc, buffer, exchange.half(), index);
   };
 
   // The thread at `position` along the axis writes its lines' partials to
@@ -327,22 +352,11 @@ combineLinesAcrossCTAs(OpBuilder &builder, Location loc, KernelState &kernel,
     }
     for (int64_t first = 0; first < numCTAs; first += alongAxis) {
       Value target = arith::AddIOp::create(builder, loc, position, i32(first));
-      for (auto [g, partial] : llvm::enumerate(partials)) {
-        if (async) {
-          sendTo(builder, loc, kernel, partial,
-                 slot(kernel.ctaRank, int64_t(g)), phase, target);
-          continue;
-        }
-        Value remote = NVVM::MapaOp::create(
-            builder, loc, clusterPtr, slot(kernel.ctaRank, int64_t(g)), target);
-        LLVM::StoreOp::create(builder, loc, partial, remote);
-      }
+      for (auto [g, partial] : llvm::enumerate(partials))
+        exchange.send(partial, slot(kernel.ctaRank, int64_t(g)), target);
     }
   }
-  if (async)
-    waitForBytes(builder, loc, kernel, phase, parity);
-  else
-    clusterBarrier(builder, loc);
+  exchange.finish();
   // The CTAs holding this CTA's lines: its rank with any ctaMask bits, in
   // increasing order.
   Value others =
