@@ -53,6 +53,9 @@ def main():
     parser.add_argument("--n", default=None, help="comma-separated N instead of the sweep")
     parser.add_argument("--dtypes", default="float32,bfloat16")
     parser.add_argument("--compile", action="store_true", help="also time torch.compile")
+    parser.add_argument("--providers", default=None,
+                        help="comma-separated subset of the providers to time "
+                             "(default: all; copy is always timed)")
     parser.add_argument("--max-whole-row", type=int, default=262144,
                         help="skip blockjit's whole-row softmax beyond this N")
     opts = parser.parse_args()
@@ -73,6 +76,12 @@ def main():
     if opts.compile:
         compiled = torch.compile(lambda x: torch.softmax(x, dim=-1))
         providers["torch_compile"] = lambda x, y: compiled(x)
+    if opts.providers:
+        wanted = set(opts.providers.split(",")) | {"copy"}
+        unknown = wanted - set(providers)
+        if unknown:
+            parser.error(f"unknown providers: {', '.join(sorted(unknown))}")
+        providers = {k: v for k, v in providers.items() if k in wanted}
     name = torch.cuda.get_device_name()
     print(f"device: {name}; M = 32768 (N <= 32768) else M*N = 2^31; "
           "GB/s = 2*M*N*sizeof(T)/time (median of 50 runs, L2 flushed)")

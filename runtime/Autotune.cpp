@@ -117,6 +117,19 @@ int64_t TuningConfig::gridParam(llvm::StringRef name, int64_t otherwise) const {
   return otherwise;
 }
 
+std::vector<size_t> timedConfigs(const AutotuneSpec &spec,
+                                 llvm::ArrayRef<TuningConfig> ranked) {
+  std::vector<size_t> timed;
+  llvm::SmallDenseSet<int64_t> groups;
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    int64_t group = spec.coverGroup ? spec.coverGroup(ranked[i]) : -1;
+    bool firstOfGroup = group >= 0 && groups.insert(group).second;
+    if (spec.topK <= 0 || i < size_t(spec.topK) || firstOfGroup)
+      timed.push_back(i);
+  }
+  return timed;
+}
+
 llvm::Expected<llvm::SmallVector<Arg, 16>>
 applyConfig(const KernelDef &kernel, const TuningConfig &config,
             llvm::ArrayRef<Arg> args) {
@@ -290,16 +303,13 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
       sorted.push_back(std::move(candidates[index]));
     candidates = std::move(sorted);
   }
-  if (spec_.topK > 0 && candidates.size() > size_t(spec_.topK)) {
+  {
+    std::vector<TuningConfig> ranked;
+    for (const Candidate &c : candidates)
+      ranked.push_back(c.config);
     std::vector<Candidate> kept;
-    llvm::SmallDenseSet<int64_t> groups;
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      int64_t group =
-          spec_.coverGroup ? spec_.coverGroup(candidates[i].config) : -1;
-      bool firstOfGroup = group >= 0 && groups.insert(group).second;
-      if (i < size_t(spec_.topK) || firstOfGroup)
-        kept.push_back(std::move(candidates[i]));
-    }
+    for (size_t i : timedConfigs(spec_, ranked))
+      kept.push_back(std::move(candidates[i]));
     candidates = std::move(kept);
   }
   auto noneLeft = [&] {

@@ -197,6 +197,13 @@ private:
   std::atomic<int> tuningsRun_{0};
 };
 
+/// Which of `ranked` (the configs that survived `spec`'s prune, best-ranked
+/// first) tuning compiles and times: all without a topK; else the best topK
+/// and the best-ranked config of every coverGroup group. Indices into
+/// `ranked`, in rank order.
+std::vector<size_t> timedConfigs(const AutotuneSpec &spec,
+                                 llvm::ArrayRef<TuningConfig> ranked);
+
 /// `args` with the Constexpr parameters `config` names set to its values
 /// (an error names a config entry that is not a Constexpr parameter).
 llvm::Expected<llvm::SmallVector<Arg, 16>>

@@ -56,6 +56,18 @@ double elementsPerThread(int64_t block, const TuningConfig &c) {
   return double(block) / (32.0 * c.numWarps * c.numCTAs);
 }
 
+/// Whether rows of `block` elements may be spread over a cluster: rows of
+/// 64 KB and more (QuACK's rule: none up to 32K f32 / 16K bf16).
+bool clusterable(int64_t block, int elementBytes) {
+  return block * elementBytes >= 65536;
+}
+
+/// Clusters leave each thread at least this many elements. Fewer only adds
+/// CTAs to exchange with (long rows measured best at 64-128 a thread on the
+/// H100 and H200), and every cluster size x num_warps pair kept is timed
+/// (rowTuningSpec's coverGroup).
+constexpr double kMinClusterElementsPerThread = 32;
+
 /// Whether the compiler keeps the rows `c` loads ahead in shared memory:
 /// their copies in registers would take more than liveRegisterWords, and
 /// the s - 1 rows ahead of a CTA's share fit in its shared memory. Tried
@@ -113,11 +125,10 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
     if ((perThread < 1 && !oneWarp) || perThread > 128)
       continue;
     // Clusters need sm_90 and only pay for rows that one CTA holds badly
-    // (QuACK's rule: none up to 32K f32 / 16K bf16); each CTA keeps at
-    // least 4096 elements.
+    // (clusterable); each CTA keeps at least 4096 elements.
     if (c.numCTAs > 1 &&
-        (target.smArch < 90 || block * elementBytes < 65536 ||
-         block / c.numCTAs < 4096))
+        (target.smArch < 90 || !clusterable(block, elementBytes) ||
+         block / c.numCTAs < 4096 || perThread < kMinClusterElementsPerThread))
       continue;
     // Each row in flight adds what a thread holds: at most 128 elements in
     // all in registers (measured: 0.06-0.15 x copy at 256 per thread),
@@ -225,8 +236,14 @@ AutotuneSpec rowTuningSpec(RowArgPositions where,
   // well but rows in flight poorly when each program gets about one row
   // (f32 4096 x 768: it ranked 2 warps x 1 stage 17th; timed, it is the
   // fastest, 1961 GB/s vs 1877 for the model's pick).
+  // Likewise every cluster size x num_warps pair (its best-ranked stages
+  // and grid): the model ranks a long row's bytes per thread, not the work
+  // per element that must hide behind memory. On the H200, bf16 65536 was
+  // timed at 128 elements a thread only (0.886 x copy); 64 a thread, in 8
+  // CTAs of 4 warps, runs at 0.917 (docs/softmax_long_rows_h200_*.csv).
   spec.coverGroup = [](const TuningConfig &c) -> int64_t {
-    return c.numCTAs == 1 ? c.numWarps * 64 + c.numStages : -1;
+    return c.numCTAs == 1 ? c.numWarps * 64 + c.numStages
+                          : 4096 + c.numCTAs * 64 + c.numWarps;
   };
   spec.restore = std::move(restore);
   return spec;

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/Kernels.h"
+#include "examples/kernels/RowTuning.h"
 #include "runtime/Autotune.h"
 #include "runtime/PreparedLaunch.h"
 #include "runtime/blockjit_c.h"
@@ -22,6 +23,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -524,6 +526,8 @@ TEST(SoftmaxTuning, EveryBlockHasRankedConfigsThatFitTheRules) {
         for (const TuningConfig &c : ranked) {
           EXPECT_TRUE(c.numCTAs == 1 || target.smArch >= 90) << c.str();
           double perThread = double(block) / (32.0 * c.numWarps * c.numCTAs);
+          // A cluster leaves every thread 32 elements or more.
+          EXPECT_TRUE(c.numCTAs == 1 || perThread >= 32) << c.str();
           // Rows in flight fit in registers, or, for rows longer than
           // 64 KB, wait in shared memory where the compiler puts them.
           int64_t threads = int64_t(32) * c.numWarps * c.programsPerCTA;
@@ -547,11 +551,56 @@ TEST(SoftmaxTuning, EveryBlockHasRankedConfigsThatFitTheRules) {
         }
         // One-warp rows rank programs sharing a CTA first (0.91 -> 0.97 x
         // torch at 65536 x 64 f32 on the H100).
-        if (block * bytes <= 256 && target.kind == TargetKind::CUDA)
+        if (block * bytes <= 256 && target.kind == TargetKind::CUDA) {
           EXPECT_GT(ranked.front().programsPerCTA, 1) << block;
+        }
         // The cost model ranks them: front() is what runs untimed.
         for (size_t i = 1; i < ranked.size(); ++i)
           EXPECT_LE(examples::softmaxEstimate(ranked[i - 1], block, bytes),
                     examples::softmaxEstimate(ranked[i], block, bytes));
       }
+}
+
+// The timed set: the best topK by the cost model, and the best-ranked
+// config of every cover group beyond them; without topK, everything.
+TEST(Autotune, TimedConfigsAreTheTopKAndEachGroupsBest) {
+  AutotuneSpec spec;
+  std::vector<TuningConfig> ranked;
+  for (int warps : {1, 2, 4, 8, 16})
+    ranked.push_back({warps, 1, 1, {}});
+  EXPECT_EQ(timedConfigs(spec, ranked),
+            (std::vector<size_t>{0, 1, 2, 3, 4}));
+  spec.topK = 2;
+  EXPECT_EQ(timedConfigs(spec, ranked), (std::vector<size_t>{0, 1}));
+  // Groups: warps <= 2, warps 4-8, and 16 in no group.
+  spec.coverGroup = [](const TuningConfig &c) -> int64_t {
+    return c.numWarps <= 2 ? 0 : c.numWarps <= 8 ? 1 : -1;
+  };
+  EXPECT_EQ(timedConfigs(spec, ranked), (std::vector<size_t>{0, 1, 2}));
+}
+
+// Long rows on sm_90: every cluster size x num_warps of the pruned space is
+// timed (the model alone misjudged bf16's elements per thread), beside the
+// model's best ranked.
+TEST(SoftmaxTuning, LongRowsTimeEveryClusterShape) {
+  AutotuneSpec spec = examples::rowTuningSpec({});
+  for (int bytes : {2, 4})
+    for (int64_t block : {int64_t(65536), int64_t(262144)}) {
+      auto ranked =
+          examples::softmaxRankedConfigs(block, bytes, Target::cuda(90));
+      std::vector<size_t> timed = timedConfigs(spec, ranked);
+      std::set<std::pair<int, int>> shapes, timedShapes;
+      for (size_t i = 0; i < ranked.size(); ++i)
+        if (ranked[i].numCTAs > 1)
+          shapes.insert({ranked[i].numCTAs, ranked[i].numWarps});
+      for (size_t i : timed)
+        if (ranked[i].numCTAs > 1)
+          timedShapes.insert({ranked[i].numCTAs, ranked[i].numWarps});
+      EXPECT_FALSE(shapes.empty()) << block;
+      EXPECT_EQ(shapes, timedShapes) << bytes << " " << block;
+      for (size_t i = 0; i < size_t(examples::kSoftmaxTuningTopK); ++i)
+        EXPECT_TRUE(llvm::is_contained(timed, i)) << i;
+      // Tuning stays short: a few dozen configs at most.
+      EXPECT_LE(timed.size(), 32u) << bytes << " " << block;
+    }
 }
