@@ -870,6 +870,48 @@ TEST(CPURuntime, ScaleKernelWithFloatScalar) {
     ASSERT_EQ(y[i], x[i] * 2.5f) << i;
 }
 
+// exp of a masked row whose padding is `other`: the padding's exp joins
+// the sum once per padding element. The CPU loops add it in one step where
+// adding it once leaves the sum unchanged (exp(-inf) = 0), else per element
+// (exp(0) = 1, exp(1) = e); both must give what every element would.
+template <int Other> void padded_exp_sum_kernel(Ptr<float> x, Ptr<float> y,
+                                                Int n, Constexpr BLOCK) {
+  Tensor offsets = arange(0, BLOCK);
+  Tensor mask = offsets < n;
+  double other = Other < 0 ? -INFINITY : double(Other);
+  Tensor e = exp(load(x + offsets, mask, other));
+  store(y + offsets, e / sum(e, 0), mask);
+}
+
+TEST(CPURuntime, PaddingJoinsTheSumOncePerElement) {
+  static auto negInf = jit("padded_exp_sum_ninf", padded_exp_sum_kernel<-1>,
+                           {"x", "y", "n", "BLOCK"});
+  static auto zero = jit("padded_exp_sum_zero", padded_exp_sum_kernel<0>,
+                         {"x", "y", "n", "BLOCK"});
+  static auto one = jit("padded_exp_sum_one", padded_exp_sum_kernel<1>,
+                        {"x", "y", "n", "BLOCK"});
+  constexpr int kBlock = 1024;
+  for (int n : {781, 1, 1023, 1024}) {
+    std::vector<float> x(n);
+    for (int i = 0; i < n; ++i)
+      x[i] = float((i * 37) % 101) / 17.0f - 3.0f;
+    for (auto [kernel, other] :
+         {std::pair{&negInf, -INFINITY}, std::pair{&zero, 0.0f},
+          std::pair{&one, 1.0f}}) {
+      std::vector<float> y(n, 0.0f);
+      EXPECT_LAUNCH_OK(**kernel, cpuOptions({1}),
+                       {x.data(), y.data(), int32_t(n), Constexpr(kBlock)});
+      double sum = (kBlock - n) * std::exp(double(other));
+      for (float v : x)
+        sum += std::exp(double(v));
+      for (int i = 0; i < n; ++i)
+        ASSERT_NEAR(y[i], std::exp(double(x[i])) / sum,
+                    2e-6 * std::exp(double(x[i])) / sum)
+            << "n " << n << " other " << other << " i " << i;
+    }
+  }
+}
+
 TEST(CPURuntime, WrongArgumentCount) {
   std::vector<float> x(16), y(16), out(16);
   std::string message =

@@ -7,8 +7,11 @@
 // at `other`, computed once: exp(-inf - max) is not evaluated per padding
 // element. [0, end) is a loop over whole vectors and a remainder loop that
 // LLVM vectorizes as one masked vector (tail folding, width 16 for f32, no
-// interleaving); no loop computes past end. Its fused sum still adds the
-// tail's elements, so results are those of computing every element. The
+// interleaving); no loop computes past end. Its fused sum adds the tail's
+// elements after the tail's loop, which only stores: not at all where
+// adding the fill once leaves the sum's bits unchanged (softmax's fill
+// exp(-inf - max) = 0), else once per tail element; results are those of
+// computing every element. The
 // block itself, read before any store, is not copied: the loops over
 // [0, end) load it again with no test (their range implies the mask).
 
@@ -95,12 +98,26 @@
 // CHECK-NEXT:      %[[A:.*]] = arith.addf %[[ACC]], %[[EI]] fastmath<reassoc> : f32
 // CHECK-NEXT:      scf.yield %[[A]] : f32
 // CHECK-NEXT:    } {llvm.loop_annotation = #[[TAIL]]}
-//                the tail [end, 16): the fill, no exp
+//                the tail [end, 16): the fill stored, no exp, no sum
 // CHECK-NEXT:    %[[ONEF:.*]] = arith.constant 1 : index
-// CHECK-NEXT:    %[[S:.*]] = scf.for %[[J:[^ ]*]] = %[[END]] to %[[C16]] step %[[ONEF]] iter_args(%[[ACC:[^ ]*]] = %[[S2]]) -> (f32) {
+// CHECK-NEXT:    %[[S3:.*]] = scf.for %[[J:[^ ]*]] = %[[END]] to %[[C16]] step %[[ONEF]] iter_args(%[[ACC:[^ ]*]] = %[[S2]]) -> (f32) {
 // CHECK-NEXT:      memref.store %[[FILL]], %[[E]][%[[J]]] : memref<16xf32>
-// CHECK-NEXT:      %[[A:.*]] = arith.addf %[[ACC]], %[[FILL]] fastmath<reassoc> : f32
-// CHECK-NEXT:      scf.yield %[[A]] : f32
+// CHECK-NEXT:      scf.yield %[[ACC]] : f32
+// CHECK-NEXT:    }
+//                the sum then adds the fill once per tail element, unless one
+//                addition leaves its bits unchanged (a fill of 0)
+// CHECK-NEXT:    %[[ONCE:.*]] = arith.addf %[[S3]], %[[FILL]] fastmath<reassoc> : f32
+// CHECK-NEXT:    %[[AFTER:.*]] = arith.bitcast %[[ONCE]] : f32 to i32
+// CHECK-NEXT:    %[[BEFORE:.*]] = arith.bitcast %[[S3]] : f32 to i32
+// CHECK-NEXT:    %[[SAME:.*]] = arith.cmpi eq, %[[BEFORE]], %[[AFTER]] : i32
+// CHECK-NEXT:    %[[S:.*]] = scf.if %[[SAME]] -> (f32) {
+// CHECK-NEXT:      scf.yield %[[S3]] : f32
+// CHECK-NEXT:    } else {
+// CHECK:           scf.for %{{.*}} = %[[END]] to %{{.*}} step %{{.*}} iter_args(%[[TACC:[^ ]*]] = %[[S3]]) -> (f32) {
+// CHECK-NEXT:        %[[TA:.*]] = arith.addf %[[TACC]], %[[FILL]] fastmath<reassoc> : f32
+// CHECK-NEXT:        scf.yield %[[TA]] : f32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.yield
 // CHECK-NEXT:    }
 // CHECK-NOT:     math.exp
 //                the masked store: whole vectors, then one masked vector

@@ -153,16 +153,25 @@
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr -> f32
 // CHECK:         llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr
 // CHECK:         llvm.br ^[[REM]](%{{.*}} : i64, f32) {loop_annotation = #[[ANN]]}
-//                the padding [end, 1024): exp(-inf - max), no load
-// CHECK:       ^[[PAD:bb[0-9]+]](%[[I:[^ ,:]+]]: i64, %[[SUM:[^ ,:]+]]: f32):
+//                the padding [end, 1024): exp(-inf - max) stored, no load,
+//                no sum
+// CHECK:       ^[[PAD:bb[0-9]+]](%[[I:[^ ,:]+]]: i64):
 // CHECK-NEXT:    llvm.icmp "slt" %[[I]], %[[C1024]] : i64
 // CHECK-NEXT:    llvm.cond_br %{{.*}}, ^[[BODY:bb[0-9]+]], ^{{bb[0-9]+}}
 // CHECK-NEXT:  ^[[BODY]]:
 // CHECK-NEXT:    %[[FP:.*]] = llvm.getelementptr inbounds|nuw %[[BUF]][%[[I]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:    llvm.store %[[FILL]], %[[FP]] : f32, !llvm.ptr
-// CHECK-NEXT:    llvm.fadd %[[SUM]], %[[FILL]] {fastmathFlags = #llvm.fastmath<reassoc>} : f32
 // CHECK-NEXT:    llvm.add %[[I]], %{{.*}} : i64
-// CHECK-NEXT:    llvm.br ^[[PAD]](%{{.*}} : i64, f32){{$}}
+// CHECK-NEXT:    llvm.br ^[[PAD]](%{{.*}} : i64){{$}}
+//                the sum adds the fill once per padding element only where
+//                adding it once changes the sum's bits (a fill of 0 does not)
+// CHECK-NEXT:  ^{{bb[0-9]+}}:
+// CHECK-NEXT:    %[[ONCE:.*]] = llvm.fadd %[[PRE:[^ ,]+]], %[[FILL]] {fastmathFlags = #llvm.fastmath<reassoc>} : f32
+// CHECK-NEXT:    %[[AFTER:.*]] = llvm.bitcast %[[ONCE]] : f32 to i32
+// CHECK-NEXT:    %[[BEFORE:.*]] = llvm.bitcast %[[PRE]] : f32 to i32
+// CHECK-NEXT:    llvm.icmp "eq" %[[BEFORE]], %[[AFTER]] : i32
+// CHECK:         llvm.fadd %{{.*}}, %[[FILL]] {fastmathFlags = #llvm.fastmath<reassoc>} : f32
+// CHECK:       ^{{bb[0-9]+}}(%[[SUM:[^ ,:]+]]: f32):
 //                store of exp / sum, lanes below end: whole vectors, by the
 //                reciprocal when the sum is in its range...
 // CHECK:         %[[OUTROW_OFF:.*]] = llvm.mul %[[ROW64]], %{{.*}} overflow<nsw> : i64
