@@ -52,7 +52,7 @@ Float = f32, constexprs last), their torch equivalents and minimal traffic
                      precomputed (eager reads it: M*N more bytes); compiled:
                      the same with the mask made in the kernel from two
                      aranges (no mask read, the stronger peer)   2*M*N*s
-  softmax_columns    (out, in, in_stride, out_stride, M, N; BLOCK_M, BLOCK_N)
+  softmax_columns    (out, in, in_stride, out_stride, M, N; BLOCK_M, BLOCK_N, WHOLE_COLUMN)
                      torch.softmax(x, dim=0); BLOCK_M = next_power_of_2(M),
                      BLOCK_N the tuner's (a placeholder is passed)  2*M*N*s
   softmax_backward   (dx, y, dy, dx_stride, y_stride, dy_stride, M, N; BLOCK_SIZE)
@@ -163,7 +163,7 @@ def _rows_fallback(args, m, n):
 
 
 def _columns_fallback(args, m, n):
-    block_n = int(args[-1])
+    block_n = int(args[-2])
     return (-(-n // block_n),), _warps_for(next_power_of_2(m) * block_n)
 
 
@@ -257,7 +257,7 @@ CASES = {c.name: c for c in [
     Case("softmax_columns", _plain,
          lambda d: [d["y"], d["x"], *_rows(d["x"], d["y"]),
                     constexpr(next_power_of_2(d["x"].shape[0])),
-                    constexpr(_columns_block_n(*d["x"].shape))],
+                    constexpr(_columns_block_n(*d["x"].shape)), constexpr(1)],
          lambda d: d["y"], lambda d: torch.softmax(d["x"], 0), _c_columns,
          lambda d: (d["x"],), lambda d: torch.softmax(d["x"].double(), 0),
          lambda m, n, s: 2 * m * n * s, "2*M*N*s", fallback=_columns_fallback),

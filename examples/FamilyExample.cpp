@@ -144,10 +144,12 @@ llvm::Expected<Problem> makeProblem(llvm::StringRef name, int64_t rows,
     if (!blocks)
       return blocks.takeError();
     p.tuner = &softmaxColumnsTuner();
-    Arg blockM = Constexpr(blocks->m), blockN = Constexpr(blocks->n);
+    Arg blockM = Constexpr(blocks->m), blockN = Constexpr(blocks->n),
+        wholeColumn = Constexpr(blocks->wholeColumn);
     p.args = [=](llvm::ArrayRef<Arg> in, Arg out) {
       return std::vector<Arg>{out,      in[0],    stride, stride,
-                              rowCount, colCount, blockM, blockN};
+                              rowCount, colCount, blockM, blockN,
+                              wholeColumn};
     };
     referenceSoftmaxColumns(x, want, rows, cols, cols, cols, toDouble);
     p.abs = 1e-6;

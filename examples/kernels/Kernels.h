@@ -104,14 +104,19 @@ const std::shared_ptr<KernelDef> &softmaxCausal();
 Autotuner &softmaxCausalTuner();
 
 /// softmax_columns(output_ptr, input_ptr, input_row_stride,
-///                 output_row_stride, n_rows, n_cols; BLOCK_M, BLOCK_N):
+///                 output_row_stride, n_rows, n_cols; BLOCK_M, BLOCK_N,
+///                 WHOLE_COLUMN):
 /// softmax over dim 0 of a row-major matrix. Programs walk strips of
-/// BLOCK_N consecutive columns, each read twice in [BLOCK_M, BLOCK_N]
-/// chunks of rows (any n_rows) with a running max and sum per column.
+/// BLOCK_N consecutive columns. WHOLE_COLUMN = 1 needs BLOCK_M >= n_rows
+/// and reads a strip once, as one block; WHOLE_COLUMN = 0 reads it twice in
+/// [BLOCK_M, BLOCK_N] chunks of rows (any n_rows) with a running max and
+/// sum per column.
 const std::shared_ptr<KernelDef> &softmaxColumns();
 /// softmax_columns' blocks for an M x N matrix.
 struct ColumnBlocks {
   int64_t m = 1, n = 1;
+  /// WHOLE_COLUMN: m >= the matrix's rows, each strip one block.
+  bool wholeColumn = true;
 };
 /// The default blocks: BLOCK_N = min(next_power_of_2(cols), 32) columns
 /// (a 128-byte line of f32 per row), BLOCK_M = min(next_power_of_2(rows),

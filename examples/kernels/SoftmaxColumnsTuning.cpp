@@ -1,15 +1,17 @@
 //===- SoftmaxColumnsTuning.cpp - softmax_columns' blocks and tuner ------===//
 //
-// softmax_columns reads strips of BLOCK_N columns in chunks of BLOCK_M rows;
-// both are free, with num_warps, num_stages (the next chunk loading while
-// one is combined) and num_ctas. Wide strips read whole
-// 128-byte lines of each row (32 f32); the chunk, the warps and the CTAs set
-// how many elements each thread holds (three blocks of them live: the
-// running max and sum and the chunk). A matrix has only N / BLOCK_N strips
-// (25 for 781 f32 columns in lines), too few programs for 132 SMs, so on
-// sm_90 a strip runs on a cluster whose CTAs split each chunk's rows (the
-// column maximum and sum cross the cluster once per strip; docs/LAYOUTS.md):
-// 16 CTAs give 400 CTAs for those 25 strips. The default rule takes 32
+// softmax_columns reads strips of BLOCK_N columns, either whole
+// (WHOLE_COLUMN = 1, BLOCK_M = next_power_of_2(rows): read once) or in
+// chunks of BLOCK_M rows (read twice); the blocks are free, with num_warps,
+// num_stages (the next chunk loading while one is combined) and num_ctas.
+// Wide strips read whole 128-byte lines of each row (32 f32); the block,
+// the warps and the CTAs set how many elements each thread holds. A matrix
+// has only N / BLOCK_N strips (25 for 781 f32 columns in lines), too few
+// programs for 132 SMs, so on sm_90 a strip runs on a cluster whose CTAs
+// split its rows (the column maximum and sum cross the cluster once per
+// strip; docs/LAYOUTS.md): 16 CTAs give 400 CTAs for those 25 strips, and
+// a cluster of 16 holds a 32768-row strip of 16 f32 columns (2 MB) on
+// chip, where chunks would read it twice. The default rule takes 32
 // columns and up to 64 rows over 4 warps; the tuner times the shapes
 // around it.
 //
@@ -24,6 +26,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace blockjit::examples {
 
@@ -32,24 +35,36 @@ namespace {
 // Argument positions (SoftmaxColumns.cpp).
 enum { kInput = 1, kRows = 4, kCols = 5, kBlockM = 6, kBlockN = 7 };
 
-/// The strip widths and chunk heights tried (tall chunks for clusters).
+/// The strip widths and block heights tried (tall blocks for clusters and
+/// whole columns).
 constexpr int64_t kBlockNs[] = {8, 16, 32, 64, 128};
-constexpr int64_t kBlockMs[] = {8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+constexpr int64_t kBlockMs[] = {8,    16,   32,   64,   128,  256,
+                                512,  1024, 2048, 4096, 8192, 16384,
+                                32768};
+/// Chunks taller than this are not tried: a column that long is better
+/// read whole.
+constexpr int64_t kMaxChunkRows = 4096;
 /// A strip's column maxima and sums cross the cluster as one slot per
 /// column and CTA, in each of the buffer's two halves: the compiler keeps
 /// such a kernel on a cluster while that fits kMaxClusterAllReduceBytes,
 /// else runs it in one CTA.
 constexpr int64_t kMaxColumnsTimesCTAs =
     kMaxClusterAllReduceBytes / (2 * kClusterSlotBytes);
-/// Configs of each cluster size and pipelining depth timed (the best by
-/// the estimate).
-constexpr int kTimedPerGroup = 4;
+/// Elements of a whole-column block per thread: up to a register-file's
+/// share (beyond, the compiler keeps the block in shared memory).
+constexpr double kMaxWholeColumnPerThread = 128;
+/// Configs of each cluster size, pipelining depth and pass count timed (the
+/// best by the estimate).
+constexpr int kTimedPerGroup = 3;
 /// CTAs of a large GPU that keep it busy: two per SM of an H100.
 constexpr double kBusyCTAs = 264;
 
 ColumnBlocks defaultBlocks(int64_t rows, int64_t cols) {
-  return {std::min<int64_t>(next_power_of_2(std::max<int64_t>(rows, 1)), 64),
-          std::min<int64_t>(next_power_of_2(std::max<int64_t>(cols, 1)), 32)};
+  int64_t blockM =
+      std::min<int64_t>(next_power_of_2(std::max<int64_t>(rows, 1)), 64);
+  return {blockM,
+          std::min<int64_t>(next_power_of_2(std::max<int64_t>(cols, 1)), 32),
+          blockM >= rows};
 }
 
 int64_t constexprOf(const TuningConfig &c, llvm::StringRef name) {
@@ -57,6 +72,16 @@ int64_t constexprOf(const TuningConfig &c, llvm::StringRef name) {
     if (key == name)
       return value;
   return 1;
+}
+
+TuningConfig columnConfig(int warps, int stages, int ctas, int64_t blockM,
+                          int64_t blockN, bool wholeColumn) {
+  return {warps,
+          stages,
+          ctas,
+          {{"BLOCK_M", blockM},
+           {"BLOCK_N", blockN},
+           {"WHOLE_COLUMN", wholeColumn ? 1 : 0}}};
 }
 
 /// Grid: a persistent one over the strips.
@@ -68,10 +93,11 @@ Grid stripGrid(const TuningConfig &, const KernelResources &resources,
   return {persistentGrid(resources, std::max<int64_t>(strips, 1))};
 }
 
-/// Smaller is better: 16 elements per thread, rows read in runs of 128
-/// bytes (a line), two CTAs per SM of a large GPU (weighed more; a cluster
-/// multiplies a strip's CTAs), a strip that L2 still holds when pass 2
-/// re-reads it, and whole columns in one chunk where they are short.
+/// Smaller is better: 16 elements per thread in chunks (32 in a whole
+/// column, which holds nothing else), rows read in runs of 128 bytes (a
+/// line), two CTAs per SM of a large GPU (weighed more; a cluster
+/// multiplies a strip's CTAs), a chunked strip that L2 still holds when
+/// pass 2 re-reads it.
 double estimate(const TuningConfig &c, llvm::ArrayRef<Arg> args,
                 const Target &) {
   int64_t rows = integerArgAt(args, kRows, 1);
@@ -80,29 +106,66 @@ double estimate(const TuningConfig &c, llvm::ArrayRef<Arg> args,
       args.size() > kInput ? double(dtypeBytes(args[kInput].dtype)) : 4.0;
   double blockM = double(constexprOf(c, "BLOCK_M"));
   double blockN = double(constexprOf(c, "BLOCK_N"));
+  bool whole = constexprOf(c, "WHOLE_COLUMN") != 0;
   double perThread = blockM * blockN / (32.0 * c.numWarps * c.numCTAs);
-  double cost = std::abs(std::log2(perThread / 16.0));
+  double cost = std::abs(std::log2(perThread / (whole ? 32.0 : 16.0)));
   // Narrow strips read part of each line, but few strips idle SMs: with
   // 781 columns, 32-wide strips make 25 programs for 132 SMs.
   cost += blockN * bytes < 128 ? 0.5 * std::log2(128 / (blockN * bytes)) : 0;
   double strips = std::ceil(double(cols) / blockN);
   double ctas = strips * c.numCTAs;
   cost += ctas < kBusyCTAs ? std::log2(kBusyCTAs / ctas) : 0;
-  // The strips in flight (one per cluster of resident CTAs) are read twice;
-  // beyond about half of an H100's 50 MB L2 the second read goes to DRAM:
-  // three trips over the matrix instead of two.
+  // The chunked strips in flight (one per cluster of resident CTAs) are read
+  // twice; beyond about half of an H100's 50 MB L2 the second read goes to
+  // DRAM: three trips over the matrix instead of two.
   double inFlight = std::min(strips, kBusyCTAs / c.numCTAs);
   double footprint = inFlight * double(rows) * blockN * bytes;
-  cost += footprint > 24e6 ? std::log2(1.5) : 0;
-  cost += blockM < double(next_power_of_2(rows)) && rows <= 256 ? 0.5 : 0;
+  if (!whole)
+    cost += footprint > 24e6 ? std::log2(1.5) : 0;
   // Each CTA of a cluster waits at the exchanges of every strip.
   cost += 0.25 * std::log2(double(c.numCTAs));
   // The next chunk loading while this one is combined pays where a strip
   // takes several chunks; it holds a second chunk per thread.
   double chunks = std::ceil(double(rows) / blockM);
-  if (c.numStages > 1)
+  if (c.numStages > 1 && !whole)
     cost += chunks >= 4 ? -0.25 : 0.25;
   return cost;
+}
+
+/// Whether `c` is worth timing for a rows x cols matrix on `target`.
+bool worthTiming(const TuningConfig &c, int64_t rows, int64_t cols,
+                 const Target &target) {
+  int64_t blockM = constexprOf(c, "BLOCK_M");
+  int64_t blockN = constexprOf(c, "BLOCK_N");
+  bool whole = constexprOf(c, "WHOLE_COLUMN") != 0;
+  // No wider than the matrix (beyond the narrowest choice). A whole column
+  // is one block of the column's height; a chunk is shorter than the column
+  // (else the whole column reads the same block once).
+  if (blockN > next_power_of_2(cols) && blockN != kBlockNs[0])
+    return false;
+  if (whole ? blockM != std::max(next_power_of_2(rows), kBlockMs[0])
+            : blockM >= rows || blockM > kMaxChunkRows)
+    return false;
+  double perThread = double(blockM * blockN) / (32.0 * c.numWarps * c.numCTAs);
+  if (whole) {
+    // 4 to 128 elements per thread; the next strips load ahead (into shared
+    // memory where registers run short).
+    if (perThread < 4 || perThread > kMaxWholeColumnPerThread)
+      return false;
+  } else if (perThread < 4 || perThread > 32 || c.numStages > 2 ||
+             (c.numStages > 1 && perThread > 16)) {
+    // 4 to 32 elements of each chunk per thread (three chunks live: the
+    // running max and sum and the chunk).
+    return false;
+  }
+  // Clusters: sm_90, a block that gives every CTA whole tiles of 16-byte
+  // chunks (else it runs in one CTA), and a cluster buffer that holds the
+  // strip's columns.
+  if (c.numCTAs > 1 &&
+      (target.smArch < 90 || blockM * blockN / c.numCTAs < 4 * 32 * c.numWarps ||
+       blockN * c.numCTAs > kMaxColumnsTimesCTAs))
+    return false;
+  return true;
 }
 
 std::vector<TuningConfig> prune(llvm::ArrayRef<TuningConfig> configs,
@@ -111,39 +174,21 @@ std::vector<TuningConfig> prune(llvm::ArrayRef<TuningConfig> configs,
   int64_t rows = integerArgAt(args, kRows, 1);
   int64_t cols = integerArgAt(args, kCols, 1);
   ColumnBlocks fallback = defaultBlocks(rows, cols);
+  TuningConfig fallbackConfig =
+      columnConfig(4, 1, 1, fallback.m, fallback.n, fallback.wholeColumn);
+  // The CPU ignores warps: the default blocks only.
+  if (target.kind == TargetKind::CPU)
+    return {fallbackConfig};
   std::vector<TuningConfig> kept;
-  for (const TuningConfig &c : configs) {
-    int64_t blockM = constexprOf(c, "BLOCK_M");
-    int64_t blockN = constexprOf(c, "BLOCK_N");
-    // The CPU ignores warps: the default blocks only.
-    if (target.kind == TargetKind::CPU) {
-      if (blockM == fallback.m && blockN == fallback.n && c.numWarps == 4)
-        kept.push_back(c);
-      continue;
-    }
-    // No wider than the matrix, no taller than its columns (beyond the
-    // smallest choice).
-    if ((blockN > next_power_of_2(cols) && blockN != kBlockNs[0]) ||
-        (blockM > next_power_of_2(rows) && blockM != kBlockMs[0]))
-      continue;
-    // 4 to 32 elements of each block per thread.
-    double perThread =
-        double(blockM * blockN) / (32.0 * c.numWarps * c.numCTAs);
-    if (perThread < 4 || perThread > 32 || (c.numStages > 1 && perThread > 16))
-      continue;
-    // Clusters: sm_90, a chunk that gives every CTA whole tiles of 16-byte
-    // chunks (else it runs in one CTA), and a cluster buffer that holds the
-    // strip's columns.
-    if (c.numCTAs > 1 && (target.smArch < 90 ||
-                          blockM * blockN / c.numCTAs < 4 * 32 * c.numWarps ||
-                          blockN * c.numCTAs > kMaxColumnsTimesCTAs))
-      continue;
-    kept.push_back(c);
-  }
-  // The best few of each cluster size and depth by the estimate go on to be
-  // timed: the estimate cannot weigh a cluster's exchanges against its extra
-  // CTAs well enough to rank them in one list (wide matrices, with strips
-  // for every SM, run best on single CTAs; narrow ones on clusters of 8-16).
+  for (const TuningConfig &c : configs)
+    if (worthTiming(c, rows, cols, target))
+      kept.push_back(c);
+  // The best few of each cluster size, depth and pass count by the estimate
+  // go on to be timed: the estimate cannot weigh a cluster's exchanges
+  // against its extra CTAs, or one read of a whole column held on chip
+  // against two of chunks, well enough to rank them in one list (wide
+  // matrices, with strips for every SM, run best on single CTAs; narrow
+  // ones on clusters of 8-16).
   std::vector<std::pair<double, TuningConfig>> ranked;
   for (TuningConfig &c : kept)
     ranked.push_back({estimate(c, args, target), std::move(c)});
@@ -151,13 +196,13 @@ std::vector<TuningConfig> prune(llvm::ArrayRef<TuningConfig> configs,
       ranked.begin(), ranked.end(),
       [](const auto &a, const auto &b) { return a.first < b.first; });
   kept.clear();
-  std::map<std::pair<int, int>, int> perGroup;
+  std::map<std::tuple<int, int, int64_t>, int> perGroup;
   for (auto &[cost, c] : ranked)
-    if (++perGroup[{c.numCTAs, c.numStages}] <= kTimedPerGroup)
+    if (++perGroup[{c.numCTAs, c.numStages,
+                    constexprOf(c, "WHOLE_COLUMN")}] <= kTimedPerGroup)
       kept.push_back(std::move(c));
   if (kept.empty())
-    kept.push_back(
-        {4, 1, 1, {{"BLOCK_M", fallback.m}, {"BLOCK_N", fallback.n}}});
+    kept.push_back(fallbackConfig);
   return kept;
 }
 
@@ -178,19 +223,18 @@ Autotuner &softmaxColumnsTuner() {
     for (int64_t blockM : kBlockMs)
       for (int64_t blockN : kBlockNs)
         for (int warps : {1, 2, 4, 8, 16})
-          for (int stages : {1, 2})
+          for (int stages : {1, 2, 3})
             for (int ctas : {1, 2, 4, 8, 16})
-              spec.configs.push_back(
-                  {warps,
-                   stages,
-                   ctas,
-                   {{"BLOCK_M", blockM}, {"BLOCK_N", blockN}}});
+              for (bool whole : {false, true})
+                spec.configs.push_back(
+                    columnConfig(warps, stages, ctas, blockM, blockN, whole));
     spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
                 {"n_cols", KeyBucket::PowerOfTwo}};
     spec.grid = stripGrid;
     spec.prune = prune;
     spec.estimate = estimate;
-    spec.topK = 5 * 2 * kTimedPerGroup; // cluster sizes x depths
+    // Cluster sizes x (chunks at two depths, whole columns at three).
+    spec.topK = 5 * 5 * kTimedPerGroup;
     // In place (output_ptr == input_ptr) must survive the timed runs.
     spec.restore = {rowMajorBuffer("output_ptr", 0, /*rowStride=*/3,
                                    {kInput, kRows, kCols, kBlockM})};

@@ -1,8 +1,9 @@
 //===- CasesSoftmaxColumns.cpp - softmax over dim 0 ----------------------===//
 //
 // softmax_columns (examples/kernels/SoftmaxColumns.cpp) holds whole columns
-// in [BLOCK_M, BLOCK_N] blocks. Its cases: M = 1, 17, 781, 4097 and 1823
-// rows (BLOCK_M 1 to 8192), N from 5 to 4097 columns, the default BLOCK_N
+// in [BLOCK_M, BLOCK_N] blocks read once, or reads them twice in chunks of
+// rows. Its cases: M = 1, 17, 781, 4097, 1823 and 32769 rows (BLOCK_M 1 to
+// 65536), N from 5 to 4097 columns, the default BLOCK_N
 // (examples::softmaxColumnsBlocks) and widths that leave a partial last
 // strip (N = 33 over 8, 1-column strips), fewer programs than strips;
 // softmax's special rows laid out as columns (a column of -inf, a +inf, a
@@ -32,6 +33,9 @@ std::vector<double> specialColumns(DType t, Shape s, unsigned seed) {
   return v;
 }
 
+/// blockM 0: the whole column in one block (BLOCK_M = next_power_of_2(rows),
+/// WHOLE_COLUMN = 1); else chunks of blockM rows, read twice (WHOLE_COLUMN =
+/// 0, also where one chunk holds the column).
 Case columnCase(DType in, DType out, Shape s, int64_t blockN,
                 const std::string &variant, int64_t blockM = 0) {
   Case c{caseName("softmax_columns", in, out, s, variant),
@@ -39,8 +43,8 @@ Case columnCase(DType in, DType out, Shape s, int64_t blockN,
          examples::softmaxColumns()};
   c.buffers = {{in, specialColumns(in, s, unsigned(s.rows * 7 + s.cols))},
                {out, sentinel(s.rows * s.outStride())}};
-  // By default the whole column in one chunk.
-  if (blockM == 0)
+  bool wholeColumn = blockM == 0;
+  if (wholeColumn)
     blockM = next_power_of_2(s.rows);
   c.args = {bufArg(1),
             bufArg(0),
@@ -49,7 +53,8 @@ Case columnCase(DType in, DType out, Shape s, int64_t blockN,
             i32Arg(int32_t(s.rows)),
             i32Arg(int32_t(s.cols)),
             constArg(blockM),
-            constArg(blockN)};
+            constArg(blockN),
+            constArg(wholeColumn ? 1 : 0)};
   // Fewer programs than strips where there are several.
   c.grid = {int(std::max<int64_t>(1, cdiv(s.cols, blockN) / 2))};
   // About 32 elements per thread, 1 to 32 warps.
@@ -72,7 +77,7 @@ void addColumnCases(std::vector<Case> &cases) {
   const Shape shapes[] = {{1, 17},   {17, 781}, {781, 33},
                           {4097, 5}, {9, 4097}, {1823, 781}};
   for (Shape s : shapes) {
-    // The whole column in one chunk (BLOCK_M = next_power_of_2(rows)).
+    // The whole column in one block, read once (WHOLE_COLUMN = 1).
     int64_t blockN =
         llvm::expectedToOptional(examples::softmaxColumnsBlocks(s.rows, s.cols))
             .value_or(examples::ColumnBlocks{})
@@ -83,6 +88,9 @@ void addColumnCases(std::vector<Case> &cases) {
     // max and sum carried from chunk to chunk.
     for (DType t : {DType::F32, DType::BF16})
       cases.push_back(columnCase(t, t, s, blockN, "chunk16", 16));
+    // Two passes over one chunk that holds the whole column.
+    cases.push_back(columnCase(DType::F32, DType::F32, s, blockN, "one_chunk",
+                               next_power_of_2(s.rows)));
   }
   // Strips split down their rows over the CTAs of a cluster (the column
   // maximum and sum cross the cluster): whole columns and chunks of 256
@@ -109,6 +117,12 @@ void addColumnCases(std::vector<Case> &cases) {
                                "ctas4_chunk256_stages2", 256));
     cases.back().numCTAs = 4;
     cases.back().numStages = 2;
+  }
+  // A tall column (2^15 + 1 rows, a 65536-row block, a partial last strip
+  // of 4 of 8 columns) read once, split over 16 CTAs.
+  for (DType t : {DType::F32, DType::BF16}) {
+    cases.push_back(columnCase(t, t, {32769, 20}, 8, "ctas16_tall"));
+    cases.back().numCTAs = 16;
   }
   // Wide strips on 4 warps: the rows of a chunk take one thread bit, fewer
   // than the CTAs, so each thread sends its columns to two CTAs.

@@ -23,7 +23,9 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
+#include <tuple>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -603,4 +605,73 @@ TEST(SoftmaxTuning, LongRowsTimeEveryClusterShape) {
       // Tuning stays short: a few dozen configs at most.
       EXPECT_LE(timed.size(), 32u) << bytes << " " << block;
     }
+}
+
+// softmax_columns' timed configs: whole columns (one block of
+// next_power_of_2(rows) rows, read once) and chunks shorter than the column
+// (read twice), each within its per-thread and cluster limits, a few of
+// every (num_ctas, num_stages, pass count); the CPU gets the default blocks.
+TEST(SoftmaxColumnsTuning, TimesWholeColumnsAndChunksWithinTheirLimits) {
+  const AutotuneSpec &spec = examples::softmaxColumnsTuner().spec();
+  float buffer = 0;
+  auto argsFor = [&](int32_t rows, int32_t cols) {
+    return std::vector<Arg>{&buffer, &buffer, cols, cols, rows, cols,
+                            Constexpr(1), Constexpr(1), Constexpr(1)};
+  };
+  auto value = [](const TuningConfig &c, const std::string &name) {
+    for (const auto &[key, v] : c.constexprs)
+      if (key == name)
+        return v;
+    ADD_FAILURE() << "no " << name << " in " << c.str();
+    return int64_t(0);
+  };
+  for (auto [rows, cols] : {std::pair{4096, 781}, std::pair{4096, 4096},
+                            std::pair{32768, 1024}, std::pair{1823, 781}}) {
+    std::vector<Arg> args = argsFor(rows, cols);
+    std::vector<TuningConfig> timed =
+        spec.prune(spec.configs, args, Target::cuda(90));
+    ASSERT_FALSE(timed.empty());
+    EXPECT_LE(int(timed.size()), spec.topK);
+    std::set<int64_t> passes;
+    std::map<std::tuple<int, int, int64_t>, int> perGroup;
+    for (const TuningConfig &c : timed) {
+      int64_t blockM = value(c, "BLOCK_M"), blockN = value(c, "BLOCK_N");
+      int64_t whole = value(c, "WHOLE_COLUMN");
+      passes.insert(whole);
+      double perThread =
+          double(blockM * blockN) / (32.0 * c.numWarps * c.numCTAs);
+      if (whole) {
+        EXPECT_EQ(blockM, next_power_of_2(rows)) << c.str();
+        EXPECT_LE(perThread, 128) << c.str();
+      } else {
+        EXPECT_LT(blockM, rows) << c.str();
+        EXPECT_LE(perThread, 32) << c.str();
+        EXPECT_LE(c.numStages, 2) << c.str();
+      }
+      EXPECT_GE(perThread, 4) << c.str();
+      // A cluster holds the strip's columns in its exchange buffer.
+      EXPECT_LE(blockN * c.numCTAs, 1024) << c.str();
+      int &inGroup = perGroup[std::make_tuple(c.numCTAs, c.numStages, whole)];
+      EXPECT_LE(++inGroup, 3) << c.str();
+    }
+    EXPECT_EQ(passes, (std::set<int64_t>{0, 1})) << rows << "x" << cols;
+    // Before sm_90, no clusters.
+    for (const TuningConfig &c :
+         spec.prune(spec.configs, args, Target::cuda(80)))
+      EXPECT_EQ(c.numCTAs, 1) << c.str();
+    // The CPU: the default blocks, whole columns only where they are short.
+    std::vector<TuningConfig> cpu = spec.prune(spec.configs, args, Target::cpu());
+    ASSERT_EQ(cpu.size(), 1u);
+    auto blocks = examples::softmaxColumnsBlocks(rows, cols);
+    ASSERT_TRUE(bool(blocks));
+    EXPECT_EQ(value(cpu[0], "BLOCK_M"), blocks->m);
+    EXPECT_EQ(value(cpu[0], "BLOCK_N"), blocks->n);
+    EXPECT_EQ(value(cpu[0], "WHOLE_COLUMN"), blocks->wholeColumn ? 1 : 0);
+    EXPECT_FALSE(blocks->wholeColumn);
+  }
+  // A short column is whole in the default blocks.
+  auto shortColumns = examples::softmaxColumnsBlocks(33, 100);
+  ASSERT_TRUE(bool(shortColumns));
+  EXPECT_TRUE(shortColumns->wholeColumn);
+  EXPECT_EQ(shortColumns->m, 64);
 }

@@ -57,6 +57,33 @@ static cl::opt<std::string> target("target", cl::init("cuda"),
 static cl::opt<int> smArch("sm", cl::init(90), cl::desc("CUDA arch, sm_XX"),
                            cl::cat(dumpCategory));
 
+static cl::list<std::string>
+    constexprOverrides("constexpr",
+                       cl::desc("NAME=VALUE: set a constexpr of the kernel "
+                                "(after --block-size's rule; repeatable)"),
+                       cl::value_desc("NAME=VALUE"), cl::cat(dumpCategory));
+
+/// Sets the constexprs named by --constexpr in `key`.
+static llvm::Error applyConstexprOverrides(const KernelDef &kernel,
+                                           SpecializationKey &key) {
+  std::vector<std::string> names = kernel.constexprNames();
+  for (const std::string &item : constexprOverrides) {
+    auto [name, text] = llvm::StringRef(item).split('=');
+    int64_t value = 0;
+    if (text.getAsInteger(10, value))
+      return llvm::createStringError(
+          "--constexpr takes NAME=VALUE with an integer VALUE, got '" + item +
+          "'");
+    auto it = llvm::find(names, name);
+    if (it == names.end() || size_t(it - names.begin()) >= key.constexprs.size())
+      return llvm::createStringError(
+          "--constexpr: the kernel has no constexpr '" + name.str() +
+          "'; it has: " + llvm::join(names, ", "));
+    key.constexprs[it - names.begin()] = value;
+  }
+  return llvm::Error::success();
+}
+
 static int listKernels() {
   llvm::outs() << "kernels:\n";
   for (const RegisteredKernel *k : registeredKernels())
@@ -112,6 +139,8 @@ int main(int argc, char **argv) {
   config.options.target =
       target == "cuda" ? Target::cuda(smArch) : Target::cpu();
   SpecializationKey key = kernel->exampleKey(config);
+  if (llvm::Error error = applyConstexprOverrides(*kernel->kernel, key))
+    return fail(llvm::toString(std::move(error)));
   if (llvm::Error error = checkSpecialization(*kernel->kernel, key))
     return fail(llvm::toString(std::move(error)));
 
