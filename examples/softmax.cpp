@@ -42,35 +42,46 @@
 using namespace blockjit;
 namespace cl = llvm::cl;
 
+// --help lists these only, not the options of every LLVM library linked in.
+static cl::OptionCategory exampleCategory("softmax example options");
 static cl::opt<std::string> targetName("target", cl::init("auto"),
-                                       cl::desc("auto, cpu or cuda"));
+                                       cl::desc("auto, cpu or cuda"),
+                                       cl::cat(exampleCategory));
 static cl::opt<int64_t>
     rows("rows", cl::init(0),
          cl::desc("rows (0: 1823, fewer for long rows: at most 2^24 "
-                  "elements in all, at least one row)"));
-static cl::opt<int64_t> cols("cols", cl::init(781), cl::desc("columns"));
-static cl::opt<int> iters("iters", cl::init(20), cl::desc("timed runs"));
+                  "elements in all, at least one row)"),
+         cl::cat(exampleCategory));
+static cl::opt<int64_t> cols("cols", cl::init(781), cl::desc("columns"),
+                             cl::cat(exampleCategory));
+static cl::opt<int> iters("iters", cl::init(20), cl::desc("timed runs"),
+                          cl::cat(exampleCategory));
 static cl::opt<std::string>
     kernelName("kernel", cl::init("auto"),
                cl::desc("auto (softmax_online for rows longer than one "
                         "program's block), softmax, softmax_online or a "
                         "kernel of the softmax family (log_softmax, "
-                        "softmax_columns, layernorm, ...)"));
+                        "softmax_columns, layernorm, ...)"),
+               cl::cat(exampleCategory));
 // Any of these set fixes the config (the others default to 4 warps, 1
 // stage, 1 CTA); none set: the autotuner chooses (runtime/Autotune.h).
 static cl::opt<int>
     numCTAs("num-ctas", cl::init(0),
             cl::desc("CTAs per program, a thread-block cluster (sm_90; 0: "
-                     "the autotuner's choice)"));
+                     "the autotuner's choice)"),
+            cl::cat(exampleCategory));
 static cl::opt<int> programsPerCTA(
     "programs-per-cta", cl::init(0),
     cl::desc("programs sharing one CTA, each on its own warps (0: the "
-             "autotuner's choice)"));
+             "autotuner's choice)"),
+    cl::cat(exampleCategory));
 static cl::opt<int> numStages("num-stages", cl::init(0),
                               cl::desc("num_stages (0: the autotuner's "
-                                       "choice; 2 prefetches the next row)"));
+                                       "choice; 2 prefetches the next row)"),
+                              cl::cat(exampleCategory));
 static cl::opt<int> numWarps("num-warps", cl::init(0),
-                             cl::desc("num_warps (0: the autotuner's choice)"));
+                             cl::desc("num_warps (0: the autotuner's choice)"),
+                             cl::cat(exampleCategory));
 
 int main(int argc, char **argv) {
   // --blockjit-dump-dir=DIR, ... (--blockjit-help lists them).
@@ -81,7 +92,10 @@ int main(int argc, char **argv) {
   }
   if (*help)
     return 0;
-  cl::ParseCommandLineOptions(argc, argv, "blockjit softmax example\n");
+  cl::HideUnrelatedOptions(exampleCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "blockjit softmax example (--blockjit-help: blockjit's own switches)\n");
   auto fail = [](const llvm::Twine &message) {
     llvm::errs() << "softmax: " << message << "\n";
     return 1;

@@ -53,9 +53,10 @@ constexpr int64_t kMaxColumnsTimesCTAs =
 /// Elements of a whole-column block per thread: up to a register-file's
 /// share (beyond, the compiler keeps the block in shared memory).
 constexpr double kMaxWholeColumnPerThread = 128;
-/// Configs of each cluster size, pipelining depth and pass count timed (the
-/// best by the estimate).
-constexpr int kTimedPerGroup = 3;
+/// Configs of each cluster size and pipelining depth timed (the best by the
+/// estimate), in chunks and in whole columns.
+constexpr int kTimedPerChunkGroup = 4;
+constexpr int kTimedPerWholeGroup = 3;
 /// CTAs of a large GPU that keep it busy: two per SM of an H100.
 constexpr double kBusyCTAs = 264;
 
@@ -197,10 +198,12 @@ std::vector<TuningConfig> prune(llvm::ArrayRef<TuningConfig> configs,
       [](const auto &a, const auto &b) { return a.first < b.first; });
   kept.clear();
   std::map<std::tuple<int, int, int64_t>, int> perGroup;
-  for (auto &[cost, c] : ranked)
-    if (++perGroup[{c.numCTAs, c.numStages,
-                    constexprOf(c, "WHOLE_COLUMN")}] <= kTimedPerGroup)
+  for (auto &[cost, c] : ranked) {
+    int64_t whole = constexprOf(c, "WHOLE_COLUMN");
+    int &timed = perGroup[{c.numCTAs, c.numStages, whole}];
+    if (++timed <= (whole ? kTimedPerWholeGroup : kTimedPerChunkGroup))
       kept.push_back(std::move(c));
+  }
   if (kept.empty())
     kept.push_back(fallbackConfig);
   return kept;
@@ -234,7 +237,7 @@ Autotuner &softmaxColumnsTuner() {
     spec.prune = prune;
     spec.estimate = estimate;
     // Cluster sizes x (chunks at two depths, whole columns at three).
-    spec.topK = 5 * 5 * kTimedPerGroup;
+    spec.topK = 5 * (2 * kTimedPerChunkGroup + 3 * kTimedPerWholeGroup);
     // In place (output_ptr == input_ptr) must survive the timed runs.
     spec.restore = {rowMajorBuffer("output_ptr", 0, /*rowStride=*/3,
                                    {kInput, kRows, kCols, kBlockM})};
