@@ -152,7 +152,7 @@ llvm::Expected<Problem> makeProblem(llvm::StringRef name, int64_t rows,
                               wholeColumn};
     };
     referenceSoftmaxColumns(x, want, rows, cols, cols, cols, toDouble);
-    p.abs = 1e-6;
+    p.abs = 1e-6, p.rel = 1e-5;
     p.work = cdiv(cols, blocks->n);
   } else if (name == "softmax_backward") {
     // y is a softmax's output (of the normal values), dy normal.

@@ -463,7 +463,10 @@ private:
       return arith::ConstantIntOp::create(builder, loc, v, 64);
     };
     // i + start + offset < bound: i < bound - start - offset, in 64 bits.
-    Value bound = readElement(loc, prefix.bound, first);
+    // bound and offset may be smaller blocks that the mask broadcasts.
+    Value zeroIndex = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value bound = readElement(
+        loc, prefix.bound, cpu::readIndices(prefix.bound, first, {}, zeroIndex));
     Value end;
     if (prefix.isUnsigned && bound.getType() == i64) {
       // An unsigned 64-bit bound at or above 2^63 keeps the whole line.
@@ -480,7 +483,11 @@ private:
     if (prefix.offset)
       end = arith::SubIOp::create(
           builder, loc, end,
-          widen(readElement(loc, prefix.offset, first), false));
+          widen(readElement(loc, prefix.offset,
+                            cpu::readIndices(prefix.offset, first,
+                                             prefix.offsetDroppedAxes,
+                                             zeroIndex)),
+                false));
     end = arith::MaxSIOp::create(
         builder, loc, constant(0),
         arith::MinSIOp::create(builder, loc, end, constant(size)));
@@ -1089,6 +1096,10 @@ private:
         nullptr);
   }
 
+  /// Partial accumulator rows of a reduction along an outer axis (a power
+  /// of two; accumulateRows).
+  static constexpr int64_t kPartialRows = 8;
+
   /// Whether `reduce` is a float max or min, whose fast loop may return
   /// either zero (see exactZero).
   static bool isFloatMinMax(blk::ReduceOp reduce) {
@@ -1289,10 +1300,80 @@ private:
     }
     auto resultType = cast<RankedTensorType>(reduce.getType());
     Value buffer = allocBuffer(resultType);
-    loopNest(loc, outerShape, [&](ValueRange ivs) {
-      memref::StoreOp::create(builder, loc, reduceAt(ivs), buffer, ivs);
-    });
+    if (axis + 1 < srcType.getRank()) {
+      // Along an outer axis (a column of a row-major block), one loop per
+      // result element would stride across the block, one element per
+      // row. Instead the block is read in its own order, each row
+      // combined into a row of accumulators: the innermost loop runs
+      // along contiguous elements and vectorizes.
+      auto [acc, partials] = accumulateRows(reduce, outerShape);
+      loopNest(loc, outerShape, [&](ValueRange ivs) {
+        // The partial rows pairwise: (p0 + p1) + (p2 + p3), ...
+        SmallVector<Value> level;
+        for (int64_t p = 0; p < partials; ++p) {
+          SmallVector<Value> indices(ivs);
+          indices.insert(indices.begin(),
+                         arith::ConstantIndexOp::create(builder, loc, p));
+          level.push_back(memref::LoadOp::create(builder, loc, acc, indices));
+        }
+        while (level.size() > 1) {
+          SmallVector<Value> next;
+          for (size_t i = 0; i < level.size(); i += 2)
+            next.push_back(combineReduction(builder, loc, reduce.getKind(),
+                                            level[i], level[i + 1],
+                                            /*reassociate=*/true));
+          level = std::move(next);
+        }
+        memref::StoreOp::create(builder, loc,
+                                finishReduction(reduce, ivs, level.front()),
+                                buffer, ivs);
+      });
+    } else {
+      loopNest(loc, outerShape, [&](ValueRange ivs) {
+        memref::StoreOp::create(builder, loc, reduceAt(ivs), buffer, ivs);
+      });
+    }
     lowered[reduce.getResult()] = {Lowered::Buffer, buffer};
+  }
+
+  /// `reduce`'s source combined along its axis into rows of accumulators
+  /// of `outerShape` (the other axes), reading the source in row-major
+  /// order: row i of the axis goes to partial row i mod P, P = min(8, the
+  /// axis' length), so that each accumulator sums 1/P of the rows and the
+  /// rounding error stays that of a vectorized line (the caller adds the
+  /// partials pairwise). Returns the [P, outerShape...] buffer and P. Float
+  /// max and min ignore the sign of zero here, as reduceLine's fast loop
+  /// does; finishReduction redoes a zero.
+  std::pair<Value, int64_t> accumulateRows(blk::ReduceOp reduce,
+                                           ArrayRef<int64_t> outerShape) {
+    Location loc = reduce.getLoc();
+    RankedTensorType srcType = reduce.getSrc().getType();
+    int64_t axis = reduce.getAxis();
+    int64_t partials = std::min<int64_t>(kPartialRows, srcType.getDimSize(axis));
+    Type accType = reductionAccumulatorType(srcType.getElementType());
+    SmallVector<int64_t> accShape(outerShape);
+    accShape.insert(accShape.begin(), partials);
+    Value acc = allocBuffer(RankedTensorType::get(accShape, accType));
+    Value identity =
+        reductionIdentity(builder, loc, reduce.getKind(), accType);
+    loopNest(loc, accShape, [&](ValueRange ivs) {
+      memref::StoreOp::create(builder, loc, identity, acc, ivs);
+    });
+    Value mask = arith::ConstantIndexOp::create(builder, loc, partials - 1);
+    loopNest(loc, srcType.getShape(), [&](ValueRange ivs) {
+      SmallVector<Value> indices(ivs);
+      indices.erase(indices.begin() + axis);
+      indices.insert(indices.begin(),
+                     arith::AndIOp::create(builder, loc, ivs[axis], mask));
+      Value partial = memref::LoadOp::create(builder, loc, acc, indices);
+      Value x = readElement(loc, reduce.getSrc(), ivs);
+      memref::StoreOp::create(
+          builder, loc,
+          combineElement(loc, reduce, partial, x,
+                         /*signedZeros=*/!isFloatMinMax(reduce)),
+          acc, indices);
+    });
+    return {acc, partials};
   }
 
   /// blk.arg_reduce: one loop per result element carrying the best (value,

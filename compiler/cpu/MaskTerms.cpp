@@ -39,6 +39,8 @@ llvm::SmallBitVector longDimensions(Value value) {
 struct IndexExpression {
   int64_t start = 0;
   Value offset; // null, or a block constant along the innermost dimension
+  /// The axes of the expression's value that `offset` lacks (PrefixTerm).
+  llvm::SmallVector<int64_t, 2> offsetDroppedAxes;
 };
 
 std::optional<IndexExpression> matchIndex(Value value) {
@@ -54,7 +56,12 @@ std::optional<IndexExpression> matchIndex(Value value) {
   if (auto expand = dyn_cast<blk::ExpandDimsOp>(def)) {
     if (expand.getAxis() == rankOf(value) - 1)
       return std::nullopt;
-    return matchIndex(expand.getSrc());
+    std::optional<IndexExpression> inner = matchIndex(expand.getSrc());
+    // An offset found below lacks the new axis.
+    if (inner && inner->offset)
+      inner->offsetDroppedAxes.insert(inner->offsetDroppedAxes.begin(),
+                                      expand.getAxis());
+    return inner;
   }
   if (isa<arith::ExtSIOp>(def))
     return matchIndex(def->getOperand(0));
@@ -93,6 +100,14 @@ std::optional<arith::CmpIPredicate> mirrored(arith::CmpIPredicate predicate) {
 
 /// `term` as a prefix of the innermost dimension, if it is one.
 std::optional<PrefixTerm> matchPrefix(Value term) {
+  // A compare of a smaller block (a row of column indices against n) that
+  // the mask broadcasts along other dimensions than the innermost one.
+  if (auto bcast = term.getDefiningOp<blk::BroadcastOp>()) {
+    ArrayRef<int64_t> from = bcast.getSrc().getType().getShape();
+    if (from.back() != cast<RankedTensorType>(term.getType()).getShape().back())
+      return std::nullopt;
+    return matchPrefix(bcast.getSrc());
+  }
   auto cmp = term.getDefiningOp<arith::CmpIOp>();
   if (!cmp)
     return std::nullopt;
@@ -110,6 +125,7 @@ std::optional<PrefixTerm> matchPrefix(Value term) {
   if (!expression)
     return std::nullopt;
   PrefixTerm prefix{bound, expression->offset, expression->start};
+  prefix.offsetDroppedAxes = expression->offsetDroppedAxes;
   switch (predicate) {
   case arith::CmpIPredicate::slt:
     return prefix;
@@ -209,6 +225,20 @@ computeVariesAlong(Value value,
 llvm::SmallBitVector variesAlong(Value value) {
   llvm::DenseMap<Value, llvm::SmallBitVector> memo;
   return variesAlongMemo(value, memo);
+}
+
+llvm::SmallVector<Value> readIndices(Value value, ValueRange indices,
+                                     ArrayRef<int64_t> droppedAxes,
+                                     Value zeroIndex) {
+  llvm::SmallVector<Value> result(indices);
+  for (int64_t axis : droppedAxes)
+    result.erase(result.begin() + axis);
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(value.getType()).getShape();
+  assert(shape.size() == result.size() && "indices of the value's rank");
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (size == 1)
+      result[d] = zeroIndex;
+  return result;
 }
 
 MaskTerms splitMask(Value mask) {

@@ -14,6 +14,7 @@
 #define BLOCKJIT_COMPILER_CPU_MASKTERMS_H
 
 #include "mlir/IR/Value.h"
+#include "mlir/IR/ValueRange.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -28,13 +29,26 @@ llvm::SmallBitVector variesAlong(mlir::Value value);
 /// where i is the element's index along the innermost dimension and
 /// `offset` (null for none) and `bound` are blocks constant along it.
 /// Unsigned terms (`<` as ult) have no offset and start >= 0.
+///
+/// `bound` and `offset` may be smaller than the mask, which broadcasts them:
+/// read them with readIndices().
 struct PrefixTerm {
   mlir::Value bound;
   mlir::Value offset;
   int64_t start = 0;
   bool inclusive = false;
   bool isUnsigned = false;
+  /// The mask's axes that `offset` lacks (expand_dims above it), in the
+  /// order they are removed from the mask's indices.
+  llvm::SmallVector<int64_t, 2> offsetDroppedAxes;
 };
+
+/// The indices at which to read `value`, a block that `mask` (of which
+/// `indices` index an element) broadcasts: the axes in `droppedAxes`
+/// removed in order, then every dimension of size 1 read at 0.
+llvm::SmallVector<mlir::Value>
+readIndices(mlir::Value value, mlir::ValueRange indices,
+            llvm::ArrayRef<int64_t> droppedAxes, mlir::Value zeroIndex);
 
 /// A block of i1 as the conjunction of its terms, sorted by how the loops
 /// can test them.

@@ -610,7 +610,8 @@ TEST(SoftmaxTuning, LongRowsTimeEveryClusterShape) {
 // softmax_columns' timed configs: whole columns (one block of
 // next_power_of_2(rows) rows, read once) and chunks shorter than the column
 // (read twice), each within its per-thread and cluster limits, a few of
-// every (num_ctas, num_stages, pass count); the CPU gets the default blocks.
+// every (num_ctas, num_stages, pass count); the CPU gets one config, whole
+// columns up to 2^20 elements a block.
 TEST(SoftmaxColumnsTuning, TimesWholeColumnsAndChunksWithinTheirLimits) {
   const AutotuneSpec &spec = examples::softmaxColumnsTuner().spec();
   float buffer = 0;
@@ -659,15 +660,26 @@ TEST(SoftmaxColumnsTuning, TimesWholeColumnsAndChunksWithinTheirLimits) {
     for (const TuningConfig &c :
          spec.prune(spec.configs, args, Target::cuda(80)))
       EXPECT_EQ(c.numCTAs, 1) << c.str();
-    // The CPU: the default blocks, whole columns only where they are short.
+    // The CPU: one config, the whole column where the block stays within
+    // 2^20 elements (all four shapes here), the default BLOCK_N.
     std::vector<TuningConfig> cpu = spec.prune(spec.configs, args, Target::cpu());
     ASSERT_EQ(cpu.size(), 1u);
     auto blocks = examples::softmaxColumnsBlocks(rows, cols);
     ASSERT_TRUE(bool(blocks));
-    EXPECT_EQ(value(cpu[0], "BLOCK_M"), blocks->m);
+    EXPECT_EQ(value(cpu[0], "BLOCK_M"), next_power_of_2(rows));
     EXPECT_EQ(value(cpu[0], "BLOCK_N"), blocks->n);
-    EXPECT_EQ(value(cpu[0], "WHOLE_COLUMN"), blocks->wholeColumn ? 1 : 0);
+    EXPECT_EQ(value(cpu[0], "WHOLE_COLUMN"), 1);
     EXPECT_FALSE(blocks->wholeColumn);
+  }
+  // Taller columns on the CPU: the default chunks of 64 rows.
+  {
+    std::vector<Arg> args = argsFor(65536, 781);
+    std::vector<TuningConfig> cpu =
+        spec.prune(spec.configs, args, Target::cpu());
+    ASSERT_EQ(cpu.size(), 1u);
+    EXPECT_EQ(value(cpu[0], "BLOCK_M"), 64);
+    EXPECT_EQ(value(cpu[0], "BLOCK_N"), 32);
+    EXPECT_EQ(value(cpu[0], "WHOLE_COLUMN"), 0);
   }
   // A short column is whole in the default blocks.
   auto shortColumns = examples::softmaxColumnsBlocks(33, 100);

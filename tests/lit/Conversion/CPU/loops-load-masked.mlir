@@ -32,7 +32,7 @@
 // CHECK:           %[[ROWPTR:.*]] = blk.addptr %[[IN]], %{{.*}} : !blk.ptr<f32>, i32
 // CHECK:           %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:      %[[C16:.*]] = arith.constant 16 : index
-// CHECK-NEXT:      %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
+// CHECK:           %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
 // CHECK:           %[[MIN:.*]] = arith.minsi %[[N64]], %{{.*}} : i64
 // CHECK:           %[[CLAMP:.*]] = arith.maxsi %{{.*}}, %[[MIN]] : i64
 // CHECK-NEXT:      %[[END:.*]] = arith.index_cast %[[CLAMP]] : i64 to index

@@ -134,3 +134,51 @@ func.func @tile(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>, %m: i32, %n: i32) {
   blk.store %op, %x, %mask : tensor<4x8x!blk.ptr<f32>>
   return
 }
+
+// The DSL's form of the same mask (softmax_columns): the column indices
+// `start + range` are made 1-D, expanded to [1, 8] and compared there, and
+// the [1, 8] compare is broadcast to the tile. The broadcast compare is
+// still a prefix: the inner loops end at clamp(n - start, 0, 8), its offset
+// (1-D, below the expand_dims) and bound read at index 0 of the axes they
+// lack. No per-element test is left.
+// CHECK-LABEL: func.func @tile_broadcast_compare
+// CHECK-SAME:    (%{{[^:]*}}: !blk.ptr<f32>, %{{[^:]*}}: !blk.ptr<f32>, %[[M:[^:]*]]: i32, %[[N:[^:]*]]: i32, %[[START:[^:]*]]: i32)
+// CHECK:         scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
+// CHECK-NEXT:      %[[S64:.*]] = arith.extsi %[[START]] : i32 to i64
+// CHECK-NEXT:      %[[LEFT:.*]] = arith.subi %[[N64]], %[[S64]] : i64
+// CHECK-NEXT:      %[[MIN:.*]] = arith.minsi %[[LEFT]], %{{.*}} : i64
+// CHECK-NEXT:      %[[MAX:.*]] = arith.maxsi %[[MIN]], %{{.*}} : i64
+// CHECK-NEXT:      %[[COLEND:.*]] = arith.index_cast %[[MAX]] : i64 to index
+// CHECK-NEXT:      %[[R:.*]] = arith.index_cast %[[ROW]] : index to i32
+// CHECK-NEXT:      %[[ROWOK:.*]] = arith.cmpi slt, %[[R]], %[[M]] : i32
+// CHECK-NEXT:      %[[END:.*]] = arith.select %[[ROWOK]], %[[COLEND]], %{{.*}} : index
+// CHECK-NOT:     scf.if
+// CHECK:         return
+func.func @tile_broadcast_compare(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>, %m: i32, %n: i32, %start: i32) {
+  %rm = blk.make_range 0 to 4 : tensor<4xi32>
+  %rn = blk.make_range 0 to 8 : tensor<8xi32>
+  %s = blk.splat %start : i32 -> tensor<8xi32>
+  %cols = arith.addi %s, %rn : tensor<8xi32>
+  %rm2 = blk.expand_dims %rm axis = 1 : tensor<4xi32> -> tensor<4x1xi32>
+  %cols2 = blk.expand_dims %cols axis = 0 : tensor<8xi32> -> tensor<1x8xi32>
+  %m1 = blk.splat %m : i32 -> tensor<4x1xi32>
+  %n1 = blk.splat %n : i32 -> tensor<1x8xi32>
+  %rowok1 = arith.cmpi slt, %rm2, %m1 : tensor<4x1xi32>
+  %colok1 = arith.cmpi slt, %cols2, %n1 : tensor<1x8xi32>
+  %rowok = blk.broadcast %rowok1 : tensor<4x1xi1> -> tensor<4x8xi1>
+  %colok = blk.broadcast %colok1 : tensor<1x8xi1> -> tensor<4x8xi1>
+  %mask = arith.andi %rowok, %colok : tensor<4x8xi1>
+  %rmb = blk.broadcast %rm2 : tensor<4x1xi32> -> tensor<4x8xi32>
+  %colsb = blk.broadcast %cols2 : tensor<1x8xi32> -> tensor<4x8xi32>
+  %stride = blk.splat %n : i32 -> tensor<4x8xi32>
+  %rowoff = arith.muli %rmb, %stride : tensor<4x8xi32>
+  %offs = arith.addi %rowoff, %colsb : tensor<4x8xi32>
+  %ib = blk.splat %in : !blk.ptr<f32> -> tensor<4x8x!blk.ptr<f32>>
+  %ip = blk.addptr %ib, %offs : tensor<4x8x!blk.ptr<f32>>, tensor<4x8xi32>
+  %x = blk.load %ip, %mask : tensor<4x8x!blk.ptr<f32>>
+  %ob = blk.splat %out : !blk.ptr<f32> -> tensor<4x8x!blk.ptr<f32>>
+  %op = blk.addptr %ob, %offs : tensor<4x8x!blk.ptr<f32>>, tensor<4x8xi32>
+  blk.store %op, %x, %mask : tensor<4x8x!blk.ptr<f32>>
+  return
+}

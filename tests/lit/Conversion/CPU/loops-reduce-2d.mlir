@@ -1,39 +1,52 @@
 // RUN: blockjit-opt %s --convert-blk-to-loops | FileCheck %s
 
-// Reducing a 2-D block gives a 1-D block, which lives in a buffer: a loop
-// over the kept dimension stores, for each index, the result of an inner
-// scf.for over the reduced dimension. Along axis 0 the inner loop walks the
-// rows (x[k][j]); along axis 1 it walks the columns (x[i][k]). The identity
-// is re-created for every output element.
+// Reducing a 2-D block gives a 1-D block, which lives in a buffer. Along
+// axis 1 (a row) a loop over the kept dimension stores, for each index, the
+// result of an inner scf.for over the row (x[i][k]); the identity is
+// re-created for every output element. Along axis 0 (a column) the block is
+// read row by row instead, the inner loop along the contiguous dimension
+// (it vectorizes): row k is combined into partial row k mod P of a [P, 8]
+// buffer of accumulators (P = min(8, 4 rows) = 4, so that each partial
+// sums a quarter of the rows), and the partials are combined pairwise per
+// column.
 
 // CHECK-LABEL: func.func @reduce_2d
 // CHECK-DAG:     %[[ROWSUM:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4xf32>
 // CHECK-DAG:     %[[COLMAX:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8xf32>
+// CHECK-DAG:     %[[PART:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4x8xf32>
 // CHECK-DAG:     %[[X:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4x8xf32>
 // CHECK-NOT:     memref.alloca
 //
 //                the load of x
 // CHECK:         memref.store %{{.*}}, %[[X]][%{{.*}}, %{{.*}}] : memref<4x8xf32>
 //
-//                axis 0: colmax[j] = max_k x[k][j]
-//                (a zero maximum is recomputed with signed zeros)
-// CHECK:         %[[C8:.*]] = arith.constant 8 : index
-// CHECK-NEXT:    scf.for %[[J:[^ ]*]] = %{{.*}} to %[[C8]] step %{{.*}} {
-// CHECK-NEXT:      %[[NINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK:           %[[C4:.*]] = arith.constant 4 : index
-// CHECK-NEXT:      %[[M:.*]] = scf.for %[[K:[^ ]*]] = %{{.*}} to %[[C4]] step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[NINF]]) -> (f32) {
+//                axis 0: the partials start at -inf, ...
+// CHECK:         %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:         memref.store %[[NINF]], %[[PART]][%{{.*}}, %{{.*}}] : memref<4x8xf32>
+//                ... take row k in order (k outer, j inner, contiguous) ...
+// CHECK:         %[[MASK:.*]] = arith.constant 3 : index
+// CHECK:         scf.for %[[K:[^ ]*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:           scf.for %[[J:[^ ]*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:        %[[P:.*]] = arith.andi %[[K]], %[[MASK]] : index
+// CHECK-NEXT:        %[[ACC:.*]] = memref.load %[[PART]][%[[P]], %[[J]]] : memref<4x8xf32>
 // CHECK-NEXT:        %[[E:.*]] = memref.load %[[X]][%[[K]], %[[J]]] : memref<4x8xf32>
 // CHECK-NEXT:        %[[R:.*]] = arith.maximumf %[[ACC]], %[[E]] fastmath<nsz> : f32
-// CHECK-NEXT:        scf.yield %[[R]] : f32
-// CHECK-NEXT:      }
+// CHECK-NEXT:        memref.store %[[R]], %[[PART]][%[[P]], %[[J]]] : memref<4x8xf32>
+//                ... and combine pairwise per column: (p0, p1), (p2, p3), then
+//                the two; a zero maximum is recomputed with signed zeros.
+// CHECK:         scf.for %[[C:[^ ]*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-COUNT-4:   memref.load %[[PART]][%{{.*}}, %[[C]]] : memref<4x8xf32>
+// CHECK-NEXT:      %[[M01:.*]] = arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      %[[M23:.*]] = arith.maximumf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      %[[M:.*]] = arith.maximumf %[[M01]], %[[M23]] : f32
 // CHECK:           %[[Z:.*]] = arith.cmpf oeq, %[[M]], %{{.*}} : f32
 // CHECK-NEXT:      %[[MZ:.*]] = scf.if %[[Z]] -> (f32) {
-// CHECK:             memref.load %[[X]][%{{.*}}, %[[J]]] : memref<4x8xf32>
+// CHECK:             memref.load %[[X]][%{{.*}}, %[[C]]] : memref<4x8xf32>
 // CHECK-NEXT:        arith.maximumf %{{[^ ]*}}, %{{[^ ]*}} : f32
 // CHECK:           } else {
 // CHECK-NEXT:        scf.yield %[[M]] : f32
 // CHECK-NEXT:      }
-// CHECK-NEXT:      memref.store %[[MZ]], %[[COLMAX]][%[[J]]] : memref<8xf32>
+// CHECK-NEXT:      memref.store %[[MZ]], %[[COLMAX]][%[[C]]] : memref<8xf32>
 // CHECK-NEXT:    }
 //
 //                axis 1: rowsum[i] = sum_k x[i][k]
