@@ -1163,10 +1163,12 @@ bool runCase(const Case &c, Stats &stats, bool verbose) {
         std::printf("MISMATCH %s\n  out = %s\n", describe(c).c_str(),
                     expression.c_str());
       if (shown <= 8)
-        std::printf("  row %d col %lld: got %s, want %s +- %s: %s\n", row,
-                    (long long)i, numberText(got).c_str(),
-                    numberText(want.v).c_str(), numberText(want.e).c_str(),
-                    problem.c_str());
+        std::printf("  row %d col %lld (x %s, y %s): got %s, want %s +- %s: "
+                    "%s\n",
+                    row, (long long)i, numberText(ref.x[size_t(i)]).c_str(),
+                    numberText(ref.y[size_t(i)]).c_str(),
+                    numberText(got).c_str(), numberText(want.v).c_str(),
+                    numberText(want.e).c_str(), problem.c_str());
     }
   }
   if (bad) {
