@@ -719,7 +719,11 @@ struct Reference {
         if (!cv.undef) {
           out[i] = cv.v != 0 ? av : bv;
         } else if (av.undef || bv.undef || !std::isfinite(av.v) ||
-                   !std::isfinite(bv.v)) {
+                   !std::isfinite(bv.v) ||
+                   (av.v == 0 && bv.v == 0 &&
+                    std::signbit(av.v) != std::signbit(bv.v))) {
+          // +0 on one side and -0 on the other differ by 0, but rsqrt or a
+          // division tells them apart: the sign is not known.
           out[i] = undefVal();
         } else {
           // Either side: the bound covers both.
