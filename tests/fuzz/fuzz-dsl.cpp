@@ -885,6 +885,11 @@ struct Reference {
           return undefVal();
         e = (a.e + std::fabs(v) * b.e) / (std::fabs(b.v) - b.e);
       }
+      // A division by a value equal at every element may run as a multiply
+      // by its rounded reciprocal (the CPU's loops stage: within 1.5 ulp,
+      // tests/lit/Conversion/CPU/loops-divide-uniform.mlir).
+      if (std::isfinite(v) && v != 0)
+        e += 3 * unitRoundoff(ty) * std::fabs(v);
     }
     if (!std::isfinite(v))
       return exact ? Val{v, 0, false} : undefVal();
