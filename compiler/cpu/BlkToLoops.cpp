@@ -33,6 +33,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SaveAndRestore.h"
@@ -1338,8 +1339,10 @@ private:
 
   /// `reduce`'s source combined along its axis into rows of accumulators
   /// of `outerShape` (the other axes), reading the source in row-major
-  /// order: row i of the axis goes to partial row i mod P, P = min(8, the
-  /// axis' length), so that each accumulator sums 1/P of the rows and the
+  /// order: row i of the axis goes to partial row i mod P, P the largest
+  /// power of two up to min(8, the axis' length) (a block's dimensions need
+  /// not be powers of two; the caller pairs the partials), so that each
+  /// accumulator sums 1/P of the rows and the
   /// rounding error stays that of a vectorized line (the caller adds the
   /// partials pairwise). Returns the [P, outerShape...] buffer and P. Float
   /// max and min ignore the sign of zero here, as reduceLine's fast loop
@@ -1349,7 +1352,8 @@ private:
     Location loc = reduce.getLoc();
     RankedTensorType srcType = reduce.getSrc().getType();
     int64_t axis = reduce.getAxis();
-    int64_t partials = std::min<int64_t>(kPartialRows, srcType.getDimSize(axis));
+    int64_t partials = int64_t(llvm::bit_floor(uint64_t(
+        std::min<int64_t>(kPartialRows, srcType.getDimSize(axis)))));
     Type accType = reductionAccumulatorType(srcType.getElementType());
     SmallVector<int64_t> accShape(outerShape);
     accShape.insert(accShape.begin(), partials);

@@ -89,3 +89,25 @@ func.func @reduce_2d(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
   blk.store %op2, %rowsum : tensor<4x!blk.ptr<f32>>
   return
 }
+
+// A block of 3 rows (dimensions need not be powers of two): 2 partial rows,
+// row k into partial k & 1, combined once. (8 partials of 3 rows would leave
+// one unpaired and read past the partials; it crashed.)
+// CHECK-LABEL: func.func @reduce_3_rows
+// CHECK:         %[[PART:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x8xf32>
+// CHECK:             %[[P:.*]] = arith.andi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:        memref.load %[[PART]][%[[P]], %{{.*}}] : memref<2x8xf32>
+// CHECK-NEXT:        memref.load %{{.*}} : memref<3x8xf32>
+// CHECK:         scf.for %[[C:[^ ]*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-COUNT-2:   memref.load %[[PART]][%{{.*}}, %[[C]]] : memref<2x8xf32>
+// CHECK-NOT:       memref.load %[[PART]][
+// CHECK:           arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
+// CHECK-NOT:       memref.load %[[PART]][
+func.func @reduce_3_rows(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
+  %p = blk.splat %in : !blk.ptr<f32> -> tensor<3x8x!blk.ptr<f32>>
+  %x = blk.load %p : tensor<3x8x!blk.ptr<f32>>
+  %s = blk.reduce sum %x axis = 0 : tensor<3x8xf32> -> tensor<8xf32>
+  %t = blk.reduce sum %s axis = 0 : tensor<8xf32> -> f32
+  blk.store %out, %t : !blk.ptr<f32>
+  return
+}
