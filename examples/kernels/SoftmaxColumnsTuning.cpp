@@ -41,9 +41,11 @@ constexpr int64_t kBlockNs[] = {8, 16, 32, 64, 128};
 constexpr int64_t kBlockMs[] = {8,    16,   32,   64,   128,  256,
                                 512,  1024, 2048, 4096, 8192, 16384,
                                 32768};
-/// Chunks taller than this are not tried: a column that long is better
-/// read whole.
+/// Chunks taller than this are not in the space: a column that long is
+/// better read whole. Nor are deeper pipelines of chunks (three chunks live
+/// already: the running max and sum and the chunk).
 constexpr int64_t kMaxChunkRows = 4096;
+constexpr int kMaxChunkStages = 2;
 /// A strip's column maxima and sums cross the cluster as one slot per
 /// column and CTA, in each of the buffer's two halves: the compiler keeps
 /// such a kernel on a cluster while that fits kMaxClusterAllReduceBytes,
@@ -159,7 +161,7 @@ bool worthTiming(const TuningConfig &c, int64_t rows, int64_t cols,
   if (blockN > next_power_of_2(cols) && blockN != kBlockNs[0])
     return false;
   if (whole ? blockM != std::max(next_power_of_2(rows), kBlockMs[0])
-            : blockM >= rows || blockM > kMaxChunkRows)
+            : blockM >= rows)
     return false;
   double perThread = double(blockM * blockN) / (32.0 * c.numWarps * c.numCTAs);
   if (whole) {
@@ -167,7 +169,7 @@ bool worthTiming(const TuningConfig &c, int64_t rows, int64_t cols,
     // memory where registers run short).
     if (perThread < 4 || perThread > kMaxWholeColumnPerThread)
       return false;
-  } else if (perThread < 4 || perThread > 32 || c.numStages > 2 ||
+  } else if (perThread < 4 || perThread > 32 ||
              (c.numStages > 1 && perThread > 16)) {
     // 4 to 32 elements of each chunk per thread (three chunks live: the
     // running max and sum and the chunk).
@@ -245,15 +247,18 @@ Autotuner &softmaxColumnsTuner() {
           for (int stages : {1, 2, 3})
             for (int ctas : {1, 2, 4, 8, 16})
               for (bool whole : {false, true})
-                spec.configs.push_back(
-                    columnConfig(warps, stages, ctas, blockM, blockN, whole));
+                if (whole ||
+                    (blockM <= kMaxChunkRows && stages <= kMaxChunkStages))
+                  spec.configs.push_back(columnConfig(warps, stages, ctas,
+                                                      blockM, blockN, whole));
     spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
                 {"n_cols", KeyBucket::PowerOfTwo}};
     spec.grid = stripGrid;
     spec.prune = prune;
     spec.estimate = estimate;
     // Cluster sizes x (chunks at two depths, whole columns at three).
-    spec.topK = 5 * (2 * kTimedPerChunkGroup + 3 * kTimedPerWholeGroup);
+    spec.topK =
+        5 * (kMaxChunkStages * kTimedPerChunkGroup + 3 * kTimedPerWholeGroup);
     // In place (output_ptr == input_ptr) must survive the timed runs.
     spec.restore = {rowMajorBuffer("output_ptr", 0, /*rowStride=*/3,
                                    {kInput, kRows, kCols, kBlockM})};
