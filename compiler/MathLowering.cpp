@@ -45,8 +45,9 @@ constexpr StringRef kExpanded[] = {"sinh",   "cosh",  "tan",   "asinh",
                                    "clampf", "round"};
 
 /// exp(x) = exp2(x * log2(e)) and log(x) = log2(x) * ln(2) on the GPU, for
-/// scalars and block elements alike: exp2 is the ex2.approx instruction
-/// (faster than the polynomial, and what softmax uses), log2 the polynomial.
+/// scalars and block elements alike: exp2 is the ex2.approx.ftz instruction
+/// (Exp2FlushToZero; faster than the polynomial, and what softmax uses),
+/// log2 the polynomial.
 template <typename Op> struct ThroughBase2 : OpRewritePattern<Op> {
   using OpRewritePattern<Op>::OpRewritePattern;
   LogicalResult matchAndRewrite(Op op,
@@ -81,6 +82,27 @@ template <typename Op> struct ThroughBase2 : OpRewritePattern<Op> {
       Value log2 = math::Log2Op::create(rewriter, loc, op.getOperand());
       rewriter.replaceOpWithNewOp<arith::MulFOp>(op, log2, c);
     }
+    return success();
+  }
+};
+
+/// f32 exp2 on the GPU, scalars only (blocks are elements by now): the
+/// ex2.approx.ftz instruction. Plain ex2.approx.f32 keeps subnormal
+/// results at the cost of extra instructions around each one, and
+/// LANGUAGE.md lets results below 2^-126 flush to 0. Kernels that issue
+/// many instructions per byte gain: bf16 softmax of 200000-wide rows on
+/// the H200 went from 3390 to 3985 GB/s (bf16 5000: 3750 -> 3937; f32 rows
+/// unchanged).
+struct Exp2FlushToZero : OpRewritePattern<math::Exp2Op> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::Exp2Op op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return rewriter.notifyMatchFailure(op, "not a scalar f32");
+    rewriter.replaceOpWithNewOp<LLVM::CallIntrinsicOp>(
+        op, op.getType(),
+        rewriter.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"),
+        ValueRange{op.getOperand()});
     return success();
   }
 };
@@ -1101,6 +1123,7 @@ LogicalResult lowerMathForTarget(ModuleOp module, MathTarget target,
   if (target == MathTarget::NVPTX) {
     patterns.add<ThroughBase2<math::ExpOp>, ThroughBase2<math::LogOp>>(
         context, /*benefit=*/2);
+    patterns.add<Exp2FlushToZero>(context, /*benefit=*/2);
     patterns
         .add<ExactRemF, F64Math<math::ExpOp>, F64Math<math::Exp2Op>,
              F64Math<math::LogOp>, F64Math<math::Log2Op>, F64Math<math::SinOp>,

@@ -17,6 +17,7 @@
 //   exp      polynomial | ex2.approx(x log2 e)    -          4e-7 | 8e-7 +
 //                                                            1e-7 |x| (GPU)
 //   exp2     polynomial | ex2.approx              -          4e-7 | 8e-7
+//   (NVPTX's ex2.approx is the .ftz form: results below 2^-126 are 0.)
 //
 // Host exp and exp2 (HostExpF32): Cephes' degree-5 polynomial after a
 // Cody-Waite reduction, scaled by 2^k with llvm.ldexp (vscalefps) on an

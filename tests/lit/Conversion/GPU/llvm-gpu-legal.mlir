@@ -27,7 +27,7 @@
 // CHECK:         llvm.intr.maximum
 // CHECK:         nvvm.shfl.sync  bfly
 // CHECK:         nvvm.barrier0
-// CHECK:         llvm.intr.exp2
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK:         llvm.call_intrinsic "llvm.nvvm.div.full"
 // CHECK:         llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 // CHECK:         llvm.return

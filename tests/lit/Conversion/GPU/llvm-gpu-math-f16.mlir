@@ -7,10 +7,10 @@
 // CHECK-LABEL: llvm.func @exp_pow_f16
 // CHECK:         %[[X:.*]] = llvm.fpext %{{.*}} : f16 to f32
 // CHECK-NEXT:    %[[S:.*]] = llvm.fmul %[[X]], %{{.*}} : f32
-// CHECK-NEXT:    %[[E:.*]] = llvm.intr.exp2(%[[S]]) : (f32) -> f32
+// CHECK-NEXT:    %[[E:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[S]]) : (f32) -> f32
 // CHECK-NEXT:    %[[EH:.*]] = llvm.fptrunc %[[E]] : f32 to f16
 // CHECK:         llvm.fpext %[[EH]] : f16 to f32
-// CHECK:         llvm.intr.exp2(%{{.*}}) : (f32) -> f32
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%{{.*}}) : (f32) -> f32
 // CHECK-NOT:     llvm.fmul %{{.*}} : f16
 // CHECK:         llvm.fptrunc %{{.*}} : f32 to f16
 // CHECK:         llvm.store

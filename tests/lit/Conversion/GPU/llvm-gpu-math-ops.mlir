@@ -238,7 +238,7 @@ func.func @fma_block(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
 // -----
 
 // CHECK-LABEL: llvm.func @pow_scalar
-// CHECK:         llvm.intr.exp2
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK:         llvm.intr.trunc
 // CHECK:         llvm.fcmp "uno"
 func.func @pow_scalar(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
@@ -251,7 +251,7 @@ func.func @pow_scalar(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
 // -----
 
 // CHECK-LABEL: llvm.func @pow_block
-// CHECK:         llvm.intr.exp2
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK:         llvm.intr.trunc
 // CHECK:         llvm.fcmp "uno"
 func.func @pow_block(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {

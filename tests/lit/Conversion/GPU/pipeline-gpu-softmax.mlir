@@ -96,7 +96,7 @@
 // CHECK:         llvm.getelementptr %[[SMEM]][7] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
 // CHECK:         nvvm.barrier0
 //                exp, sum (5 shuffles, shared memory), one reciprocal
-// CHECK:         llvm.intr.exp2
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
 // CHECK:         nvvm.barrier0
 // CHECK:         nvvm.barrier0
