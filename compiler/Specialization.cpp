@@ -5,7 +5,9 @@
 
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace blockjit {
@@ -159,11 +161,17 @@ std::string tuningKeyMaterial(llvm::StringRef firstConfigMaterial,
                               llvm::StringRef deviceName,
                               llvm::StringRef tuningKey,
                               llvm::ArrayRef<std::string> configs) {
-  std::string material = "blockjit tuning result\ndevice " + deviceName.str() +
-                         "\nkey " + tuningKey.str() + "\nconfigs";
-  for (const std::string &config : configs)
-    material += " " + config;
-  return material + "\nkernel\n" + firstConfigMaterial.str();
+  // The list as its count and SHA-256: softmax_columns' space named in
+  // full made every tuned shape's entry ~450 KB.
+  llvm::SHA256 digest;
+  for (const std::string &config : configs) {
+    digest.update(config);
+    digest.update(llvm::StringRef("\n"));
+  }
+  std::string listDigest = llvm::toHex(digest.final(), /*LowerCase=*/true);
+  return "blockjit tuning result\ndevice " + deviceName.str() + "\nkey " +
+         tuningKey.str() + "\nconfigs " + std::to_string(configs.size()) +
+         " sha256:" + listDigest + "\nkernel\n" + firstConfigMaterial.str();
 }
 
 int64_t sharedMemoryForBlocks(int smArch) {

@@ -144,8 +144,9 @@ std::string artifactKeyMaterial(llvm::StringRef tracedIR,
 /// Autotune.h): the kernel as the first config traces it, with the
 /// compiler's fingerprint (`firstConfigMaterial`, an artifactKeyMaterial());
 /// the device's name; the tuning key (types, divisibility, the key
-/// arguments' values); and the whole config list, so a change to the
-/// kernel's code, the compiler, the device or the search space tunes again.
+/// arguments' values); and the config list's count and SHA-256, so a
+/// change to the kernel's code, the compiler, the device or the search
+/// space tunes again, and the entry stays small however large the space.
 std::string tuningKeyMaterial(llvm::StringRef firstConfigMaterial,
                               llvm::StringRef deviceName,
                               llvm::StringRef tuningKey,

@@ -229,6 +229,36 @@ TEST(KeyString, FileNameIsSafe) {
 }
 
 //===----------------------------------------------------------------------===//
+// tuningKeyMaterial
+//===----------------------------------------------------------------------===//
+
+// The config list enters a tuning entry's key as its count and digest: any
+// change to the list (a config, its order, one more) keys a new entry, and
+// the material stays the same size however many configs there are (the
+// columns tuner's space in full made ~450 KB entries).
+TEST(TuningKeyMaterial, ListChangesTheKeyWithoutGrowingIt) {
+  auto material = [](std::vector<std::string> configs) {
+    return tuningKeyMaterial("kernel ir", "NVIDIA H200", "cuda:sm_90|f32:16|",
+                             configs);
+  };
+  std::string base = material({"warps=4", "warps=8"});
+  EXPECT_EQ(material({"warps=4", "warps=8"}), base);
+  EXPECT_NE(material({"warps=8", "warps=4"}), base);
+  EXPECT_NE(material({"warps=4", "warps=16"}), base);
+  EXPECT_NE(material({"warps=4", "warps=8", "warps=16"}), base);
+  // Joined names must not collide: ["ab", "c"] vs ["a", "bc"].
+  EXPECT_NE(material({"ab", "c"}), material({"a", "bc"}));
+  EXPECT_NE(material({"warps=4"}), material({"warps=4", ""}));
+  EXPECT_NE(tuningKeyMaterial("kernel ir", "NVIDIA H100", "cuda:sm_90|f32:16|",
+                              {"warps=4", "warps=8"}),
+            base);
+  std::vector<std::string> many(20000,
+                                "warps=32,stages=8,ctas=16,BLOCK_M=4096");
+  EXPECT_EQ(material(many).size(),
+            material({"w"}).size() + std::string("20000").size() - 1);
+}
+
+//===----------------------------------------------------------------------===//
 // next_power_of_2
 //===----------------------------------------------------------------------===//
 
