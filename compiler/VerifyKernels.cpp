@@ -24,8 +24,12 @@ using namespace blockjit;
 
 namespace {
 
+/// Integers of at least one bit (NVPTX aborts on an i0 parameter: "Empty
+/// parameter types are not supported"), floats and pointers.
 bool isScalar(Type type) {
-  return isa<IntegerType, FloatType, blk::PtrType>(type);
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.getWidth() >= 1;
+  return isa<FloatType, blk::PtrType>(type);
 }
 
 /// Why `type` cannot be a block, or "" when it can (non-shaped types are not
@@ -40,7 +44,8 @@ std::string blockProblem(Type type) {
   if (!tensor.hasStaticShape())
     return "blocks have static shapes";
   if (!isScalar(tensor.getElementType()))
-    return "block elements are integers, floats or !blk.ptr pointers";
+    return "block elements are integers (of at least 1 bit), floats or "
+           "!blk.ptr pointers";
   int64_t elements = 1;
   for (int64_t size : tensor.getShape()) {
     if (size < 1 || !llvm::isPowerOf2_64(size))
@@ -97,8 +102,8 @@ LogicalResult blockjit::verifyKernelSignature(func::FuncOp func) {
   for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
     if (!isScalar(type)) {
       func.emitOpError() << "parameter #" << i << " has type " << type
-                         << "; kernel parameters are integer or float "
-                            "scalars or !blk.ptr pointers";
+                         << "; kernel parameters are integers (of at least "
+                            "1 bit), floats or !blk.ptr pointers";
       ok = false;
     }
   if (func.getNumResults()) {

@@ -6,8 +6,19 @@
 
 // A `none` parameter once crashed ConvertBlkToLLVMGPU (SIGSEGV).
 // PIPE: parameter #0 has type 'none'
-// expected-error @+1 {{'func.func' op parameter #0 has type 'none'; kernel parameters are integer or float scalars or !blk.ptr pointers}}
+// expected-error @+1 {{'func.func' op parameter #0 has type 'none'; kernel parameters are integers (of at least 1 bit), floats or !blk.ptr pointers}}
 func.func @none_param(%p: none) {
+  return
+}
+
+// -----
+
+// An i0 parameter ended the GPU compile in NVPTX's instruction selection
+// ("LLVM ERROR: Empty parameter types are not supported"; found by
+// blockjit-fuzz-ir).
+// PIPE: parameter #1 has type 'i0'
+// expected-error @+1 {{'func.func' op parameter #1 has type 'i0'; kernel parameters are integers (of at least 1 bit)}}
+func.func @i0_param(%p: !blk.ptr<f16>, %zero_bits: i0, %n: i32) {
   return
 }
 
@@ -61,9 +72,9 @@ func.func @odd_shape(%out: !blk.ptr<f32>) {
 
 // -----
 
-// PIPE: block elements are integers, floats or !blk.ptr pointers
+// PIPE: block elements are integers (of at least 1 bit), floats or !blk.ptr pointers
 func.func @index_block(%out: !blk.ptr<i32>) {
-  // expected-error @+1 {{'arith.constant' op result type 'tensor<4xindex>' is not a valid block: block elements are integers, floats or !blk.ptr pointers}}
+  // expected-error @+1 {{'arith.constant' op result type 'tensor<4xindex>' is not a valid block: block elements are integers (of at least 1 bit), floats or !blk.ptr pointers}}
   %c = arith.constant dense<1> : tensor<4xindex>
   return
 }
