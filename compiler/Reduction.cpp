@@ -54,6 +54,26 @@ Value combineReduction(OpBuilder &builder, Location loc, blk::ReduceKind kind,
   return {};
 }
 
+Value combineInterleaved(OpBuilder &builder, Location loc,
+                         blk::ReduceKind kind, ArrayRef<Value> values,
+                         int64_t partials) {
+  assert(!values.empty() && partials >= 1 && "nothing to combine");
+  SmallVector<Value> acc(values.begin(),
+                         values.begin() + std::min<size_t>(values.size(),
+                                                           size_t(partials)));
+  for (size_t k = acc.size(); k < values.size(); ++k)
+    acc[k % acc.size()] =
+        combineReduction(builder, loc, kind, acc[k % acc.size()], values[k]);
+  // Pairwise: partial i with partial i + half, until one is left.
+  while (acc.size() > 1) {
+    size_t half = (acc.size() + 1) / 2;
+    for (size_t i = 0; i + half < acc.size(); ++i)
+      acc[i] = combineReduction(builder, loc, kind, acc[i], acc[i + half]);
+    acc.resize(half);
+  }
+  return acc.front();
+}
+
 //===----------------------------------------------------------------------===//
 // blk.arg_reduce: (value, index) pairs
 //===----------------------------------------------------------------------===//

@@ -7,10 +7,8 @@
 
 // CHECK:       llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
 // CHECK-LABEL: func.func @f16_sum
-// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:    %[[W0:.*]] = arith.extf %{{.*}} : f16 to f32
-// CHECK-NEXT:    %{{.*}} = arith.addf %[[ZERO]], %[[W0]] : f32
-// CHECK-COUNT-7: arith.extf %{{.*}} : f16 to f32
+// CHECK-COUNT-8: arith.extf %{{.*}} : f16 to f32
+// CHECK-COUNT-7: arith.addf %{{.*}}, %{{.*}} : f32
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly %{{.*}} : f32 -> f32
 // CHECK:         llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
 // CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
@@ -35,9 +33,8 @@ func.func @f16_sum(%in: !blk.ptr<f16> {blk.divisibility = 16 : i32}, %out: !blk.
 
 // bf16 max: widened the same way.
 // CHECK-LABEL: func.func @bf16_max
-// CHECK:         %[[NINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-NEXT:    %[[W0:.*]] = arith.extf %{{.*}} : bf16 to f32
-// CHECK-NEXT:    %{{.*}} = arith.maximumf %[[NINF]], %[[W0]] : f32
+// CHECK-COUNT-8: arith.extf %{{.*}} : bf16 to f32
+// CHECK-COUNT-7: arith.maximumf %{{.*}}, %{{.*}} : f32
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly %{{.*}} : f32 -> f32
 // CHECK:         arith.truncf %{{.*}} : f32 to bf16
 func.func @bf16_max(%in: !blk.ptr<bf16> {blk.divisibility = 16 : i32}, %out: !blk.ptr<bf16>) {
@@ -54,7 +51,8 @@ func.func @bf16_max(%in: !blk.ptr<bf16> {blk.divisibility = 16 : i32}, %out: !bl
 
 // A block smaller than the threads (64 elements, 128 threads) is replicated:
 // thread t holds element t & 63, and threads 64..127 contribute the identity
-// (INT_MIN for an i32 max) instead of their replica.
+// (INT_MIN for an i32 max) instead of their replica, which is all the
+// thread holds: the shuffles start from it.
 // CHECK:       llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
 // CHECK-LABEL: func.func @replicated_i32_max
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
@@ -66,8 +64,8 @@ func.func @bf16_max(%in: !blk.ptr<bf16> {blk.divisibility = 16 : i32}, %out: !bl
 // CHECK:         %[[VALID:.*]] = arith.cmpi slt, %{{.*}}, %[[C64]] : i32
 // CHECK-NEXT:    %[[MIN:.*]] = arith.constant -2147483648 : i32
 // CHECK-NEXT:    %[[SEL:.*]] = arith.select %[[VALID]], %[[X]], %[[MIN]] : i32
-// CHECK-NEXT:    arith.maxsi %{{.*}}, %[[SEL]] : i32
-// CHECK-COUNT-5: nvvm.shfl.sync  bfly %{{.*}} : i32 -> i32
+// CHECK:         nvvm.shfl.sync  bfly %{{.*}}, %[[SEL]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK-COUNT-4: nvvm.shfl.sync  bfly %{{.*}} : i32 -> i32
 // CHECK:         nvvm.barrier0
 func.func @replicated_i32_max(%in: !blk.ptr<i32> {blk.divisibility = 16 : i32}, %out: !blk.ptr<i32>) {
   %r = blk.make_range 0 to 64 : tensor<64xi32>
