@@ -54,13 +54,12 @@ Value combineReduction(OpBuilder &builder, Location loc, blk::ReduceKind kind,
   return {};
 }
 
-Value combineInterleaved(OpBuilder &builder, Location loc,
-                         blk::ReduceKind kind, ArrayRef<Value> values,
-                         int64_t partials) {
+Value combineInterleaved(OpBuilder &builder, Location loc, blk::ReduceKind kind,
+                         ArrayRef<Value> values, int64_t partials) {
   assert(!values.empty() && partials >= 1 && "nothing to combine");
   SmallVector<Value> acc(values.begin(),
-                         values.begin() + std::min<size_t>(values.size(),
-                                                           size_t(partials)));
+                         values.begin() +
+                             std::min<size_t>(values.size(), size_t(partials)));
   for (size_t k = acc.size(); k < values.size(); ++k)
     acc[k % acc.size()] =
         combineReduction(builder, loc, kind, acc[k % acc.size()], values[k]);
