@@ -87,13 +87,13 @@ template <typename Op> struct ThroughBase2 : OpRewritePattern<Op> {
 };
 
 /// f32 exp2 on the GPU, scalars only (blocks are elements by now): the
-/// ex2.approx.ftz instruction: one MUFU.EX2. For plain ex2.approx.f32,
+/// ex2.approx.ftz instruction, one MUFU.EX2. For plain ex2.approx.f32,
 /// which keeps subnormal results, ptxas (sm_90) adds a compare and two
 /// predicated multiplies to each (halve arguments below -126, square the
-/// result), and LANGUAGE.md lets results below 2^-126 flush to 0. Kernels that issue
-/// many instructions per byte gain: bf16 softmax of 200000-wide rows on
-/// the H200 went from 3390 to 3985 GB/s (bf16 5000: 3750 -> 3937; f32 rows
-/// unchanged).
+/// result); LANGUAGE.md lets results below 2^-126 flush to 0. Kernels that
+/// issue many instructions per byte gain: bf16 softmax of 200000-wide rows
+/// on the H200 went from 3390 to 3985 GB/s (bf16 5000: 3750 -> 3937; f32
+/// rows unchanged).
 struct Exp2FlushToZero : OpRewritePattern<math::Exp2Op> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::Exp2Op op,
