@@ -55,20 +55,24 @@ Value combineReduction(OpBuilder &builder, Location loc, blk::ReduceKind kind,
 }
 
 Value combineInterleaved(OpBuilder &builder, Location loc, blk::ReduceKind kind,
-                         ArrayRef<Value> values, int64_t partials) {
+                         ArrayRef<Value> values, int64_t partials,
+                         bool reassociate) {
   assert(!values.empty() && partials >= 1 && "nothing to combine");
+  auto combine = [&](Value acc, Value x) {
+    return combineReduction(builder, loc, kind, acc, x, reassociate);
+  };
   SmallVector<Value> acc(values.begin(),
                          values.begin() +
                              std::min<size_t>(values.size(), size_t(partials)));
   for (size_t k = acc.size(); k < values.size(); ++k)
-    acc[k % acc.size()] =
-        combineReduction(builder, loc, kind, acc[k % acc.size()], values[k]);
-  // Pairwise: partial i with partial i + half, until one is left.
+    acc[k % acc.size()] = combine(acc[k % acc.size()], values[k]);
+  // Pairwise, neighbours first: (p0 (op) p1) (op) (p2 (op) p3), ...; an odd
+  // last partial moves up a level as it is.
   while (acc.size() > 1) {
-    size_t half = (acc.size() + 1) / 2;
-    for (size_t i = 0; i + half < acc.size(); ++i)
-      acc[i] = combineReduction(builder, loc, kind, acc[i], acc[i + half]);
-    acc.resize(half);
+    SmallVector<Value> next;
+    for (size_t i = 0; i < acc.size(); i += 2)
+      next.push_back(i + 1 < acc.size() ? combine(acc[i], acc[i + 1]) : acc[i]);
+    acc = std::move(next);
   }
   return acc.front();
 }

@@ -25,15 +25,16 @@ mlir::Value combineReduction(mlir::OpBuilder &builder, mlir::Location loc,
                              mlir::Value x, bool reassociate = false);
 
 /// `values` (at least one) combined into one: value k goes to partial
-/// k mod `partials`, in order, and the partials then combine pairwise. The
-/// longest chain of dependent combines is values / partials - 1 +
-/// log2(partials) instead of values - 1 (a GPU thread's 128 registers of a
-/// row were 127 dependent max instructions, and as many adds); every caller
-/// with the same values gets the same bits.
+/// k mod `partials`, in order, and the partials then combine pairwise,
+/// neighbours first. The longest chain of dependent combines is
+/// values / partials - 1 + log2(partials) instead of values - 1 (a GPU
+/// thread's 128 registers of a row were 127 dependent max instructions, and
+/// as many adds); every caller with the same values gets the same bits.
+/// `reassociate` as for combineReduction.
 mlir::Value combineInterleaved(mlir::OpBuilder &builder, mlir::Location loc,
                                blk::ReduceKind kind,
                                llvm::ArrayRef<mlir::Value> values,
-                               int64_t partials);
+                               int64_t partials, bool reassociate = false);
 
 //===----------------------------------------------------------------------===//
 // blk.arg_reduce: (value, index) pairs

@@ -1310,24 +1310,19 @@ private:
       auto [acc, partials] = accumulateRows(reduce, outerShape);
       loopNest(loc, outerShape, [&](ValueRange ivs) {
         // The partial rows pairwise: (p0 + p1) + (p2 + p3), ...
-        SmallVector<Value> level;
+        SmallVector<Value> rows;
         for (int64_t p = 0; p < partials; ++p) {
           SmallVector<Value> indices(ivs);
           indices.insert(indices.begin(),
                          arith::ConstantIndexOp::create(builder, loc, p));
-          level.push_back(memref::LoadOp::create(builder, loc, acc, indices));
+          rows.push_back(memref::LoadOp::create(builder, loc, acc, indices));
         }
-        while (level.size() > 1) {
-          SmallVector<Value> next;
-          for (size_t i = 0; i < level.size(); i += 2)
-            next.push_back(combineReduction(builder, loc, reduce.getKind(),
-                                            level[i], level[i + 1],
-                                            /*reassociate=*/true));
-          level = std::move(next);
-        }
+        Value combined =
+            combineInterleaved(builder, loc, reduce.getKind(), rows, partials,
+                               /*reassociate=*/true);
         memref::StoreOp::create(builder, loc,
-                                finishReduction(reduce, ivs, level.front()),
-                                buffer, ivs);
+                                finishReduction(reduce, ivs, combined), buffer,
+                                ivs);
       });
     } else {
       loopNest(loc, outerShape, [&](ValueRange ivs) {

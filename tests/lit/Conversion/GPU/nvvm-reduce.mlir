@@ -32,14 +32,14 @@
 // CHECK-LABEL: func.func @max_and_sum
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // In-thread: 8 elements (1024 over 128 threads) into 4 interleaved
-// partials (element k into partial k mod 4), then pairwise: 3 dependent
-// steps instead of 8, 7 combines, no identity.
+// partials (element k into partial k mod 4), then pairwise, neighbours
+// first: 3 dependent steps instead of 8, 7 combines, no identity.
 // CHECK:         %[[P0:.*]] = arith.maximumf %[[E0:.*]], %[[E4:.*]] : f32
 // CHECK-NEXT:    %[[P1:.*]] = arith.maximumf %[[E1:.*]], %[[E5:.*]] : f32
 // CHECK-NEXT:    %[[P2:.*]] = arith.maximumf %[[E2:.*]], %[[E6:.*]] : f32
 // CHECK-NEXT:    %[[P3:.*]] = arith.maximumf %[[E3:.*]], %[[E7:.*]] : f32
-// CHECK-NEXT:    %[[Q0:.*]] = arith.maximumf %[[P0]], %[[P2]] : f32
-// CHECK-NEXT:    %[[Q1:.*]] = arith.maximumf %[[P1]], %[[P3]] : f32
+// CHECK-NEXT:    %[[Q0:.*]] = arith.maximumf %[[P0]], %[[P1]] : f32
+// CHECK-NEXT:    %[[Q1:.*]] = arith.maximumf %[[P2]], %[[P3]] : f32
 // CHECK-NEXT:    %[[X16:.*]] = arith.maximumf %[[Q0]], %[[Q1]] : f32
 // Butterfly steps (warpShuffle): mask -1, clamp 31, offsets 16 .. 1.
 // CHECK:         %[[ALL:.*]] = arith.constant -1 : i32

@@ -84,12 +84,12 @@
 // CHECK-NEXT:    %[[Y2:.*]] = llvm.extractelement %{{.*}} : vector<4xf32>
 // CHECK-NEXT:    %[[Y3:.*]] = llvm.extractelement %{{.*}} : vector<4xf32>
 //                max of this row's (carried) values: in-thread pairwise
-//                (x0 with x2, x1 with x3, then the two), 5 shuffles, then
+//                (x0 with x1, x2 with x3, then the two), 5 shuffles, then
 //                one float per warp through shared memory
 // CHECK-NOT:     llvm.load %{{.*}} : !llvm.ptr<1>
-// CHECK:         %[[M02:.*]] = llvm.intr.maximum(%[[X0]], %[[X2]])
-// CHECK-NEXT:    %[[M13:.*]] = llvm.intr.maximum(%[[X1]], %[[X3]])
-// CHECK-NEXT:    llvm.intr.maximum(%[[M02]], %[[M13]])
+// CHECK:         %[[M01:.*]] = llvm.intr.maximum(%[[X0]], %[[X1]])
+// CHECK-NEXT:    %[[M23:.*]] = llvm.intr.maximum(%[[X2]], %[[X3]])
+// CHECK-NEXT:    llvm.intr.maximum(%[[M01]], %[[M23]])
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
 // CHECK:         llvm.cond_br
 // CHECK:         llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
