@@ -74,11 +74,14 @@ SmallVector<Value> combineAcrossWarps(
 
 namespace {
 
-/// Interleaved partials of a thread's registers (combineInterleaved): 4
-/// cut a row's dependent chain to a quarter. ptxas on sm_90 gave the bf16
-/// softmax of 262144-wide rows on 16 CTAs 168 registers with 4, 182 with 8
-/// and 174 with the single chain.
-constexpr int64_t kInThreadPartials = 4;
+/// Partials a thread folds its registers into (combineInterleaved): one
+/// chain. 4 interleaved partials cut a 128-register chain to 33 and 6
+/// registers, but measured slower on the H200 at the tuned configs (same
+/// binary, kernel alone, 2 runs each): bf16 softmax 200000 on 16 CTAs
+/// 3962 -> 3672 GB/s (168 registers let 3 CTAs share an SM instead of 2),
+/// 262144 3864 -> 3829, 131072 3912 -> 3864, 32768 3999 -> 3989; f32
+/// 131072 unchanged. The chain hides behind memory; occupancy does not.
+constexpr int64_t kInThreadPartials = 1;
 
 /// reduce of a 1-D block to a scalar that every thread gets: combined
 /// in-thread, then across the warp with butterfly shuffles, then across
@@ -95,8 +98,8 @@ Value reduce1D(OpBuilder &builder, Location loc, KernelState &kernel,
   Value threadId = kernel.threadId;
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
 
-  // 1. In-thread, in kInThreadPartials interleaved partials; replicas of
-  // small blocks contribute the identity.
+  // 1. In-thread (kInThreadPartials); replicas of small blocks contribute
+  // the identity.
   SmallVector<Value> owned;
   for (int64_t k = 0; k < layout.perThread(); ++k) {
     Value x = xs[k];
