@@ -76,6 +76,22 @@ SmallVector<blk::LoadOp> oversizedLoads(ModuleOp module) {
   return loads;
 }
 
+/// Whether `op` is cheap to recompute per use: an elementwise op on blocks.
+bool isRecomputable(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
+         op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+         blk::isBlock(op->getResult(0).getType());
+}
+
+/// Whether `value` is used inside a loop, directly or through elementwise
+/// ops outside it (LICM hoists a bf16 weight's widening next to its load).
+bool usedInLoop(Value value) {
+  return llvm::any_of(value.getUsers(), [](Operation *user) {
+    return user->getParentOfType<scf::ForOp>() != nullptr ||
+           (isRecomputable(user) && usedInLoop(user->getResult(0)));
+  });
+}
+
 /// Loads hoisted in front of a loop that uses them (a layernorm's weight and
 /// bias, blk-pipeline-loads' invariant-load hoist) stay in registers
 /// through every iteration, beside the loop's own blocks and their
@@ -96,9 +112,7 @@ SmallVector<blk::LoadOp> hoistedLoadsToStage(ModuleOp module,
     live += registerWordsOf(load);
     if (!canStage(load) || load->getParentOfType<scf::ForOp>())
       return;
-    if (llvm::any_of(load->getUsers(), [](Operation *user) {
-          return user->getParentOfType<scf::ForOp>() != nullptr;
-        }))
+    if (usedInLoop(load.getResult()))
       hoisted.push_back(load);
   });
   llvm::stable_sort(hoisted, [](blk::LoadOp a, blk::LoadOp b) {
@@ -277,13 +291,6 @@ int64_t stageChains(ArrayRef<PrefetchChain> chains, int64_t offset) {
   return offset - start;
 }
 
-/// Whether `op` is cheap to recompute per use: an elementwise op on blocks.
-bool isRecomputable(Operation *op) {
-  return op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
-         op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
-         blk::isBlock(op->getResult(0).getType());
-}
-
 /// Gives each use of a value derived from a kept block its own copy of the
 /// elementwise ops that compute it, placed right before the use, so that
 /// no thread holds the block while a reduction runs. Ops are visited last
@@ -306,13 +313,20 @@ void recomputePerUse(func::FuncOp func) {
     SmallVector<OpOperand *> uses;
     for (OpOperand &use : op->getResult(0).getUses())
       uses.push_back(&use);
-    // The first use keeps the original; it moves next to that use.
-    for (OpOperand *use : llvm::drop_begin(uses)) {
+    // The first use keeps the original and it moves next to that use,
+    // unless that use is in another block (a loop's body, where a hoisted
+    // value is used): there every use gets a copy, so that nothing derived
+    // from the block stays live across the loop.
+    bool keep =
+        !uses.empty() && uses.front()->getOwner()->getBlock() == op->getBlock();
+    for (OpOperand *use : keep ? llvm::drop_begin(uses) : ArrayRef(uses)) {
       OpBuilder builder(use->getOwner());
       use->set(builder.clone(*op)->getResult(0));
     }
-    if (!uses.empty() && uses.front()->getOwner()->getBlock() == op->getBlock())
+    if (keep)
       op->moveBefore(uses.front()->getOwner());
+    else
+      op->erase();
   }
 }
 

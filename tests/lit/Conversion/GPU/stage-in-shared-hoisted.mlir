@@ -94,3 +94,58 @@ func.func @small_rows(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %w: !blk.ptr<f32>
   }
   return
 }
+
+// -----
+
+// A bf16 weight and bias widened to f32 outside the loop (as LICM leaves a
+// layernorm's `.to(F32)`): the loads are still hoisted ones, through their
+// arith.extf. Both move to shared memory (as bf16, 32 KB each with 4
+// warps) and each iteration reads them back and widens them inside the
+// loop, so that no f32 copy stays live across the rows.
+
+// CHECK:       module attributes {blkgpu.dynamic_shared_bytes = 65536 : i64, blkgpu.num_warps = 4 : i32, blkgpu.residency = "2 block(s) kept in shared memory"}
+// CHECK-LABEL: func.func @widened_weights
+// CHECK:         %[[W:.*]] = blkgpu.async_load %{{.*}} mask %{{.*}} {offset = 0 : i64}
+// CHECK:         %[[B:.*]] = blkgpu.async_load %{{.*}} mask %{{.*}} {offset = 32768 : i64}
+// CHECK-NOT:     arith.extf
+// CHECK:         scf.for
+// CHECK:           %[[X:.*]] = blk.load
+// CHECK-DAG:       %[[WR:.*]] = blkgpu.local_load %[[W]]
+// CHECK-DAG:       %[[BR:.*]] = blkgpu.local_load %[[B]]
+// CHECK-DAG:       arith.extf %[[WR]]
+// CHECK-DAG:       arith.extf %[[BR]]
+// CHECK:           blk.store
+// CHECK-NOT:     arith.extf
+// CHECK:         return
+func.func @widened_weights(%out: !blk.ptr<bf16>, %in: !blk.ptr<bf16>, %w: !blk.ptr<bf16>,
+                           %b: !blk.ptr<bf16>, %rows: i32, %n: i32) {
+  %r = blk.make_range 0 to 16384 : tensor<16384xi32>
+  %nb = blk.splat %n : i32 -> tensor<16384xi32>
+  %m = arith.cmpi slt, %r, %nb : tensor<16384xi32>
+  %wp = blk.splat %w : !blk.ptr<bf16> -> tensor<16384x!blk.ptr<bf16>>
+  %wps = blk.addptr %wp, %r : tensor<16384x!blk.ptr<bf16>>, tensor<16384xi32>
+  %wv = blk.load %wps, %m : tensor<16384x!blk.ptr<bf16>>
+  %bp = blk.splat %b : !blk.ptr<bf16> -> tensor<16384x!blk.ptr<bf16>>
+  %bps = blk.addptr %bp, %r : tensor<16384x!blk.ptr<bf16>>, tensor<16384xi32>
+  %bv = blk.load %bps, %m : tensor<16384x!blk.ptr<bf16>>
+  %wf = arith.extf %wv : tensor<16384xbf16> to tensor<16384xf32>
+  %bf = arith.extf %bv : tensor<16384xbf16> to tensor<16384xf32>
+  %pid = blk.program_id 0 : i32
+  %np = blk.num_programs 0 : i32
+  scf.for %row = %pid to %rows step %np : i32 {
+    %off = arith.muli %row, %n : i32
+    %xrow = blk.addptr %in, %off : !blk.ptr<bf16>, i32
+    %xp = blk.splat %xrow : !blk.ptr<bf16> -> tensor<16384x!blk.ptr<bf16>>
+    %xps = blk.addptr %xp, %r : tensor<16384x!blk.ptr<bf16>>, tensor<16384xi32>
+    %x = blk.load %xps, %m : tensor<16384x!blk.ptr<bf16>>
+    %xf = arith.extf %x : tensor<16384xbf16> to tensor<16384xf32>
+    %xw = arith.mulf %xf, %wf : tensor<16384xf32>
+    %y = arith.addf %xw, %bf : tensor<16384xf32>
+    %yt = arith.truncf %y : tensor<16384xf32> to tensor<16384xbf16>
+    %orow = blk.addptr %out, %off : !blk.ptr<bf16>, i32
+    %op = blk.splat %orow : !blk.ptr<bf16> -> tensor<16384x!blk.ptr<bf16>>
+    %ops = blk.addptr %op, %r : tensor<16384x!blk.ptr<bf16>>, tensor<16384xi32>
+    blk.store %ops, %yt, %m : tensor<16384x!blk.ptr<bf16>>
+  }
+  return
+}
