@@ -400,9 +400,9 @@ struct BlkStageInShared
       offset += stageBlock(load, offset);
     for (const SmallVector<PrefetchChain> &chains : loopChains)
       offset += stageChains(chains, offset);
-    module->setAttr(blkgpu::BlkGPUDialect::kDynamicSharedBytesAttrName,
-                    IntegerAttr::get(IntegerType::get(&getContext(), 64),
-                                     offset));
+    module->setAttr(
+        blkgpu::BlkGPUDialect::kDynamicSharedBytesAttrName,
+        IntegerAttr::get(IntegerType::get(&getContext(), 64), offset));
     std::string note;
     if (!loads.empty())
       note = std::to_string(loads.size()) + " block(s) kept in shared memory";

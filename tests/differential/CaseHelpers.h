@@ -122,6 +122,10 @@ void addOnlineSoftmaxCases(std::vector<Case> &cases);
 /// (CasesSoftmaxFamily.cpp, CasesSoftmaxColumns.cpp,
 /// CasesMaskedBackwardLayerNorm.cpp).
 void addSoftmaxFamilyCases(std::vector<Case> &cases);
+/// layernorm on rows whose hoisted weight and bias blk-stage-in-shared keeps
+/// in shared memory; added after the programs-per-CTA copies, so that the
+/// cases those copy stay the same.
+void addWideLayerNormCases(std::vector<Case> &cases);
 /// Blocks of rank 3 and 4: loads, stores, broadcasts, reductions, scans,
 /// join/split, permute/reshape, atomics (CasesRank3.cpp).
 void addRank3Cases(std::vector<Case> &cases);

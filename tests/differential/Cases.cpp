@@ -1218,6 +1218,7 @@ const std::vector<Case> &allCases() {
     addTiles2DCases(all);
     // Last: copies of the cases above with several programs per CTA.
     addProgramsPerCTACases(all);
+    addWideLayerNormCases(all);
     // Names must be unique: the cast loop makes one per (from, to) pair.
     std::map<std::string, int> seen;
     for (Case &c : all)

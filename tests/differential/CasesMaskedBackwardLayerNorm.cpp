@@ -205,16 +205,6 @@ void addMaskedBackwardLayerNormCases(std::vector<Case> &cases) {
       cases.push_back(std::move(pipelined));
     }
   }
-  // Rows wide enough (16384-element blocks on 8 warps, the next row in
-  // flight) that blk-stage-in-shared keeps the hoisted weight and bias in
-  // shared memory, widened inside the row loop for 16-bit types.
-  for (auto [in, out] : dtypePairs()) {
-    Case wide = layerNormCase(in, out, {9, 12289});
-    wide.name += "_stages2_warps8";
-    wide.numStages = 2;
-    wide.numWarps = 8;
-    cases.push_back(std::move(wide));
-  }
   // A mask of another type than the input: bf16 over f32.
   for (bool shared : {false, true})
     cases.push_back(
@@ -222,3 +212,20 @@ void addMaskedBackwardLayerNormCases(std::vector<Case> &cases) {
 }
 
 } // namespace blockjit::difftest::family
+
+namespace blockjit::difftest {
+
+void addWideLayerNormCases(std::vector<Case> &cases) {
+  // Rows wide enough (16384-element blocks on 8 warps, the next row in
+  // flight) that blk-stage-in-shared keeps the hoisted weight and bias in
+  // shared memory, widened inside the row loop for 16-bit types.
+  for (auto [in, out] : family::dtypePairs()) {
+    Case wide = family::layerNormCase(in, out, {9, 12289});
+    wide.name += "_stages2_warps8";
+    wide.numStages = 2;
+    wide.numWarps = 8;
+    cases.push_back(std::move(wide));
+  }
+}
+
+} // namespace blockjit::difftest

@@ -118,8 +118,7 @@ Value reduce1D(OpBuilder &builder, Location loc, KernelState &kernel,
   Value acc = combineInterleaved(builder, loc, kind, owned, kInThreadPartials);
   // 2. Across the warp: butterfly shuffles (64-bit values in two halves).
   for (int offset = kWarpSize / 2; offset >= 1; offset /= 2) {
-    Value other =
-        warpShuffle(builder, loc, acc, offset, NVVM::ShflKind::bfly);
+    Value other = warpShuffle(builder, loc, acc, offset, NVVM::ShflKind::bfly);
     acc = combineReduction(builder, loc, kind, acc, other);
   }
   // 3. Across warps, then 4. (a block split over a cluster) across CTAs.
@@ -203,8 +202,7 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
     int64_t laneAxisBits = llvm::popcount(uint64_t(laneMask));
     int64_t writers = layout.threads >> laneAxisBits;
     int64_t bytes = blk::elementBytes(accType);
-    int64_t perRound =
-        std::max<int64_t>(1, kRoundBytes / (writers * bytes));
+    int64_t perRound = std::max<int64_t>(1, kRoundBytes / (writers * bytes));
     int64_t groups = int64_t(partials.size());
     Value smem = kernel.scratch.get(builder, loc, accType,
                                     std::min(groups, perRound) * writers);
@@ -229,8 +227,8 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
         auto ifOp = scf::IfOp::create(builder, loc, isWriter);
         builder.setInsertionPointToStart(ifOp.thenBlock());
         for (int64_t g = 0; g < count; ++g) {
-          Value slot = arith::AddIOp::create(builder, loc, writer,
-                                             i32(g * writers));
+          Value slot =
+              arith::AddIOp::create(builder, loc, writer, i32(g * writers));
           LLVM::StoreOp::create(builder, loc, partials[first + g],
                                 LLVM::GEPOp::create(builder, loc, ptrType,
                                                     accType, smem,
@@ -241,8 +239,8 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
       for (int64_t g = 0; g < count; ++g) {
         Value acc;
         for (int64_t w = 0; w < warps; ++w) {
-          Value thread = arith::OrIOp::create(builder, loc, others,
-                                              i32(w << warpLow));
+          Value thread =
+              arith::OrIOp::create(builder, loc, others, i32(w << warpLow));
           Value slot = arith::AddIOp::create(builder, loc, compact(thread),
                                              i32(g * writers));
           Value x = LLVM::LoadOp::create(
@@ -291,8 +289,8 @@ SmallVector<Value> reduceAlongAxis(OpBuilder &builder, Location loc,
   RankedTensorType srcType = reduce.getSrc().getType();
   int64_t axis = reduce.getAxis();
   Layout1D layout = layoutOf(srcType);
-  SmallVector<Value> lines = allReduce(builder, loc, kernel, srcType,
-                                       reduce.getKind(), axis, xs);
+  SmallVector<Value> lines =
+      allReduce(builder, loc, kernel, srcType, reduce.getKind(), axis, xs);
   auto resultType = cast<RankedTensorType>(reduce.getType());
   // An axis of size 1: the result has the source's elements and layout.
   if (resultType.getNumElements() == srcType.getNumElements())
@@ -307,7 +305,8 @@ SmallVector<Value> reduceAlongAxis(OpBuilder &builder, Location loc,
   // of its elements (by linear index).
   int64_t count = resultType.getNumElements();
   int64_t bytes = blk::elementBytes(element);
-  int64_t perRound = std::min<int64_t>(count, std::max<int64_t>(1, 16384 / bytes));
+  int64_t perRound =
+      std::min<int64_t>(count, std::max<int64_t>(1, 16384 / bytes));
   Value smem = kernel.scratch.get(builder, loc, element, perRound);
   auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
   // Writers: threads whose axis thread bits are 0 hold position 0 of the
@@ -320,9 +319,9 @@ SmallVector<Value> reduceAlongAxis(OpBuilder &builder, Location loc,
   for (int64_t k = 0; k < layout.perThread(); ++k) {
     if (k & registerMask)
       continue;
-    SmallVector<Value> indices = delinearize(
-        builder, loc, srcType.getShape(),
-        elementIndex(builder, loc, kernel.threadId, layout, k));
+    SmallVector<Value> indices =
+        delinearize(builder, loc, srcType.getShape(),
+                    elementIndex(builder, loc, kernel.threadId, layout, k));
     indices.erase(indices.begin() + axis);
     written.push_back(
         {linearize(builder, loc, resultType.getShape(), indices), lines[k]});
@@ -332,8 +331,8 @@ SmallVector<Value> reduceAlongAxis(OpBuilder &builder, Location loc,
   for (int64_t k = 0; k < resultLayout.perThread(); ++k) {
     wanted.push_back(
         elementIndex(builder, loc, kernel.threadId, resultLayout, k));
-    result.push_back(arith::ConstantOp::create(builder, loc,
-                                               builder.getZeroAttr(element)));
+    result.push_back(
+        arith::ConstantOp::create(builder, loc, builder.getZeroAttr(element)));
   }
   // Whether `slot` is in this round, and its offset there.
   auto inRound = [&](Value slot, int64_t first) {
@@ -418,8 +417,8 @@ struct ReduceLowering : KernelOpLowering<blk::ReduceOp> {
 
 void populateReducePatterns(const BlockTypeConverter &converter,
                             RewritePatternSet &patterns, KernelState &kernel) {
-  patterns.add<ReduceLowering, AllReduceLowering>(converter,
-                                                 patterns.getContext(), kernel);
+  patterns.add<ReduceLowering, AllReduceLowering>(
+      converter, patterns.getContext(), kernel);
 }
 
 } // namespace blockjit::nvvm
