@@ -51,6 +51,12 @@ std::optional<int64_t> integerValue(const Arg &arg) {
 /// (several times the H100's 50 MB, as Triton's do_bench does).
 constexpr size_t kFlushBytes = size_t(256) << 20;
 
+/// The best configs of the first pass that are timed again, interleaved.
+constexpr int kFinalists = 3;
+
+/// How long the GPU runs untimed before the first config is timed.
+constexpr double kWarmUpMilliseconds = 50;
+
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   size_t n = values.size();
@@ -178,10 +184,9 @@ static llvm::Expected<std::string> tuningKeyText(const KernelDef &kernel,
     if (!value)
       return tuneError(kernel, "tuning key '" + keyArg.name +
                                    "' is not an integer parameter");
-    int64_t bucketed =
-        keyArg.bucket == KeyBucket::PowerOfTwo && *value > 0
-            ? int64_t(llvm::PowerOf2Ceil(uint64_t(*value)))
-            : *value;
+    int64_t bucketed = keyArg.bucket == KeyBucket::PowerOfTwo && *value > 0
+                           ? int64_t(llvm::PowerOf2Ceil(uint64_t(*value)))
+                           : *value;
     text += keyArg.name + "=" + std::to_string(bucketed) + ";";
   }
   return text;
@@ -295,9 +300,11 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
   if (spec_.estimate) {
     std::vector<std::pair<double, size_t>> ranked;
     for (size_t i = 0; i < candidates.size(); ++i)
-      ranked.push_back({spec_.estimate(candidates[i].config, args, *target), i});
-    std::stable_sort(ranked.begin(), ranked.end(),
-                     [](const auto &a, const auto &b) { return a.first < b.first; });
+      ranked.push_back(
+          {spec_.estimate(candidates[i].config, args, *target), i});
+    std::stable_sort(
+        ranked.begin(), ranked.end(),
+        [](const auto &a, const auto &b) { return a.first < b.first; });
     std::vector<Candidate> sorted;
     for (auto &[cost, index] : ranked)
       sorted.push_back(std::move(candidates[index]));
@@ -382,8 +389,8 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
 
   // 3. Compile in parallel (the kernel cache compiles each key once).
   {
-    unsigned threads = std::max(1u, std::min<unsigned>(
-                                        std::thread::hardware_concurrency(),
+    unsigned threads =
+        std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
                                         unsigned(candidates.size())));
     std::atomic<size_t> next{0};
     auto work = [&] {
@@ -407,8 +414,8 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
       return block.takeError();
     flush = *block;
   }
-  auto bufferOf = [&](const TuningBuffer &buffer) -> llvm::Expected<
-                                                      std::pair<void *, size_t>> {
+  auto bufferOf = [&](const TuningBuffer &buffer)
+      -> llvm::Expected<std::pair<void *, size_t>> {
     int index = paramIndex(*kernel_, buffer.name);
     if (index < 0 || size_t(index) >= args.size() ||
         args[index].kind != Arg::Kind::Pointer)
@@ -435,9 +442,8 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
     auto copy = scratch.allocate(where->second);
     if (!copy)
       return copy.takeError();
-    if (llvm::Error e = executor.copyOnStream(*copy, where->first,
-                                              where->second, options.stream,
-                                              options.device))
+    if (llvm::Error e = executor.copyOnStream(
+            *copy, where->first, where->second, options.stream, options.device))
       return std::move(e);
     saved.push_back({where->first, *copy, where->second});
   }
@@ -447,29 +453,42 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
   if (!startEvent)
     return startEvent.takeError();
   std::vector<Event> events;
-  for (int i = 0; i < 2 * reps; ++i) {
+  for (int i = 0; i < 2 * reps * kFinalists; ++i) {
     auto event = Event::create(targetKind, options.device);
     if (!event)
       return event.takeError();
     events.push_back(std::move(*event));
   }
-  // One timed run of `c` between events[2*rep] and events[2*rep+1].
-  auto run = [&](Candidate &c, Grid grid, int rep) -> llvm::Error {
+  // One timed run of `c` between events[2*slot] and events[2*slot+1].
+  auto run = [&](Candidate &c, Grid grid, int slot) -> llvm::Error {
+    int rep = slot % reps;
     if (flush)
-      if (llvm::Error e = executor.fillOnStream(flush, uint8_t(rep), kFlushBytes,
-                                                options.stream, options.device))
+      if (llvm::Error e = executor.fillOnStream(
+              flush, uint8_t(rep), kFlushBytes, options.stream, options.device))
         return e;
     for (auto &[address, bytes] : zeroed)
       if (llvm::Error e = executor.fillOnStream(address, 0, bytes,
                                                 options.stream, options.device))
         return e;
-    if (llvm::Error e = events[2 * rep].record(options.stream))
+    if (llvm::Error e = events[2 * slot].record(options.stream))
       return e;
     LaunchOptions launchOptions = c.options;
     launchOptions.grid = grid;
     if (llvm::Error e = blockjit::launch(*kernel_, launchOptions, c.args))
       return e;
-    return events[2 * rep + 1].record(options.stream);
+    return events[2 * slot + 1].record(options.stream);
+  };
+  // The median of the runs timed in events[2*first] .. for `reps` slots.
+  auto medianOfSlots = [&](int first) -> llvm::Expected<double> {
+    std::vector<double> times;
+    for (int rep = 0; rep < reps; ++rep) {
+      auto ms = Event::elapsedMilliseconds(events[2 * (first + rep)],
+                                           events[2 * (first + rep) + 1]);
+      if (!ms)
+        return ms.takeError();
+      times.push_back(*ms);
+    }
+    return median(times);
   };
   // The median over `reps` runs of `c`, or an error (the config is skipped).
   auto time = [&](Candidate &c) -> llvm::Expected<double> {
@@ -485,15 +504,34 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
     for (int rep = 0; rep < reps; ++rep)
       if (llvm::Error e = run(c, grid, rep))
         return std::move(e);
-    std::vector<double> times;
-    for (int rep = 0; rep < reps; ++rep) {
-      auto ms = Event::elapsedMilliseconds(events[2 * rep], events[2 * rep + 1]);
-      if (!ms)
-        return ms.takeError();
-      times.push_back(*ms);
-    }
-    return median(times);
+    return medianOfSlots(0);
   };
+  // The GPU idles while the candidates compile, and its clocks fall: the
+  // first configs timed (the best ranked) would run slower than the later
+  // ones. Untimed runs of the first candidate for kWarmUpMilliseconds bring
+  // the clocks up first.
+  if (flush)
+    for (Candidate &c : candidates) {
+      if (!c.skipped.empty())
+        continue;
+      auto resources = warmup(*kernel_, c.options, c.args);
+      if (!resources) {
+        llvm::consumeError(resources.takeError());
+        continue;
+      }
+      Grid grid = spec_.grid(c.config, *resources, c.args);
+      auto warmStart = std::chrono::steady_clock::now();
+      llvm::Error failed = llvm::Error::success();
+      while (!failed && millisecondsSince(warmStart) < kWarmUpMilliseconds) {
+        for (int rep = 0; rep < reps && !failed; ++rep)
+          failed = run(c, grid, rep);
+        if (!failed)
+          failed = events[2 * reps - 1].synchronize();
+      }
+      // A candidate that fails is skipped by its own timing below.
+      llvm::consumeError(std::move(failed));
+      break;
+    }
 
   double lastProgress = 0;
   auto progress = [&](bool done) {
@@ -530,7 +568,9 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
       result.skipped.push_back({c.config, c.skipped});
     progress(false);
   }
-  // Order survivors by their median; re-time the best two against each other.
+  // Order survivors by their median; the best kFinalists are timed again,
+  // their runs interleaved (one of each in turn), so that a drift of the
+  // GPU's clocks or of its neighbours' load falls on all of them alike.
   std::vector<size_t> order(survivors.size());
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
@@ -539,15 +579,41 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
   });
   size_t winner = survivors.empty() ? 0 : survivors[order[0]];
   if (order.size() > 1) {
-    size_t runnerUp = survivors[order[1]];
-    auto again = time(candidates[winner]);
-    auto challenger = time(candidates[runnerUp]);
-    if (again && challenger && *challenger < *again)
-      winner = runnerUp;
-    if (!again)
-      llvm::consumeError(again.takeError());
-    if (!challenger)
-      llvm::consumeError(challenger.takeError());
+    llvm::Error failed = llvm::Error::success();
+    std::vector<std::pair<size_t, Grid>> finalists;
+    for (size_t k = 0;
+         k < order.size() && finalists.size() < size_t(kFinalists) && !failed;
+         ++k) {
+      Candidate &c = candidates[survivors[order[k]]];
+      auto resources = warmup(*kernel_, c.options, c.args);
+      if (!resources) {
+        failed = resources.takeError();
+        break;
+      }
+      finalists.push_back(
+          {survivors[order[k]], spec_.grid(c.config, *resources, c.args)});
+    }
+    for (int rep = 0; rep < reps && !failed; ++rep)
+      for (size_t f = 0; f < finalists.size() && !failed; ++f)
+        failed = run(candidates[finalists[f].first], finalists[f].second,
+                     int(f) * reps + rep);
+    double best = 0;
+    for (size_t f = 0; f < finalists.size() && !failed; ++f) {
+      auto ms = medianOfSlots(int(f) * reps);
+      if (!ms) {
+        failed = ms.takeError();
+        break;
+      }
+      if (f == 0 || *ms < best) {
+        best = *ms;
+        winner = finalists[f].first;
+      }
+    }
+    // The first pass's order stands if the final runs fail.
+    if (failed) {
+      llvm::consumeError(std::move(failed));
+      winner = survivors[order[0]];
+    }
   }
 
   // 5. Give the restored buffers their contents back.

@@ -28,7 +28,9 @@
 //   4. Each is timed: one warm-up launch, then `repetitions` runs, each
 //      after the L2 flush (GPU) and the `resetToZero` fills, between two
 //      events on the caller's stream (so after its pending work); the median
-//      counts. The winner is re-timed against the runner-up.
+//      counts. On a GPU, 50 ms of untimed runs come first (its clocks fall
+//      while the candidates compile). The best three are timed again, their
+//      runs interleaved, and the best median of that round wins.
 //   5. The `restore` buffers get back what they held before tuning.
 // With $BLOCKJIT_AUTOTUNE=0 nothing is timed: the best-ranked config that
 // compiles is used (the spec's estimate, else the first).
