@@ -74,14 +74,18 @@ SmallVector<Value> combineAcrossWarps(
 
 namespace {
 
-/// Partials a thread folds its registers into (combineInterleaved): one
-/// chain. 4 interleaved partials cut a 128-register chain to 33 and 6
-/// registers, but measured slower on the H200 at the tuned configs (same
-/// binary, kernel alone, 2 runs each): bf16 softmax 200000 on 16 CTAs
-/// 3962 -> 3672 GB/s (168 registers let 3 CTAs share an SM instead of 2),
-/// 262144 3864 -> 3829, 131072 3912 -> 3864, 32768 3999 -> 3989; f32
-/// 131072 unchanged. The chain hides behind memory; occupancy does not.
-constexpr int64_t kInThreadPartials = 1;
+/// Partials a thread folds its registers into (combineInterleaved). Measured
+/// on the H200 (same binary, the kernel alone, bf16 softmax):
+/// - one CTA per program: 4 interleaved partials cut a 128-register chain
+///   to 33, and 32768 x 12288 at 4 warps, one program per row, ran 4009
+///   GB/s with them and 3460 with one chain;
+/// - clusters: one chain, as 4 partials ran slower at the tuned long-row
+///   configs (200000 on 16 CTAs 3962 -> 3672 GB/s: 168 registers instead of
+///   180 let 3 CTAs share an SM instead of 2; 262144, 131072 and 32768
+///   0.3-1.2 % slower); f32 the same either way.
+int64_t inThreadPartials(const KernelState &kernel) {
+  return kernel.numCTAs > 1 ? 1 : 4;
+}
 
 /// reduce of a 1-D block to a scalar that every thread gets: combined
 /// in-thread, then across the warp with butterfly shuffles, then across
@@ -98,7 +102,7 @@ Value reduce1D(OpBuilder &builder, Location loc, KernelState &kernel,
   Value threadId = kernel.threadId;
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
 
-  // 1. In-thread (kInThreadPartials); replicas of small blocks contribute
+  // 1. In-thread (inThreadPartials); replicas of small blocks contribute
   // the identity.
   SmallVector<Value> owned;
   for (int64_t k = 0; k < layout.perThread(); ++k) {
@@ -115,7 +119,8 @@ Value reduce1D(OpBuilder &builder, Location loc, KernelState &kernel,
     }
     owned.push_back(x);
   }
-  Value acc = combineInterleaved(builder, loc, kind, owned, kInThreadPartials);
+  Value acc = combineInterleaved(builder, loc, kind, owned,
+                                 inThreadPartials(kernel));
   // 2. Across the warp: butterfly shuffles (64-bit values in two halves).
   for (int offset = kWarpSize / 2; offset >= 1; offset /= 2) {
     Value other = warpShuffle(builder, loc, acc, offset, NVVM::ShflKind::bfly);
@@ -182,7 +187,7 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
     }
     leaders.push_back(k);
     partials.push_back(
-        combineInterleaved(builder, loc, kind, group, kInThreadPartials));
+        combineInterleaved(builder, loc, kind, group, inThreadPartials(kernel)));
   }
   // 2. Across the lanes that hold the line: butterfly shuffles.
   for (int64_t bit = 0; bit < laneBits; ++bit)

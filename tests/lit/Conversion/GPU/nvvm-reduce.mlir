@@ -31,15 +31,16 @@
 // CHECK-DAG:   llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
 // CHECK-LABEL: func.func @max_and_sum
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
-// In-thread: 8 elements (1024 over 128 threads) in one chain from the
-// first (kInThreadPartials = 1), no identity: 7 combines.
-// CHECK:         %[[A1:.*]] = arith.maximumf %[[E0:.*]], %[[E1:.*]] : f32
-// CHECK-NEXT:    %[[A2:.*]] = arith.maximumf %[[A1]], %[[E2:.*]] : f32
-// CHECK-NEXT:    %[[A3:.*]] = arith.maximumf %[[A2]], %[[E3:.*]] : f32
-// CHECK-NEXT:    %[[A4:.*]] = arith.maximumf %[[A3]], %[[E4:.*]] : f32
-// CHECK-NEXT:    %[[A5:.*]] = arith.maximumf %[[A4]], %[[E5:.*]] : f32
-// CHECK-NEXT:    %[[A6:.*]] = arith.maximumf %[[A5]], %[[E6:.*]] : f32
-// CHECK-NEXT:    %[[X16:.*]] = arith.maximumf %[[A6]], %[[E7:.*]] : f32
+// In-thread: 8 elements (1024 over 128 threads) into 4 interleaved
+// partials (element k into partial k mod 4), then pairwise, neighbours
+// first: 3 dependent steps instead of 8, 7 combines, no identity.
+// CHECK:         %[[P0:.*]] = arith.maximumf %[[E0:.*]], %[[E4:.*]] : f32
+// CHECK-NEXT:    %[[P1:.*]] = arith.maximumf %[[E1:.*]], %[[E5:.*]] : f32
+// CHECK-NEXT:    %[[P2:.*]] = arith.maximumf %[[E2:.*]], %[[E6:.*]] : f32
+// CHECK-NEXT:    %[[P3:.*]] = arith.maximumf %[[E3:.*]], %[[E7:.*]] : f32
+// CHECK-NEXT:    %[[Q0:.*]] = arith.maximumf %[[P0]], %[[P1]] : f32
+// CHECK-NEXT:    %[[Q1:.*]] = arith.maximumf %[[P2]], %[[P3]] : f32
+// CHECK-NEXT:    %[[X16:.*]] = arith.maximumf %[[Q0]], %[[Q1]] : f32
 // Butterfly steps (warpShuffle): mask -1, clamp 31, offsets 16 .. 1.
 // CHECK:         %[[ALL:.*]] = arith.constant -1 : i32
 // CHECK-NEXT:    %[[CLAMP:.*]] = arith.constant 31 : i32
@@ -85,7 +86,7 @@
 // CHECK-NEXT:    %[[L3:.*]] = llvm.load %[[G3]] : !llvm.ptr<3> -> f32
 // CHECK-NEXT:    %[[MAX:.*]] = arith.maximumf %[[R2]], %[[L3]] : f32
 // CHECK-NEXT:    nvvm.barrier0
-// The sum uses its own shared array; in-thread, one chain as for the max.
+// The sum uses its own shared array; in-thread, 4 partials as for the max.
 // CHECK-COUNT-7: arith.addf %{{.*}}, %{{.*}} : f32
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly %{{.*}} : f32 -> f32
 // CHECK:         llvm.mlir.addressof @__blk_smem_{{[A-Za-z0-9_]+}} : !llvm.ptr<3>

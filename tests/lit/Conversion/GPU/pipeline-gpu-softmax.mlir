@@ -83,13 +83,13 @@
 // CHECK-NEXT:    %[[Y1:.*]] = llvm.extractelement %{{.*}} : vector<4xf32>
 // CHECK-NEXT:    %[[Y2:.*]] = llvm.extractelement %{{.*}} : vector<4xf32>
 // CHECK-NEXT:    %[[Y3:.*]] = llvm.extractelement %{{.*}} : vector<4xf32>
-//                max of this row's (carried) values: in-thread in one
-//                chain (x0 with x1, then x2, then x3), 5 shuffles, then
+//                max of this row's (carried) values: in-thread pairwise
+//                (x0 with x1, x2 with x3, then the two), 5 shuffles, then
 //                one float per warp through shared memory
 // CHECK-NOT:     llvm.load %{{.*}} : !llvm.ptr<1>
 // CHECK:         %[[M01:.*]] = llvm.intr.maximum(%[[X0]], %[[X1]])
-// CHECK-NEXT:    %[[M012:.*]] = llvm.intr.maximum(%[[M01]], %[[X2]])
-// CHECK-NEXT:    llvm.intr.maximum(%[[M012]], %[[X3]])
+// CHECK-NEXT:    %[[M23:.*]] = llvm.intr.maximum(%[[X2]], %[[X3]])
+// CHECK-NEXT:    llvm.intr.maximum(%[[M01]], %[[M23]])
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
 // CHECK:         llvm.cond_br
 // CHECK:         llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
