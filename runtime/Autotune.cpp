@@ -490,12 +490,20 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
     }
     return median(times);
   };
-  // The median over `reps` runs of `c`, or an error (the config is skipped).
-  auto time = [&](Candidate &c) -> llvm::Expected<double> {
+  // The grid `c` launches on: the spec's, from the resources of its
+  // compiled kernel.
+  auto gridOf = [&](Candidate &c) -> llvm::Expected<Grid> {
     auto resources = warmup(*kernel_, c.options, c.args);
     if (!resources)
       return resources.takeError();
-    Grid grid = spec_.grid(c.config, *resources, c.args);
+    return spec_.grid(c.config, *resources, c.args);
+  };
+  // The median over `reps` runs of `c`, or an error (the config is skipped).
+  auto time = [&](Candidate &c) -> llvm::Expected<double> {
+    auto gridOrError = gridOf(c);
+    if (!gridOrError)
+      return gridOrError.takeError();
+    Grid grid = *gridOrError;
     // The warm-up run also surfaces a launch the device refuses.
     if (llvm::Error e = run(c, grid, 0))
       return std::move(e);
@@ -514,17 +522,16 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
     for (Candidate &c : candidates) {
       if (!c.skipped.empty())
         continue;
-      auto resources = warmup(*kernel_, c.options, c.args);
-      if (!resources) {
-        llvm::consumeError(resources.takeError());
+      auto grid = gridOf(c);
+      if (!grid) {
+        llvm::consumeError(grid.takeError());
         continue;
       }
-      Grid grid = spec_.grid(c.config, *resources, c.args);
       auto warmStart = std::chrono::steady_clock::now();
       llvm::Error failed = llvm::Error::success();
       while (!failed && millisecondsSince(warmStart) < kWarmUpMilliseconds) {
         for (int rep = 0; rep < reps && !failed; ++rep)
-          failed = run(c, grid, rep);
+          failed = run(c, *grid, rep);
         if (!failed)
           failed = events[2 * reps - 1].synchronize();
       }
@@ -584,14 +591,12 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
     for (size_t k = 0;
          k < order.size() && finalists.size() < size_t(kFinalists) && !failed;
          ++k) {
-      Candidate &c = candidates[survivors[order[k]]];
-      auto resources = warmup(*kernel_, c.options, c.args);
-      if (!resources) {
-        failed = resources.takeError();
+      auto grid = gridOf(candidates[survivors[order[k]]]);
+      if (!grid) {
+        failed = grid.takeError();
         break;
       }
-      finalists.push_back(
-          {survivors[order[k]], spec_.grid(c.config, *resources, c.args)});
+      finalists.push_back({survivors[order[k]], *grid});
     }
     for (int rep = 0; rep < reps && !failed; ++rep)
       for (size_t f = 0; f < finalists.size() && !failed; ++f)
