@@ -38,7 +38,8 @@ void ThreadPool::run(int64_t count,
   if (count <= 0)
     return;
   std::lock_guard serial(runMutex); // one grid at a time
-  int64_t chunkSize = std::max<int64_t>(1, count / (int64_t(size()) * 4));
+  // Guided chunks (see drain): none smaller than 1/16 of a thread's share.
+  int64_t chunkSize = std::max<int64_t>(1, count / (int64_t(size()) * 16));
   int64_t chunks = (count + chunkSize - 1) / chunkSize;
   unsigned helpers =
       unsigned(std::min<int64_t>(int64_t(workers.size()), chunks - 1));
@@ -76,9 +77,24 @@ void ThreadPool::spinWhile(Condition condition) const {
   }
 }
 
+/// Guided self-scheduling: each chunk is the remaining programs over twice
+/// the threads, at least chunkSize. Early chunks are long (the next row a
+/// program prefetches is mostly its own), the last ones short, so a thread
+/// that started late or was descheduled leaves little for the others to
+/// wait on. One compare-and-swap per chunk. (Fixed quarters of a thread's
+/// share: 32768 x 128 softmax on 2 threads of a Zen 5 VM, 47.9 GB/s, this
+/// 49.5, medians of 6 interleaved runs.)
 void ThreadPool::drain() {
-  for (int64_t begin; (begin = next.fetch_add(chunkSize)) < count;)
-    (*task)(begin, std::min(count, begin + chunkSize));
+  const int64_t parts = 2 * int64_t(size());
+  int64_t begin = next.load(std::memory_order_relaxed);
+  while (begin < count) {
+    int64_t end =
+        std::min(count, begin + std::max(chunkSize, (count - begin) / parts));
+    if (next.compare_exchange_weak(begin, end, std::memory_order_relaxed)) {
+      (*task)(begin, end);
+      begin = next.load(std::memory_order_relaxed);
+    }
+  }
 }
 
 void ThreadPool::work() {

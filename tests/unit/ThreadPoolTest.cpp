@@ -12,7 +12,9 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <random>
 #include <vector>
 
@@ -51,6 +53,35 @@ TEST(ThreadPool, EveryProgramOnceWithSpinning) {
 TEST(ThreadPool, TwoThreadsAndOne) {
   runManyGrids(2, std::chrono::microseconds(0), 2000);
   runManyGrids(1, std::chrono::microseconds(0), 100);
+}
+
+// Guided chunks: contiguous, covering the grid once, the first a long one
+// (half a thread's share), about six per thread in all (one atomic each),
+// never one per program.
+TEST(ThreadPool, GuidedChunksCoverTheGridInFewAtomics) {
+  constexpr unsigned kThreads = 4;
+  constexpr int64_t kCount = 100003;
+  ThreadPool pool(kThreads, std::chrono::microseconds(100));
+  std::mutex mutex;
+  std::vector<std::pair<int64_t, int64_t>> chunks;
+  pool.run(kCount, [&](int64_t begin, int64_t end) {
+    std::lock_guard lock(mutex);
+    chunks.push_back({begin, end});
+  });
+  std::sort(chunks.begin(), chunks.end());
+  ASSERT_FALSE(chunks.empty());
+  EXPECT_EQ(chunks.front().first, 0);
+  EXPECT_GE(chunks.front().second, kCount / (2 * kThreads));
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    EXPECT_LT(chunks[i].first, chunks[i].second);
+    if (i + 1 < chunks.size())
+      EXPECT_EQ(chunks[i].second, chunks[i + 1].first);
+  }
+  EXPECT_EQ(chunks.back().second, kCount);
+  EXPECT_LE(chunks.size(), 8 * kThreads);
+  // The tail is cut finer than the head.
+  EXPECT_LT(chunks.back().second - chunks.back().first,
+            chunks.front().second - chunks.front().first);
 }
 
 TEST(ThreadPool, EmptyGridRunsNothing) {
