@@ -18,6 +18,7 @@ set(BLOCKJIT_PUBLIC_HEADERS
   compiler/Artifact.h
   compiler/Environment.h
   compiler/Specialization.h
+  dialect/ArgFacts.h
   dialect/DType.h
   frontend/Kernel.h
   frontend/Tensor.h

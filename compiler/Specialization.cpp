@@ -134,6 +134,15 @@ SpecializationKey::str(llvm::StringRef kernelName,
     os << "|div" << divisor << "=";
     llvm::interleave(args, os, ",");
   }
+  // Integers specialized as 0 (kIsZero).
+  llvm::SmallVector<size_t> zeros;
+  for (size_t i = 0; i < divisibility.size(); ++i)
+    if (divisibility[i] == kIsZero)
+      zeros.push_back(i);
+  if (!zeros.empty()) {
+    os << "|zero=";
+    llvm::interleave(zeros, os, ",");
+  }
   os << "|" << options.target.str() << "]";
   return text;
 }

@@ -12,6 +12,7 @@
 #ifndef BLOCKJIT_COMPILER_SPECIALIZATION_H
 #define BLOCKJIT_COMPILER_SPECIALIZATION_H
 
+#include "dialect/ArgFacts.h"
 #include "dialect/DType.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -97,16 +98,6 @@ llvm::Error checkProgramsPerCTA(int programsPerCTA, int numWarps = 1,
 /// for it (e.g. a known sm arch), else an error naming the option.
 llvm::Error validate(const CompileOptions &options);
 
-/// The largest power of two dividing `value`, at most 16 (the widest
-/// vector access); 0 is divisible by anything. Specializing on 2, 4 and 8
-/// as well as Triton's 16 keeps vector accesses for row lengths such as 5000.
-inline constexpr unsigned kMaxDivisibility = 16;
-inline uint8_t divisibilityOf(uint64_t value) {
-  uint64_t lowest = value & (~value + 1);
-  return uint8_t(value == 0 || lowest >= kMaxDivisibility ? kMaxDivisibility
-                                                          : lowest);
-}
-
 /// Everything a compiled kernel depends on besides its source: two launches
 /// with equal keys share one binary.
 struct SpecializationKey {
@@ -115,8 +106,9 @@ struct SpecializationKey {
   llvm::SmallVector<DType, 8> argTypes;
   /// Values of the Constexpr parameters, in parameter order.
   llvm::SmallVector<int64_t, 4> constexprs;
-  /// Per runtime argument, in order: divisibilityOf(its pointer address or
-  /// integer value), 1 for floats. The compiler sizes vector accesses from
+  /// Per runtime argument, in order: divisibilityOf(its pointer address),
+  /// integerFactOf(its integer value) (kIsZero: the value is 0), 1 for
+  /// floats. The compiler sizes vector accesses from
   /// it (a row stride of 5000 bf16 still allows 16-byte ones).
   llvm::SmallVector<uint8_t, 8> divisibility;
   CompileOptions options;

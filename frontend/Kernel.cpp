@@ -2,6 +2,7 @@
 #include "frontend/Kernel.h"
 #include "frontend/TraceContext.h"
 
+#include "dialect/ArgFacts.h"
 #include "dialect/BlkDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -97,9 +98,19 @@ KernelDef::trace(MLIRContext &context, llvm::ArrayRef<DType> argTypesIn,
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
 
+  // An integer specialized as 0 (kIsZero) is traced as the constant, so
+  // what it multiplies folds away; the parameter stays in the signature.
   std::vector<Tensor> runtimeArgs;
-  for (BlockArgument arg : entry->getArguments())
-    runtimeArgs.emplace_back(arg);
+  for (BlockArgument arg : entry->getArguments()) {
+    size_t i = arg.getArgNumber();
+    if (i < divisibility.size() && divisibility[i] == kIsZero &&
+        isa<IntegerType>(arg.getType()))
+      runtimeArgs.emplace_back(
+          arith::ConstantIntOp::create(builder, loc, arg.getType(), 0)
+              .getResult());
+    else
+      runtimeArgs.emplace_back(arg);
+  }
   {
     TraceContext trace(builder, name_);
     body_(runtimeArgs, constexprs);

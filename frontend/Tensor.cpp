@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -1163,6 +1164,15 @@ std::vector<Tensor> for_range(
   Value lb = materialize(b, loc, start, indexType);
   Value ub = materialize(b, loc, end, indexType);
   Value st = materialize(b, loc, step, indexType);
+  // A step known here (a constant, or an argument specialized as 0) must be
+  // positive: scf.for's rule, and a loop that would never end otherwise.
+  if (APInt known; matchPattern(st, m_ConstantInt(&known)) &&
+                   !known.isStrictlyPositive())
+    return t->fail(step.loc,
+                   llvm::formatv("for_range step must be positive, got {0}",
+                                 known.getSExtValue())
+                       .str()),
+           std::vector<Tensor>(init.size());
   SmallVector<Value> initValues;
   for (const Tensor &v : init)
     initValues.push_back(v.value());

@@ -124,7 +124,7 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
         return argError(
             kernel, param, i,
             llvm::formatv("is an i32, but {0} does not fit", value));
-      key.divisibility.push_back(isInt ? divisibilityOf(uint64_t(value)) : 1);
+      key.divisibility.push_back(isInt ? integerFactOf(value) : 1);
       key.argTypes.push_back(want);
       break;
     }

@@ -53,7 +53,7 @@ private:
 
   struct ValueCheck {
     Arg::Kind kind;    // Pointer, Int32, Int64 or Float32
-    uint64_t mask = 0; // low bits that must be 0 (divisibility - 1)
+    uint64_t mask = 0; // bits that must be 0 (divisibility - 1; all: kIsZero)
     bool nullable = false;
   };
   const KernelDef *kernel_ = nullptr;

@@ -457,6 +457,58 @@ TEST(PreparedLaunch, RunsWithNewBuffersAndFallsBackWhenAnAssumptionBreaks) {
   EXPECT_NE(big.find("does not fit"), std::string::npos) << big;
 }
 
+// A launch whose integer is 0 compiles the kernel with the constant (the
+// key says zero=); a prepared launch of it given a nonzero value takes the
+// general path and is still right. softmax_masked with one mask row
+// (mask_row_stride 0) and then with a mask per row, on the CPU.
+TEST(PreparedLaunch, AnIntegerSpecializedAsZeroFallsBackWhenNonzero) {
+  ScopedCacheDirectory cache;
+  const int rows = 3, cols = 5;
+  std::vector<float> x(rows * cols), mask(rows * cols), out(rows * cols);
+  for (int i = 0; i < rows * cols; ++i) {
+    x[i] = float(i % 7) * 0.5f;
+    mask[i] = i < cols ? 0.0f : float(i % 3);
+  }
+  auto softmaxRow = [&](int row, int maskRow, int c) {
+    double m = -INFINITY, sum = 0;
+    for (int k = 0; k < cols; ++k)
+      m = std::max(m, double(x[row * cols + k]) + mask[maskRow * cols + k]);
+    for (int k = 0; k < cols; ++k)
+      sum += std::exp(double(x[row * cols + k]) + mask[maskRow * cols + k] - m);
+    return std::exp(double(x[row * cols + c]) + mask[maskRow * cols + c] - m) /
+           sum;
+  };
+  LaunchOptions options = cpu();
+  options.grid = {rows};
+  std::vector<Arg> args = {out.data(), x.data(), mask.data(), int32_t(cols),
+                           int32_t(cols), int32_t(0), int32_t(rows),
+                           int32_t(cols), Constexpr(8)};
+  auto key = specializationFor(*examples::softmaxMasked(), options, args);
+  ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
+  EXPECT_EQ(key->divisibility[5], kIsZero);
+  EXPECT_NE(specializationName(*examples::softmaxMasked(), *key)
+                .find("|zero=5|"),
+            std::string::npos);
+  auto prepared =
+      PreparedLaunch::prepare(*examples::softmaxMasked(), options, args);
+  ASSERT_TRUE(bool(prepared)) << llvm::toString(prepared.takeError());
+  std::vector<uint64_t> values = {
+      uint64_t(uintptr_t(out.data())), uint64_t(uintptr_t(x.data())),
+      uint64_t(uintptr_t(mask.data())), uint64_t(cols), uint64_t(cols),
+      0, uint64_t(rows), uint64_t(cols)};
+  for (uint64_t maskStride : {uint64_t(0), uint64_t(cols)}) {
+    SCOPED_TRACE(maskStride);
+    values[5] = maskStride;
+    std::fill(out.begin(), out.end(), -1.0f);
+    ASSERT_FALSE(bool(prepared->launch(values, nullptr)));
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        EXPECT_NEAR(out[r * cols + c], softmaxRow(r, maskStride ? r : 0, c),
+                    1e-6)
+            << r << "," << c;
+  }
+}
+
 TEST(PreparedLaunch, CABIHandleWithAutotuning) {
   ScopedCacheDirectory cache;
   const int rows = 5, cols = 300;

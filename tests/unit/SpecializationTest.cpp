@@ -73,6 +73,17 @@ TEST(SpecializationKey, DivisibilityIsTheLargestPowerOfTwoUpTo16) {
     EXPECT_EQ(divisibilityOf(value), want) << value;
 }
 
+// An integer's fact: kIsZero for 0 (traced as the constant), else its
+// divisibility; pointers keep divisibilityOf (a null one is divisible).
+TEST(SpecializationKey, IntegerZeroIsAFactOfItsOwn) {
+  EXPECT_EQ(integerFactOf(0), kIsZero);
+  EXPECT_EQ(integerFactOf(1), 1);
+  EXPECT_EQ(integerFactOf(-16), 16);
+  EXPECT_EQ(integerFactOf(781), 1);
+  EXPECT_EQ(integerFactOf(12288), 16);
+  EXPECT_EQ(divisibilityOf(0), 16);
+}
+
 TEST(SpecializationKey, EveryFieldChangesEquality) {
   const std::vector<
       std::pair<const char *, std::function<void(SpecializationKey &)>>>
@@ -88,6 +99,8 @@ TEST(SpecializationKey, EveryFieldChangesEquality) {
           {"divisibility 16 -> 1", [](auto &k) { k.divisibility[3] = 1; }},
           {"divisibility 1 -> 8", [](auto &k) { k.divisibility[5] = 8; }},
           {"divisibility 1 -> 2", [](auto &k) { k.divisibility[4] = 2; }},
+          {"divisibility 16 -> zero",
+           [](auto &k) { k.divisibility[3] = kIsZero; }},
           {"divisibility count", [](auto &k) { k.divisibility.push_back(1); }},
           {"numWarps", [](auto &k) { k.options.numWarps = 4; }},
           {"numStages", [](auto &k) { k.options.numStages = 3; }},
@@ -186,6 +199,10 @@ TEST(KeyString, FollowsEveryField) {
   EXPECT_EQ(specializationName(*kernel, key),
             "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3|"
             "div16=0,1|div8=2,5|div2=3|cpu]");
+  key.divisibility = {16, 16, kIsZero, 2, 1, kIsZero};
+  EXPECT_EQ(specializationName(*kernel, key),
+            "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3|"
+            "div16=0,1|div2=3|zero=2,5|cpu]");
   key.divisibility.clear();
   EXPECT_EQ(specializationName(*kernel, key),
             "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3|"

@@ -641,6 +641,29 @@ TEST_F(TraceErrorTest, ForRangeBounds) {
                        "for_range bounds and step must be integer scalars"));
 }
 
+// A step known at trace time must be positive: a literal, or an argument
+// the launch specialized as 0 (kIsZero), which at run time would loop
+// forever.
+TEST_F(TraceErrorTest, ForRangeStepNotPositive) {
+  std::string error = errorOf("step_literal", [&](ARGS) {
+    line = __LINE__ + 1;
+    for_range(0, n, 0, [&](Int i) {});
+  });
+  EXPECT_TRUE(reported(error, "step_literal", line,
+                       "for_range step must be positive, got 0"));
+  auto kernel = jit("step_zero", [&](Ptr<float> x, Int n, Int step) {
+    line = __LINE__ + 1;
+    for_range(0, n, step, [&](Int i) { store(x + i, 1.0f); });
+  });
+  SpecializationKey key = makeKey({DType::F32, DType::I32, DType::I32});
+  key.divisibility = {16, 16, kIsZero};
+  error = traceError(*kernel, key);
+  EXPECT_TRUE(reported(error, "step_zero", line,
+                       "for_range step must be positive, got 0"));
+  key.divisibility = {16, 16, 1};
+  EXPECT_TRUE(bool(traceOk(*kernel, key)));
+}
+
 TEST_F(TraceErrorTest, ForRangeBadBoundKeepsResultCount) {
   size_t results = 99;
   std::string error = errorOf("bound_results", [&](ARGS) {

@@ -192,6 +192,35 @@ TEST_F(TraceTest, DivisibilityAttributesFollowTheKey) {
     EXPECT_FALSE(func.getArgAttr(i, "blk.divisibility"));
 }
 
+// An integer specialized as 0 is traced as the constant: the parameter
+// stays in the signature, unused, and what it multiplied folds away (a
+// broadcast stride of 0 leaves a load the row loop does not change).
+TEST_F(TraceTest, IntegersSpecializedAsZeroAreTheConstant) {
+  auto kernel = jit("zero", [](Ptr<float> x, Int stride, Int n) {
+    for_range(program_id(0), n, num_programs(0), [&](Int row) {
+      store(x + row * stride + arange(0, 16), 1.0f);
+    });
+  });
+  SpecializationKey key = makeKey({DType::F32, DType::I32, DType::I32});
+  key.divisibility = {16, kIsZero, 16};
+  auto module = traceOk(*kernel, key);
+  ASSERT_TRUE(module);
+  auto func = opsOf<func::FuncOp>(*module)[0];
+  EXPECT_EQ(func.getNumArguments(), 3u);
+  EXPECT_TRUE(func.getArgument(1).use_empty());
+  EXPECT_FALSE(func.getArgument(2).use_empty());
+  EXPECT_FALSE(func.getArgAttr(1, "blk.divisibility"));
+  bool zero = false;
+  for (auto constant : opsOf<arith::ConstantIntOp>(*module))
+    zero |= constant.value() == 0 && constant.getType().isInteger(32);
+  EXPECT_TRUE(zero) << str(*module);
+
+  key.divisibility = {16, 16, 16};
+  module = traceOk(*kernel, key);
+  ASSERT_TRUE(module);
+  EXPECT_FALSE(opsOf<func::FuncOp>(*module)[0].getArgument(1).use_empty());
+}
+
 TEST_F(TraceTest, OpsCarryTheUsersSourceLocation) {
   int line = 0;
   auto kernel = jit("loc", [&](Ptr<float> x) {
