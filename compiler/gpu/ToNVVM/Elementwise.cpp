@@ -54,9 +54,13 @@ struct ElementwiseLowering : ConversionPattern {
   }
 };
 
-/// x / s with one scalar s (every element of the divisor is the same value)
-/// of a type that dividesByReciprocal (f32, f64): one uniform branch on
-/// reciprocalIsNormal(|s|), 2^-126 <= |s| <= 2^126 for f32.
+/// x / s where a thread's divisor elements are a few values each shared by
+/// several elements (one scalar s; a [1, N] row of sums broadcast down a
+/// 2-D block's rows, as softmax_columns divides), of a type that
+/// dividesByReciprocal (f32, f64): one uniform branch on
+/// reciprocalIsNormal(|s|) of every distinct s, 2^-126 <= |s| <= 2^126 for
+/// f32. (softmax_columns' whole-column f32 kernel divided each element with
+/// div.rn's slow-path call: 32 calls a thread, 167 registers.)
 ///
 /// In that range 1/s is a normal number and the elements multiply by one
 /// reciprocal: for f32 rcp.approx.ftz, which is div.full.f32's own code in
@@ -78,14 +82,28 @@ struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
   matchAndRewrite(arith::DivFOp div, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ValueRange lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
-    if (!llvm::all_equal(rhs))
+    // The distinct divisor values, each shared by kMinSharing elements on
+    // average at least (a reciprocal and a multiply per element beat a
+    // division only when the reciprocal is shared).
+    constexpr size_t kMinSharing = 2;
+    SmallVector<Value> divisors;
+    DenseMap<Value, unsigned> divisorIndex;
+    for (Value d : rhs)
+      if (divisorIndex.try_emplace(d, divisors.size()).second)
+        divisors.push_back(d);
+    if (divisors.size() > std::max<size_t>(1, lhs.size() / kMinSharing))
       return rewriter.notifyMatchFailure(div, "divisor elements differ");
     Location loc = div.getLoc();
     auto type = cast<FloatType>(rhs[0].getType());
     if (!dividesByReciprocal(type))
       return rewriter.notifyMatchFailure(div, "f16 or bf16: divides exactly");
-    Value normal = reciprocalIsNormal(
-        rewriter, loc, LLVM::FAbsOp::create(rewriter, loc, rhs[0]));
+    Value normal;
+    for (Value d : divisors) {
+      Value dNormal = reciprocalIsNormal(
+          rewriter, loc, LLVM::FAbsOp::create(rewriter, loc, d));
+      normal = normal ? arith::AndIOp::create(rewriter, loc, normal, dNormal)
+                      : dNormal;
+    }
     SmallVector<Type> types(lhs.size(), type);
     auto ifOp = scf::IfOp::create(rewriter, loc, types, normal,
                                   /*withElseRegion=*/true);
@@ -94,19 +112,22 @@ struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
       rewriter.setInsertionPointToStart(ifOp.thenBlock());
       // f32: s and 1/s are normal, so div.full's own code (one MUFU
       // reciprocal, no operand scaling) is exact enough.
-      Value reciprocal =
-          type.isF32()
-              ? NVVM::RcpApproxFtzF32Op::create(rewriter, loc, type, rhs[0])
-                    .getResult()
-              : arith::DivFOp::create(
-                    rewriter, loc,
-                    arith::ConstantOp::create(rewriter, loc,
-                                              rewriter.getFloatAttr(type, 1.0)),
-                    rhs[0])
-                    .getResult();
+      SmallVector<Value> reciprocals;
+      for (Value d : divisors)
+        reciprocals.push_back(
+            type.isF32()
+                ? NVVM::RcpApproxFtzF32Op::create(rewriter, loc, type, d)
+                      .getResult()
+                : arith::DivFOp::create(
+                      rewriter, loc,
+                      arith::ConstantOp::create(
+                          rewriter, loc, rewriter.getFloatAttr(type, 1.0)),
+                      d)
+                      .getResult());
       SmallVector<Value> products;
-      for (Value x : lhs)
-        products.push_back(arith::MulFOp::create(rewriter, loc, x, reciprocal));
+      for (auto [x, d] : llvm::zip(lhs, rhs))
+        products.push_back(arith::MulFOp::create(
+            rewriter, loc, x, reciprocals[divisorIndex.lookup(d)]));
       scf::YieldOp::create(rewriter, loc, products);
       rewriter.setInsertionPointToStart(ifOp.elseBlock());
       // f32: div.full scales the operands under predicates (no call to a
@@ -114,13 +135,13 @@ struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
       // divide exactly.
       auto divFull = rewriter.getStringAttr("llvm.nvvm.div.full");
       SmallVector<Value> quotients;
-      for (Value x : lhs)
+      for (auto [x, d] : llvm::zip(lhs, rhs))
         quotients.push_back(
             type.isF32()
                 ? LLVM::CallIntrinsicOp::create(rewriter, loc, type, divFull,
-                                                ValueRange{x, rhs[0]})
+                                                ValueRange{x, d})
                       .getResult(0)
-                : arith::DivFOp::create(rewriter, loc, x, rhs[0]).getResult());
+                : arith::DivFOp::create(rewriter, loc, x, d).getResult());
       scf::YieldOp::create(rewriter, loc, quotients);
     }
     rewriter.replaceOpWithMultiple(div,

@@ -93,6 +93,46 @@ func.func @divide_by_sum(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
 
 // -----
 
+// A 2-D block divided by its column sums broadcast down the rows
+// (softmax_columns): each thread holds 2 rows of the same 4 columns, so its
+// 8 divisor elements are 4 values. One uniform branch on all 4 being in
+// range; there, one rcp.approx.ftz per column and a multiply per element;
+// beyond, div.full per element by its own column's sum.
+// CHECK-LABEL: func.func @divide_by_column_sums
+// CHECK:         scf.if %{{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-COUNT-4:   nvvm.rcp.approx.ftz.f
+// CHECK-NOT:       nvvm.rcp.approx.ftz.f
+// CHECK-COUNT-8:   arith.mulf
+// CHECK:           scf.yield
+// CHECK-NEXT:    } else {
+// CHECK-COUNT-8:   llvm.call_intrinsic "llvm.nvvm.div.full"
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK-NOT:     arith.divf
+// CHECK:         return
+func.func @divide_by_column_sums(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
+  %rows = blk.make_range 0 to 64 : tensor<64xi32>
+  %cols = blk.make_range 0 to 4 : tensor<4xi32>
+  %r1 = blk.expand_dims %rows axis = 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %c1 = blk.expand_dims %cols axis = 0 : tensor<4xi32> -> tensor<1x4xi32>
+  %four = arith.constant dense<4> : tensor<64x1xi32>
+  %r4 = arith.muli %r1, %four : tensor<64x1xi32>
+  %rb = blk.broadcast %r4 : tensor<64x1xi32> -> tensor<64x4xi32>
+  %cb = blk.broadcast %c1 : tensor<1x4xi32> -> tensor<64x4xi32>
+  %off = arith.addi %rb, %cb : tensor<64x4xi32>
+  %b = blk.splat %in : !blk.ptr<f32> -> tensor<64x4x!blk.ptr<f32>>
+  %p = blk.addptr %b, %off : tensor<64x4x!blk.ptr<f32>>, tensor<64x4xi32>
+  %x = blk.load %p : tensor<64x4x!blk.ptr<f32>>
+  // The column sums in place (blk-sink-broadcasts' form of reduce, expand
+  // and broadcast).
+  %s = blkgpu.all_reduce sum %x axis = 0 : tensor<64x4xf32>
+  %y = arith.divf %x, %s : tensor<64x4xf32>
+  blk.store %p, %y : tensor<64x4x!blk.ptr<f32>>
+  return
+}
+
+// -----
+
 // f64 has no div.full: while 2^-1022 <= |s| <= 2^1022, one correctly
 // rounded reciprocal and a multiply per element (within 1.5 ulp); one
 // uniform branch divides every element exactly otherwise (subnormal s,
