@@ -509,6 +509,42 @@ TEST(PreparedLaunch, AnIntegerSpecializedAsZeroFallsBackWhenNonzero) {
   }
 }
 
+// An integer traced as the constant 0 keeps its meaning wherever it goes:
+// a divisor (x / 0 == x, x % 0 == 0, LANGUAGE.md), a loop bound (no
+// iteration), a factor and an offset; the same kernel launched with 3
+// gives the general specialization's results.
+TEST(ZeroSpecialization, AnIntegerEqualToZeroKeepsItsMeaning) {
+  ScopedCacheDirectory cache;
+  auto kernel = jit("zero_uses",
+                    [](Ptr<int32_t> out, Ptr<int32_t> x, Int k, Int n) {
+                      Tensor i = arange(0, 16);
+                      Tensor v = load(x + i);
+                      store(out + i, v / k);
+                      store(out + 16 + i, v % k);
+                      store(out + 32 + i, v * k + n + k);
+                      for_range(0, k, 1, [&](Int j) { store(out + 48 + j, j); });
+                    });
+  std::vector<int32_t> x(16);
+  for (int i = 0; i < 16; ++i)
+    x[i] = (i - 8) * 7 + 1;
+  for (int32_t k : {0, 3}) {
+    SCOPED_TRACE(k);
+    std::vector<int32_t> out(64, -1);
+    LaunchOptions options = cpu();
+    std::vector<Arg> args = {out.data(), x.data(), k, int32_t(5)};
+    auto key = specializationFor(*kernel, options, args);
+    ASSERT_TRUE(bool(key)) << llvm::toString(key.takeError());
+    EXPECT_EQ(key->divisibility[2] == kIsZero, k == 0);
+    ASSERT_FALSE(bool(launch(*kernel, options, args)));
+    for (int i = 0; i < 16; ++i) {
+      EXPECT_EQ(out[i], k ? x[i] / k : x[i]) << i;
+      EXPECT_EQ(out[16 + i], k ? x[i] % k : 0) << i;
+      EXPECT_EQ(out[32 + i], x[i] * k + 5 + k) << i;
+      EXPECT_EQ(out[48 + i], i < k ? i : -1) << i;
+    }
+  }
+}
+
 TEST(PreparedLaunch, CABIHandleWithAutotuning) {
   ScopedCacheDirectory cache;
   const int rows = 5, cols = 300;
