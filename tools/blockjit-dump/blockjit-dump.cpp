@@ -63,6 +63,51 @@ static cl::list<std::string>
                                 "(after --block-size's rule; repeatable)"),
                        cl::value_desc("NAME=VALUE"), cl::cat(dumpCategory));
 
+static cl::list<std::string> argFacts(
+    "arg-fact",
+    cl::desc("INDEX=FACT: what the specialization knows of runtime argument "
+             "INDEX: 1, 2, 4, 8 or 16 (divides it; pointers and integers) or "
+             "zero (an integer traced as 0); repeatable"),
+    cl::value_desc("INDEX=FACT"), cl::cat(dumpCategory));
+
+/// Sets the argument facts named by --arg-fact in `key`.
+static llvm::Error applyArgFacts(const KernelDef &kernel,
+                                 SpecializationKey &key) {
+  std::vector<ParamKind> kinds; // of the runtime arguments
+  for (const ParamInfo &param : kernel.params())
+    if (param.kind != ParamKind::Constexpr)
+      kinds.push_back(param.kind);
+  for (const std::string &item : argFacts) {
+    auto [indexText, factText] = llvm::StringRef(item).split('=');
+    size_t index = 0;
+    auto bad = [&](const llvm::Twine &why) {
+      return llvm::createStringError("--arg-fact '" + item + "': " + why);
+    };
+    size_t count = std::min(kinds.size(), key.divisibility.size());
+    if (indexText.getAsInteger(10, index) || index >= count)
+      return bad("INDEX must be a runtime argument, 0 to " +
+                 llvm::Twine(count - 1));
+    bool isScalar = kinds[index] == ParamKind::Scalar;
+    bool isInteger = isScalar && (key.argTypes[index] == DType::I32 ||
+                                  key.argTypes[index] == DType::I64);
+    bool isFloat = isScalar && !isInteger;
+    unsigned divisor = 0;
+    if (factText == "zero") {
+      if (!isInteger)
+        return bad("only an integer argument can be zero");
+      key.divisibility[index] = kIsZero;
+    } else if (!factText.getAsInteger(10, divisor) &&
+               llvm::isPowerOf2_32(divisor) && divisor <= kMaxDivisibility) {
+      if (isFloat && divisor > 1)
+        return bad("a float argument has no divisibility");
+      key.divisibility[index] = uint8_t(divisor);
+    } else {
+      return bad("FACT must be 1, 2, 4, 8, 16 or zero");
+    }
+  }
+  return llvm::Error::success();
+}
+
 /// Sets the constexprs named by --constexpr in `key`.
 static llvm::Error applyConstexprOverrides(const KernelDef &kernel,
                                            SpecializationKey &key) {
@@ -140,6 +185,8 @@ int main(int argc, char **argv) {
       target == "cuda" ? Target::cuda(smArch) : Target::cpu();
   SpecializationKey key = kernel->exampleKey(config);
   if (llvm::Error error = applyConstexprOverrides(*kernel->kernel, key))
+    return fail(llvm::toString(std::move(error)));
+  if (llvm::Error error = applyArgFacts(*kernel->kernel, key))
     return fail(llvm::toString(std::move(error)));
   if (llvm::Error error = checkSpecialization(*kernel->kernel, key))
     return fail(llvm::toString(std::move(error)));
