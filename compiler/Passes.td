@@ -13,7 +13,9 @@ def BlkVerifyKernels : Pass<"blk-verify-kernels", "mlir::ModuleOp"> {
     Kernel parameters are integer or float scalars or !blk.ptr pointers, and
     kernels return nothing. Every block is a ranked tensor of a static shape
     whose dimensions are powers of two, holds at most 2^24 elements, and has
-    integer, float or !blk.ptr elements.
+    integer, float or !blk.ptr elements. A loop's step that folds to a
+    constant (k * 2 with k an argument specialized as 0) is positive:
+    canonicalization would otherwise erase the loop.
   }];
 }
 

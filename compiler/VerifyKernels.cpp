@@ -10,7 +10,10 @@
 
 #include "dialect/BlkDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -30,6 +33,32 @@ bool isScalar(Type type) {
   if (auto integer = dyn_cast<IntegerType>(type))
     return integer.getWidth() >= 1;
   return isa<FloatType, blk::PtrType>(type);
+}
+
+/// The value `value` folds to when it is computed by arith ops from
+/// constants alone (a few ops deep), else nothing. Each op is folded on
+/// constant attributes without being changed.
+std::optional<int64_t> foldedInteger(Value value, int depth = 8) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return constant;
+  Operation *def = value.getDefiningOp();
+  if (!def || depth == 0 || def->getNumResults() != 1 ||
+      def->getNumRegions() || !isa<arith::ArithDialect>(def->getDialect()))
+    return std::nullopt;
+  SmallVector<Attribute> operands;
+  for (Value operand : def->getOperands()) {
+    std::optional<int64_t> folded = foldedInteger(operand, depth - 1);
+    if (!folded || !operand.getType().isIntOrIndex())
+      return std::nullopt;
+    operands.push_back(IntegerAttr::get(operand.getType(), *folded));
+  }
+  SmallVector<OpFoldResult> results;
+  if (failed(def->fold(operands, results)) || results.size() != 1)
+    return std::nullopt;
+  if (auto attr = dyn_cast_if_present<IntegerAttr>(
+          dyn_cast_if_present<Attribute>(results[0])))
+    return attr.getValue().getSExtValue();
+  return std::nullopt;
 }
 
 /// Why `type` cannot be a block, or "" when it can (non-shaped types are not
@@ -89,6 +118,19 @@ struct BlkVerifyKernels
           ok = false;
           return;
         }
+    });
+    // A step that folds to a constant (the DSL rejects literal ones; k * 2
+    // with k specialized as 0 folds) must be positive: scf.for is undefined
+    // otherwise, and canonicalization erases such a loop without a word.
+    getOperation().walk([&](scf::ForOp loop) {
+      std::optional<int64_t> step = foldedInteger(loop.getStep());
+      if (step && *step <= 0) {
+        loop.emitOpError()
+            << "steps by " << *step
+            << "; a for_range step must be positive (an integer argument "
+               "equal to 0 is compiled as the constant)";
+        ok = false;
+      }
     });
     if (!ok)
       signalPassFailure();

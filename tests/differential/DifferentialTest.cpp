@@ -273,7 +273,7 @@ SpecializationKey keyFor(const Case &c, Target target) {
     case ArgSpec::Kind::I64:
       key.argTypes.push_back(a.kind == ArgSpec::Kind::I32 ? DType::I32
                                                           : DType::I64);
-      divisibility = divisibilityOf(uint64_t(a.integer));
+      divisibility = integerFactOf(a.integer);
       break;
     case ArgSpec::Kind::F32:
       key.argTypes.push_back(DType::F32);

@@ -545,6 +545,31 @@ TEST(ZeroSpecialization, AnIntegerEqualToZeroKeepsItsMeaning) {
   }
 }
 
+// A loop step computed from an integer specialized as 0 folds to 0: the
+// compile stops with an error naming the loop's line (scf.for is undefined
+// with such a step: it looped forever before the specialization, and ran
+// once after it, silently). The same kernel with k = 1 runs.
+TEST(ZeroSpecialization, AStepThatFoldsToZeroIsAnError) {
+  ScopedCacheDirectory cache;
+  int line = 0;
+  auto kernel = jit("zero_step", [&](Ptr<int32_t> out, Int k, Int n) {
+    line = __LINE__ + 1;
+    for_range(0, n, k * 2, [&](Int j) { store(out + j, j); });
+  });
+  std::vector<int32_t> out(8, -1);
+  std::vector<Arg> args = {out.data(), int32_t(0), int32_t(4)};
+  std::string error = llvm::toString(launch(*kernel, cpu(), args));
+  EXPECT_NE(error.find("AutotuneTest.cpp\":" + std::to_string(line) + ":"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("steps by 0; a for_range step must be positive"),
+            std::string::npos)
+      << error;
+  args[1] = int32_t(1);
+  ASSERT_FALSE(bool(launch(*kernel, cpu(), args)));
+  EXPECT_EQ(out, (std::vector<int32_t>{0, -1, 2, -1, -1, -1, -1, -1}));
+}
+
 TEST(PreparedLaunch, CABIHandleWithAutotuning) {
   ScopedCacheDirectory cache;
   const int rows = 5, cols = 300;

@@ -20,6 +20,8 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace blockjit;
 namespace cl = llvm::cl;
 
@@ -77,13 +79,19 @@ static llvm::Error applyArgFacts(const KernelDef &kernel,
   for (const ParamInfo &param : kernel.params())
     if (param.kind != ParamKind::Constexpr)
       kinds.push_back(param.kind);
+  // Missing facts are 1 (none); checkSpecialization checks the types.
+  if (!argFacts.empty() && key.divisibility.size() < kinds.size())
+    key.divisibility.resize(kinds.size(), 1);
   for (const std::string &item : argFacts) {
     auto [indexText, factText] = llvm::StringRef(item).split('=');
     size_t index = 0;
     auto bad = [&](const llvm::Twine &why) {
       return llvm::createStringError("--arg-fact '" + item + "': " + why);
     };
-    size_t count = std::min(kinds.size(), key.divisibility.size());
+    size_t count = std::min(
+        {kinds.size(), key.divisibility.size(), key.argTypes.size()});
+    if (count == 0)
+      return bad("the kernel has no runtime arguments");
     if (indexText.getAsInteger(10, index) || index >= count)
       return bad("INDEX must be a runtime argument, 0 to " +
                  llvm::Twine(count - 1));

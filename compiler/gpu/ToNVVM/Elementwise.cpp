@@ -57,9 +57,10 @@ struct ElementwiseLowering : ConversionPattern {
 /// x / s where a thread's divisor elements are a few values each shared by
 /// several elements (one scalar s; a [1, N] row of sums broadcast down a
 /// 2-D block's rows, as softmax_columns divides), of a type that
-/// dividesByReciprocal (f32, f64): one uniform branch on
-/// reciprocalIsNormal(|s|) of every distinct s, 2^-126 <= |s| <= 2^126 for
-/// f32. (softmax_columns' whole-column f32 kernel divided each element with
+/// dividesByReciprocal (f32, f64): one branch on reciprocalIsNormal(|s|)
+/// of every distinct s of the thread, 2^-126 <= |s| <= 2^126 for f32
+/// (uniform over the warp for a scalar s; per thread where threads hold
+/// different columns). (softmax_columns' whole-column f32 kernel divided each element with
 /// div.rn's slow-path call: 32 calls a thread, 167 registers.)
 ///
 /// In that range 1/s is a normal number and the elements multiply by one
@@ -82,6 +83,7 @@ struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
   matchAndRewrite(arith::DivFOp div, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ValueRange lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    assert(lhs.size() == rhs.size() && "operands of one block type");
     // The distinct divisor values, each shared by kMinSharing elements on
     // average at least (a reciprocal and a multiply per element beat a
     // division only when the reciprocal is shared).

@@ -87,3 +87,16 @@ func.func @at_the_limit(%out: !blk.ptr<f32>) {
   %s = blk.reduce sum %c axis = 0 : tensor<4096x4096xf32> -> tensor<4096xf32>
   return
 }
+
+// -----
+
+// A constant loop step must be positive: scf.for is undefined otherwise
+// (a step computed from an argument specialized as 0 folds to this).
+// PIPE: steps by 0; a for_range step must be positive
+func.func @zero_step(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{'scf.for' op steps by 0; a for_range step must be positive (an integer argument equal to 0 is compiled as the constant)}}
+  scf.for %i = %c0 to %n step %c0 : i32 {
+  }
+  return
+}
