@@ -1,6 +1,7 @@
 //===- Compile.cpp - run a backend's stages, trace to artifact -----------===//
 #include "compiler/Compile.h"
 #include "compiler/Backend.h"
+#include "dialect/BlkDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -47,7 +48,8 @@ llvm::Expected<CompiledArtifact> compileModule(ModuleOp module,
   std::string diagnostics;
   ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
     llvm::raw_string_ostream os(diagnostics);
-    os << diag.getLocation() << ": " << diag.str() << "\n";
+    os << blk::describeLocation(diag.getLocation()) << ": " << diag.str()
+       << "\n";
     for (const Diagnostic &note : diag.getNotes())
       os << "  note: " << note.str() << "\n";
     return success();

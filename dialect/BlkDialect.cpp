@@ -60,6 +60,25 @@ Type withShapeOf(Type like, Type elementType) {
   return elementType;
 }
 
+std::string describeLocation(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return (file.getFilename().getValue() + ":" + Twine(file.getLine())).str();
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return isa<UnknownLoc>(name.getChildLoc())
+               ? name.getName().str()
+               : describeLocation(name.getChildLoc());
+  if (auto call = dyn_cast<CallSiteLoc>(loc))
+    return describeLocation(call.getCallee());
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location part : fused.getLocations())
+      if (!isa<UnknownLoc>(part))
+        return describeLocation(part);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << loc;
+  return text;
+}
+
 bool isBlock(Type type) { return isa<RankedTensorType>(type); }
 
 bool hasBlocks(Operation *op) {

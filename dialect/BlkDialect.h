@@ -31,6 +31,11 @@ namespace blockjit::blk {
 /// of exhausting the compiler's time and memory.
 inline constexpr int64_t kMaxBlockElements = int64_t(1) << 24;
 
+/// Where a diagnostic points, as a user reads it: "file:line" of the DSL
+/// call that built the op (the form of trace-time errors), a kernel's name,
+/// or MLIR's own form for other locations.
+std::string describeLocation(mlir::Location loc);
+
 /// The shape of a block, or {} for a scalar.
 llvm::ArrayRef<int64_t> shapeOf(mlir::Type type);
 

@@ -126,7 +126,8 @@ KernelDef::trace(MLIRContext &context, llvm::ArrayRef<DType> argTypesIn,
   {
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
       llvm::raw_string_ostream os(diagnostics);
-      os << diag.getLocation() << ": " << diag.str() << "\n";
+      os << blk::describeLocation(diag.getLocation()) << ": " << diag.str()
+         << "\n";
       return success();
     });
     if (failed(verify(*module)))

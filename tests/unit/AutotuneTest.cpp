@@ -559,7 +559,7 @@ TEST(ZeroSpecialization, AStepThatFoldsToZeroIsAnError) {
   std::vector<int32_t> out(8, -1);
   std::vector<Arg> args = {out.data(), int32_t(0), int32_t(4)};
   std::string error = llvm::toString(launch(*kernel, cpu(), args));
-  EXPECT_NE(error.find("AutotuneTest.cpp\":" + std::to_string(line) + ":"),
+  EXPECT_NE(error.find("AutotuneTest.cpp:" + std::to_string(line) + ": "),
             std::string::npos)
       << error;
   EXPECT_NE(error.find("steps by 0; a for_range step must be positive"),

@@ -29,6 +29,24 @@ protected:
   Location loc = builder.getUnknownLoc();
 };
 
+// Compile-time diagnostics name the user's line as trace-time errors do
+// ("file:line"), a kernel by its name, anything else in MLIR's form.
+TEST_F(DialectTest, DescribeLocationReadsAsTheUsersLine) {
+  Location file = FileLineColLoc::get(&context, "kernel.cpp", 12, 7);
+  EXPECT_EQ(blk::describeLocation(file), "kernel.cpp:12");
+  EXPECT_EQ(blk::describeLocation(NameLoc::get(
+                StringAttr::get(&context, "softmax"))),
+            "softmax");
+  EXPECT_EQ(blk::describeLocation(
+                NameLoc::get(StringAttr::get(&context, "softmax"), file)),
+            "kernel.cpp:12");
+  EXPECT_EQ(blk::describeLocation(CallSiteLoc::get(file, loc)),
+            "kernel.cpp:12");
+  EXPECT_EQ(blk::describeLocation(FusedLoc::get(&context, {loc, file})),
+            "kernel.cpp:12");
+  EXPECT_EQ(blk::describeLocation(loc), "loc(unknown)");
+}
+
 TEST_F(DialectTest, BuildersDeriveResultTypes) {
   auto module = ModuleOp::create(loc);
   builder.setInsertionPointToEnd(module.getBody());
