@@ -124,22 +124,22 @@ SpecializationKey::str(llvm::StringRef kernelName,
     os << ",programs=" << options.programsPerCTA;
   // "div16=" always (the common case reads as Triton's), the smaller
   // divisors only where an argument has one.
-  for (unsigned divisor = kMaxDivisibility; divisor > 1; divisor /= 2) {
+  auto argsWith = [&](unsigned fact) {
     llvm::SmallVector<size_t> args;
     for (size_t i = 0; i < divisibility.size(); ++i)
-      if (divisibility[i] == divisor)
+      if (divisibility[i] == fact)
         args.push_back(i);
+    return args;
+  };
+  for (unsigned divisor = kMaxDivisibility; divisor > 1; divisor /= 2) {
+    llvm::SmallVector<size_t> args = argsWith(divisor);
     if (args.empty() && divisor != kMaxDivisibility)
       continue;
     os << "|div" << divisor << "=";
     llvm::interleave(args, os, ",");
   }
-  // Integers specialized as 0 (kIsZero).
-  llvm::SmallVector<size_t> zeros;
-  for (size_t i = 0; i < divisibility.size(); ++i)
-    if (divisibility[i] == kIsZero)
-      zeros.push_back(i);
-  if (!zeros.empty()) {
+  // Integers specialized as 0 (kIsZero), where there are any.
+  if (llvm::SmallVector<size_t> zeros = argsWith(kIsZero); !zeros.empty()) {
     os << "|zero=";
     llvm::interleave(zeros, os, ",");
   }

@@ -64,7 +64,8 @@ public:
   /// kernel, for runtime arguments of `argTypes`, Constexpr parameters of
   /// values `constexprs`, and runtime argument i known divisible by
   /// `divisibility[i]` (SpecializationKey::divisibility; missing or 1: no
-  /// fact; kIsZero: an integer traced as the constant 0). User mistakes come back as errors naming the kernel and line.
+  /// fact; kIsZero: an integer traced as the constant 0). User mistakes
+  /// come back as errors naming the kernel and line.
   llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
   trace(mlir::MLIRContext &context, llvm::ArrayRef<DType> argTypes,
         llvm::ArrayRef<int64_t> constexprs,

@@ -12,8 +12,8 @@
 // Each launch still checks, cheaply, that its values keep what the
 // specialization assumed: every pointer and integer divisible as the
 // prepared one was (a misaligned vector access would poison the CUDA
-// context), an integer traced as the constant 0 still 0, no null pointer where the parameter is not nullable, i32
-// values that fit. A value that breaks an assumption is not an error: that
+// context), an integer traced as the constant 0 still 0, no null pointer
+// where the parameter is not nullable, i32 values that fit. A value that breaks an assumption is not an error: that
 // launch goes through launch() (Launch.h), which compiles the
 // specialization it needs.
 //

@@ -522,7 +522,8 @@ TEST(ZeroSpecialization, AnIntegerEqualToZeroKeepsItsMeaning) {
                       store(out + i, v / k);
                       store(out + 16 + i, v % k);
                       store(out + 32 + i, v * k + n + k);
-                      for_range(0, k, 1, [&](Int j) { store(out + 48 + j, j); });
+                      for_range(0, k, 1,
+                                [&](Int j) { store(out + 48 + j, j); });
                     });
   std::vector<int32_t> x(16);
   for (int i = 0; i < 16; ++i)

@@ -82,14 +82,14 @@ static llvm::Error applyArgFacts(const KernelDef &kernel,
   // Missing facts are 1 (none); checkSpecialization checks the types.
   if (!argFacts.empty() && key.divisibility.size() < kinds.size())
     key.divisibility.resize(kinds.size(), 1);
+  size_t count =
+      std::min({kinds.size(), key.divisibility.size(), key.argTypes.size()});
   for (const std::string &item : argFacts) {
     auto [indexText, factText] = llvm::StringRef(item).split('=');
     size_t index = 0;
     auto bad = [&](const llvm::Twine &why) {
       return llvm::createStringError("--arg-fact '" + item + "': " + why);
     };
-    size_t count = std::min(
-        {kinds.size(), key.divisibility.size(), key.argTypes.size()});
     if (count == 0)
       return bad("the kernel has no runtime arguments");
     if (indexText.getAsInteger(10, index) || index >= count)

@@ -60,8 +60,8 @@ struct ElementwiseLowering : ConversionPattern {
 /// dividesByReciprocal (f32, f64): one branch on reciprocalIsNormal(|s|)
 /// of every distinct s of the thread, 2^-126 <= |s| <= 2^126 for f32
 /// (uniform over the warp for a scalar s; per thread where threads hold
-/// different columns). (softmax_columns' whole-column f32 kernel divided each element with
-/// div.rn's slow-path call: 32 calls a thread, 167 registers.)
+/// different columns). (softmax_columns' whole-column f32 kernel divided
+/// each element with div.rn's slow-path call: 32 calls a thread.)
 ///
 /// In that range 1/s is a normal number and the elements multiply by one
 /// reciprocal: for f32 rcp.approx.ftz, which is div.full.f32's own code in
@@ -76,7 +76,7 @@ struct ElementwiseLowering : ConversionPattern {
 /// predicates (no call; a branch-free div.full everywhere cost 3 % at
 /// 4096 x 272, three instructions per element), others divide exactly. The
 /// test reads s, not 1/s: the reciprocal is computed only where it is used.
-struct DivByScalarLowering : OpConversionPattern<arith::DivFOp> {
+struct DivBySharedDivisorsLowering : OpConversionPattern<arith::DivFOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
@@ -201,7 +201,7 @@ void populateElementwisePatterns(const BlockTypeConverter &converter,
   // Before the generic clone.
   // exp and log stay per element here; compiler/MathLowering.cpp rewrites them
   // for NVPTX, for scalars and block elements alike.
-  patterns.add<DivByScalarLowering>(converter, context, /*benefit=*/2);
+  patterns.add<DivBySharedDivisorsLowering>(converter, context, /*benefit=*/2);
   if (smArch >= 80)
     patterns.add<PairedTruncFLowering>(converter, context, /*benefit=*/2);
 }
