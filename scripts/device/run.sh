@@ -22,12 +22,17 @@ done
 export PYTHONUNBUFFERED=1
 export BLOCKJIT_CACHE_DIR="${BLOCKJIT_CACHE_DIR:-/tmp/blockjit-device-cache}"
 OUT="${OUT:-/tmp/out}"
+mkdir -p "$OUT"
 for task in "$@"; do
   echo "=== $task $(date +%T)"
   case "$task" in
     info) nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,memory.total --format=csv ;;
-    gputests) build/bin/blockjit-gputests --gtest_brief=1 ${GFILTER:+--gtest_filter=$GFILTER} 2>&1 | tail -30 ;;
-    differential) build/bin/blockjit-differential-unittests --gtest_brief=1 ${DFILTER:+--gtest_filter=$DFILTER} 2>&1 | tail -30 ;;
+    # The whole log goes to $OUT (a run cut short by a timeout keeps what it
+    # printed); the tail to stdout.
+    gputests) build/bin/blockjit-gputests --gtest_brief=1 ${GFILTER:+--gtest_filter=$GFILTER} > "$OUT/gputests.log" 2>&1
+              tail -30 "$OUT/gputests.log" ;;
+    differential) build/bin/blockjit-differential-unittests --gtest_brief=1 ${DFILTER:+--gtest_filter=$DFILTER} > "$OUT/differential.log" 2>&1
+                  tail -30 "$OUT/differential.log" ;;
     long) python3 bench/softmax_long_rows.py --lib build/lib/libblockjit_c.so --out "$OUT" ${LONGARGS:-} 2>&1 | grep -v '^blockjit: tuning' ;;
     tunings) grep -rla '^config' "$BLOCKJIT_CACHE_DIR" 2>/dev/null |
                while read -r f; do echo "## $f"; grep -a '^key\|^config\|^timed' "$f"; done > "$OUT/tunings.txt"
