@@ -13,9 +13,9 @@
 // specialization assumed: every pointer and integer divisible as the
 // prepared one was (a misaligned vector access would poison the CUDA
 // context), an integer traced as the constant 0 still 0, no null pointer
-// where the parameter is not nullable, i32 values that fit. A value that breaks an assumption is not an error: that
-// launch goes through launch() (Launch.h), which compiles the
-// specialization it needs.
+// where the parameter is not nullable, i32 values that fit. A value that
+// breaks an assumption is not an error: that launch goes through launch()
+// (Launch.h), which compiles the specialization it needs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BLOCKJIT_RUNTIME_PREPAREDLAUNCH_H

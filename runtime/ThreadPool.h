@@ -3,10 +3,10 @@
 // A fixed set of worker threads that split a range of program indices.
 // Programs go out in contiguous chunks (one atomic per chunk, guided: long
 // ones first, short ones last), the calling thread works too, and a grid of
-// few chunks wakes only the workers it can use. A worker that finishes, and a caller waiting
-// for workers, spin for a while before sleeping: waking a sleeping thread
-// costs tens of microseconds, as long as a whole small grid (OpenMP runtimes
-// spin likewise between parallel regions).
+// few chunks wakes only the workers it can use. A worker that finishes, and
+// a caller waiting for workers, spin for a while before sleeping: waking a
+// sleeping thread costs tens of microseconds, as long as a whole small grid
+// (OpenMP runtimes spin likewise between parallel regions).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BLOCKJIT_RUNTIME_THREADPOOL_H

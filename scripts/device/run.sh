@@ -4,10 +4,11 @@
 # to them, then runs each TASK in turn; results go to $OUT.
 #   bash .carry/run.sh info gputests long tunings 'any shell command'
 # Tasks: info (GPU, clocks); gputests (GFILTER=... a gtest filter, GSHARDS=4
-# processes); differential (DFILTER=..., DSHARDS=8); long (python3 bench/softmax_long_rows.py,
-# LONGARGS=...); tunings (every tuning entry of $BLOCKJIT_CACHE_DIR, each
-# config's time, into $OUT/tunings.txt); sanitize-TOOL (compute-sanitizer
-# --tool TOOL on blockjit-gputests with SANFILTER=...).
+# processes); differential (DFILTER=..., DSHARDS=8); long (python3
+# bench/softmax_long_rows.py, LONGARGS=...); tunings (every tuning entry of
+# $BLOCKJIT_CACHE_DIR, each config's time, into $OUT/tunings.txt);
+# sanitize-TOOL (compute-sanitizer --tool TOOL on blockjit-gputests with
+# SANFILTER=...).
 cd "$(dirname "$0")/.."
 mkdir -p .carry/bin build/lib build/bin
 for f in .carry/*.xz; do

@@ -1,7 +1,12 @@
-"""scripts/repro-synccheck-cluster16/cluster_sync.py KIND GRID [CTAS], from the repository root
-(build/lib/libblockjit_c.so): one launch of a 16-CTA cluster kernel on GRID programs, checked against torch.
-KIND columns: softmax_columns 1823x781 f32, BLOCK_M=256, BLOCK_N=32, chunks, 8 warps
-KIND rows: softmax f32 rows of 262144, 4 warps, stages 3"""
+"""One launch of a cluster kernel on GRID programs, checked against torch.
+
+    python3 scripts/repro-synccheck-cluster16/cluster_sync.py KIND GRID [CTAS]
+
+from the repository root (build/lib/libblockjit_c.so); CTAS per cluster,
+16 by default.
+KIND columns: softmax_columns 1823x781 f32, BLOCK_M=256, BLOCK_N=32, chunks,
+              8 warps
+KIND rows:    softmax f32 rows of 262144, 4 warps, 3 stages"""
 import sys, torch
 sys.path.insert(0, "bench")
 from blockjit_ctypes import Blockjit, constexpr
