@@ -1,4 +1,4 @@
-"""Launch kernel.ptx on thread-block clusters through the CUDA driver.
+"""Launch kernel.ptx (or kernel_async.ptx) on thread-block clusters through the CUDA driver.
 
 usage: python3 launch.py kernel.ptx CLUSTER_SIZE NUM_CLUSTERS
 
