@@ -118,7 +118,7 @@ struct ConvertBlkToNVVM
     RewritePatternSet patterns(context);
     populateGridPatterns(converter, patterns, kernel);
     populateShapePatterns(converter, patterns, kernel);
-    populateElementwisePatterns(converter, patterns, smArch);
+    populateElementwisePatterns(converter, patterns, kernel, smArch);
     populateMemoryPatterns(converter, patterns, kernel);
     populateReducePatterns(converter, patterns, kernel);
     populateClusterPatterns(converter, patterns, kernel);
@@ -142,7 +142,9 @@ struct ConvertBlkToNVVM
         continue;
       if (failed(checkGPULowering(func)))
         return signalPassFailure();
-      kernel.accessWidths = accessWidths(func);
+      AxisAnalysis axis(func);
+      kernel.accessWidths = accessWidths(func, axis);
+      kernel.comparisonRuns = comparisonRuns(func, axis);
       kernel.rangeBroadcasts = rangeBroadcasts(func);
       kernel.scratch = ScratchArray(func);
       kernel.clusterBuffer = ScratchArray(func, "__blk_cluster_");

@@ -11,6 +11,7 @@
 #ifndef BLOCKJIT_COMPILER_GPU_TONVVM_LOWERING_H
 #define BLOCKJIT_COMPILER_GPU_TONVVM_LOWERING_H
 
+#include "compiler/gpu/AxisInfo.h"
 #include "compiler/gpu/Layout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -119,6 +120,9 @@ struct KernelState {
   /// How each block load and store accesses memory, from AxisAnalysis of
   /// the kernel before it is rewritten (accessWidths()).
   llvm::DenseMap<mlir::Operation *, AccessWidth> accessWidths;
+  /// Each block comparison whose result is the same over runs of a thread's
+  /// consecutive elements, and the runs' length (comparisonRuns()).
+  llvm::DenseMap<mlir::Operation *, int64_t> comparisonRuns;
   /// The broadcasts of a make_range, by op (rangeBroadcasts()), found
   /// before the conversion rewrites their operands.
   llvm::DenseMap<mlir::Operation *, RangeBroadcast> rangeBroadcasts;
@@ -282,7 +286,8 @@ void populateShapePatterns(const BlockTypeConverter &converter,
                            mlir::RewritePatternSet &patterns,
                            KernelState &kernel);
 void populateElementwisePatterns(const BlockTypeConverter &converter,
-                                 mlir::RewritePatternSet &patterns, int smArch);
+                                 mlir::RewritePatternSet &patterns,
+                                 KernelState &kernel, int smArch);
 void populateMemoryPatterns(const BlockTypeConverter &converter,
                             mlir::RewritePatternSet &patterns,
                             KernelState &kernel);
@@ -332,7 +337,15 @@ void storeVector(mlir::OpBuilder &builder, mlir::Location loc,
 /// How every block load and store of `func` accesses memory (Memory.cpp).
 /// Taken before the conversion, from the values AxisAnalysis knows.
 llvm::DenseMap<mlir::Operation *, AccessWidth>
-accessWidths(mlir::func::FuncOp func);
+accessWidths(mlir::func::FuncOp func, const AxisAnalysis &axis);
+
+/// The block comparisons (arith.cmpi) of `func` whose result AxisAnalysis
+/// proves constant over aligned runs of 2 or more elements, each with the
+/// runs it may compute once: the constancy, at most the layout's vector (a
+/// thread's consecutive elements). Taken before the conversion
+/// (Elementwise.cpp).
+llvm::DenseMap<mlir::Operation *, int64_t>
+comparisonRuns(mlir::func::FuncOp func, const AxisAnalysis &axis);
 
 /// Puts each store to a scalar pointer of `func` under `threadId == 0` (and
 /// its mask, and in a cluster the first CTA): every thread computes the

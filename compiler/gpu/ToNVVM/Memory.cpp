@@ -313,8 +313,8 @@ struct StoreLowering : KernelOpLowering<blk::StoreOp> {
 
 } // namespace
 
-DenseMap<Operation *, AccessWidth> accessWidths(func::FuncOp func) {
-  AxisAnalysis axis(func);
+DenseMap<Operation *, AccessWidth> accessWidths(func::FuncOp func,
+                                                const AxisAnalysis &axis) {
   DenseMap<Operation *, AccessWidth> widths;
   func.walk([&](Operation *op) {
     if (auto load = dyn_cast<blk::LoadOp>(op)) {
