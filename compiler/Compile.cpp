@@ -47,11 +47,7 @@ llvm::Expected<CompiledArtifact> compileModule(ModuleOp module,
   context->printOpOnDiagnostic(false);
   std::string diagnostics;
   ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
-    llvm::raw_string_ostream os(diagnostics);
-    os << blk::describeLocation(diag.getLocation()) << ": " << diag.str()
-       << "\n";
-    for (const Diagnostic &note : diag.getNotes())
-      os << "  note: " << note.str() << "\n";
+    diagnostics += blk::describeDiagnostic(diag);
     return success();
   });
 

@@ -79,6 +79,16 @@ std::string describeLocation(Location loc) {
   return text;
 }
 
+std::string describeDiagnostic(const Diagnostic &diagnostic) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << describeLocation(diagnostic.getLocation()) << ": " << diagnostic.str()
+     << "\n";
+  for (const Diagnostic &note : diagnostic.getNotes())
+    os << "  note: " << note.str() << "\n";
+  return text;
+}
+
 bool isBlock(Type type) { return isa<RankedTensorType>(type); }
 
 bool hasBlocks(Operation *op) {

@@ -36,6 +36,12 @@ inline constexpr int64_t kMaxBlockElements = int64_t(1) << 24;
 /// or MLIR's own form for other locations.
 std::string describeLocation(mlir::Location loc);
 
+/// A diagnostic as users read it: "where: message" (describeLocation), then
+/// "  note: message" for each of its notes, each line ending in a newline.
+/// The one form of the compiler's stage errors and of a traced kernel's
+/// verifier errors.
+std::string describeDiagnostic(const mlir::Diagnostic &diagnostic);
+
 /// The shape of a block, or {} for a scalar.
 llvm::ArrayRef<int64_t> shapeOf(mlir::Type type);
 

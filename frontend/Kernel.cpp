@@ -125,9 +125,7 @@ KernelDef::trace(MLIRContext &context, llvm::ArrayRef<DType> argTypesIn,
   std::string diagnostics;
   {
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-      llvm::raw_string_ostream os(diagnostics);
-      os << blk::describeLocation(diag.getLocation()) << ": " << diag.str()
-         << "\n";
+      diagnostics += blk::describeDiagnostic(diag);
       return success();
     });
     if (failed(verify(*module)))

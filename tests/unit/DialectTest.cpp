@@ -47,6 +47,20 @@ TEST_F(DialectTest, DescribeLocationReadsAsTheUsersLine) {
   EXPECT_EQ(blk::describeLocation(loc), "loc(unknown)");
 }
 
+// The one form of stage errors and traced kernels' verifier errors: the
+// user's line, the message, then each note on its own line.
+TEST_F(DialectTest, DescribeDiagnosticListsItsNotes) {
+  Location file = FileLineColLoc::get(&context, "kernel.cpp", 12, 7);
+  Diagnostic diagnostic(file, DiagnosticSeverity::Error);
+  diagnostic << "block too large";
+  diagnostic.attachNote(loc) << "split it";
+  EXPECT_EQ(blk::describeDiagnostic(diagnostic),
+            "kernel.cpp:12: block too large\n  note: split it\n");
+  Diagnostic bare(loc, DiagnosticSeverity::Warning);
+  bare << "plain";
+  EXPECT_EQ(blk::describeDiagnostic(bare), "loc(unknown): plain\n");
+}
+
 TEST_F(DialectTest, BuildersDeriveResultTypes) {
   auto module = ModuleOp::create(loc);
   builder.setInsertionPointToEnd(module.getBody());
