@@ -1,5 +1,6 @@
 //===- Backend.cpp - the stages every backend shares ---------------------===//
 #include "compiler/Backend.h"
+#include "compiler/OptimizeLLVMIR.h"
 #include "compiler/Passes.h"
 #include "compiler/cpu/CPUBackend.h"
 #include "compiler/gpu/CUDABackend.h"
@@ -12,7 +13,6 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -51,21 +51,6 @@ void addBlkStagePasses(OpPassManager &pm, const CompileOptions &) {
 
 namespace {
 
-void optimizeLLVMIR(llvm::Module &module, llvm::TargetMachine &machine) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(&machine);
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
-  builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
-      .run(module, mam);
-}
-
 llvm::Error translateToLLVMIR(Compilation &compilation) {
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
@@ -83,8 +68,7 @@ llvm::Error translateToLLVMIR(Compilation &compilation) {
     return machine.takeError();
   compilation.llvmModule->setDataLayout(machine->createDataLayout());
   compilation.llvmModule->setTargetTriple(machine->getTargetTriple());
-  optimizeLLVMIR(*compilation.llvmModule, *machine);
-  return llvm::Error::success();
+  return optimizeLLVMIR(*compilation.llvmModule, *machine);
 }
 
 llvm::Expected<std::string> printLLVMIR(Compilation &compilation) {

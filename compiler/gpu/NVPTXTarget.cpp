@@ -1,10 +1,9 @@
 //===- NVPTXTarget.cpp - LLVM IR to PTX ----------------------------------===//
 #include "compiler/gpu/NVPTXTarget.h"
 #include "compiler/Environment.h"
+#include "compiler/LLVMDiagnostics.h"
 
 #include "llvm/ADT/SmallString.h"
-#include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -129,21 +128,11 @@ llvm::Expected<std::string> emitPTX(llvm::Module &module, int smArch) {
   // Code generation reports some failures (e.g. "no libcall available")
   // as error diagnostics, which by default end the process.
   std::string errors;
-  llvm::LLVMContext &context = module.getContext();
-  auto previous = context.getDiagnosticHandlerCallBack();
-  void *previousContext = context.getDiagnosticContext();
-  context.setDiagnosticHandlerCallBack(
-      [](const llvm::DiagnosticInfo *info, void *out) {
-        if (info->getSeverity() != llvm::DS_Error)
-          return;
-        llvm::raw_string_ostream os(*static_cast<std::string *>(out));
-        llvm::DiagnosticPrinterRawOStream printer(os);
-        info->print(printer);
-        os << "\n";
-      },
-      &errors);
-  pm.run(module);
-  context.setDiagnosticHandlerCallBack(previous, previousContext);
+  {
+    LLVMDiagnosticsCollector diagnostics(module.getContext());
+    pm.run(module);
+    errors = diagnostics.errors();
+  }
   if (!errors.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "NVPTX code generation failed: " + errors);
