@@ -6,7 +6,7 @@ of one row block. GB/s = 2*M*N*s / time, beside torch's copy of the matrix.
     python3 bench/columns_access_ceiling.py > ceiling.txt
 (L2 is not flushed between runs: each run moves 64 MB to 1 GB; Triton spills at
 BM*BN = 65536, those rows are not a ceiling.)"""
-import sys, torch, triton, triton.language as tl
+import torch, triton, triton.language as tl
 
 @triton.jit
 def tile_copy(y, x, M, N, BM: tl.constexpr, BN: tl.constexpr, STRIP_MAJOR: tl.constexpr):

@@ -127,15 +127,12 @@ llvm::Expected<std::string> emitPTX(llvm::Module &module, int smArch) {
                                    "NVPTX cannot emit assembly");
   // Code generation reports some failures (e.g. "no libcall available")
   // as error diagnostics, which by default end the process.
-  std::string errors;
-  {
-    LLVMDiagnosticsCollector diagnostics(module.getContext());
-    pm.run(module);
-    errors = diagnostics.errors();
-  }
-  if (!errors.empty())
+  LLVMDiagnosticsCollector diagnostics(module.getContext());
+  pm.run(module);
+  if (!diagnostics.errors().empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "NVPTX code generation failed: " + errors);
+                                   "NVPTX code generation failed: " +
+                                       diagnostics.errors());
   return std::string(ptx.str());
 }
 
