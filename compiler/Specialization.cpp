@@ -95,10 +95,14 @@ llvm::Error validate(const CompileOptions &options) {
 }
 
 size_t SpecializationKey::hash() const {
+  llvm::SmallVector<int64_t, 4> rangeBounds;
+  for (const IntRange &range : ranges)
+    rangeBounds.append({range.low, range.high});
   return llvm::hash_combine(
       llvm::hash_combine_range(argTypes.begin(), argTypes.end()),
       llvm::hash_combine_range(constexprs.begin(), constexprs.end()),
       llvm::hash_combine_range(divisibility.begin(), divisibility.end()),
+      llvm::hash_combine_range(rangeBounds.begin(), rangeBounds.end()),
       options.numWarps, options.numStages, options.numCTAs,
       options.programsPerCTA, options.target.kind, options.target.smArch);
 }
@@ -143,6 +147,10 @@ SpecializationKey::str(llvm::StringRef kernelName,
     os << "|zero=";
     llvm::interleave(zeros, os, ",");
   }
+  // Mask bounds specialized on a range of values, where there are any.
+  for (size_t i = 0; i < ranges.size(); ++i)
+    if (ranges[i].known())
+      os << "|range" << i << "=" << ranges[i].low << ".." << ranges[i].high;
   os << "|" << options.target.str() << "]";
   return text;
 }

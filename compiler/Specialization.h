@@ -5,8 +5,8 @@
 // traced signature (argument types, constexpr values, divisibility), and
 // from them every cache key: the in-memory kernel cache hashes and compares
 // SpecializationKey, the disk cache names entries by artifactKeyMaterial(),
-// and the autotuner keys its results by tuningKeyMaterial(). Each rule (num_warps
-// a power of two up to 32, ...) is checked here and nowhere else.
+// and the autotuner keys its results by tuningKeyMaterial(). Each rule
+// (num_warps a power of two up to 32, ...) is checked here and nowhere else.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BLOCKJIT_COMPILER_SPECIALIZATION_H
@@ -111,14 +111,18 @@ struct SpecializationKey {
   /// floats. The compiler sizes vector accesses from
   /// it (a row stride of 5000 bf16 still allows 16-byte ones).
   llvm::SmallVector<uint8_t, 8> divisibility;
+  /// Per runtime argument (or empty: none known): the range a mask bound's
+  /// value lies in (maskBoundRangeOf; the kernel is traced with the value
+  /// clamped to it, so the compiler knows it).
+  llvm::SmallVector<IntRange, 8> ranges;
   CompileOptions options;
 
   bool operator==(const SpecializationKey &) const = default;
   /// The in-memory cache's hash: of the fields only, cheap for every launch.
   size_t hash() const;
   /// "softmax[f32,f32,i32,i32,i32,i32|BLOCK_SIZE=1024|warps=8,stages=1|
-  /// div16=0,1|div8=3|cuda:sm_90]": the kernel's name and its constexpr parameters'
-  /// names (in order) label the fields.
+  /// div16=0,1|div8=3|cuda:sm_90]": the kernel's name and its constexpr
+  /// parameters' names (in order) label the fields.
   std::string str(llvm::StringRef kernelName,
                   llvm::ArrayRef<std::string> constexprNames) const;
   /// str() with every character unsafe in a file name replaced by '_'.

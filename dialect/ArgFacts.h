@@ -11,6 +11,7 @@
 #ifndef BLOCKJIT_DIALECT_ARGFACTS_H
 #define BLOCKJIT_DIALECT_ARGFACTS_H
 
+#include <algorithm>
 #include <cstdint>
 
 namespace blockjit {
@@ -33,6 +34,36 @@ inline uint8_t divisibilityOf(uint64_t value) {
 inline constexpr uint8_t kIsZero = 0;
 inline uint8_t integerFactOf(int64_t value) {
   return value == 0 ? kIsZero : divisibilityOf(uint64_t(value));
+}
+
+/// The values [low, high] an integer argument is known to lie in
+/// (SpecializationKey::ranges); low > high: nothing known.
+struct IntRange {
+  int64_t low = 1, high = 0;
+  bool known() const { return low <= high; }
+  bool contains(int64_t value) const { return low <= value && value <= high; }
+  bool operator==(const IntRange &) const = default;
+};
+
+/// The range a positive integer the kernel compares with a block (a mask
+/// bound such as softmax's n_cols) is specialized on: the octave
+/// (2^k, 2^(k+1)] holding the value (the row lengths one 2^(k+1)-wide
+/// block serves) cut in eight ranges (high - width, high], width 2^(k-3)
+/// or the value's divisibility `divisor` if larger (then the range is the
+/// value), taken from the first multiple of `divisor`. Knowing n_cols in
+/// [11280, 12288] tells a 16384-wide block which of each thread's vectors
+/// are all in the row, all past it or both, so the masked quarter is
+/// neither loaded nor computed; eight ranges an octave bound how many
+/// kernels a kernel with varying row lengths compiles.
+inline IntRange maskBoundRangeOf(int64_t value, uint8_t divisor) {
+  if (value <= 0 || divisor == kIsZero)
+    return {};
+  int k = value > 1 ? 63 - __builtin_clzll(uint64_t(value - 1)) : 0;
+  int64_t width = std::max<int64_t>(int64_t(1) << std::max(0, k - 3), divisor);
+  int64_t high = (value + width - 1) / width * width;
+  // high and width are multiples of divisor: the first one above
+  // high - width.
+  return {high - width + divisor, high};
 }
 
 } // namespace blockjit

@@ -16,6 +16,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <mutex>
+
 using namespace mlir;
 
 namespace blockjit {
@@ -67,10 +69,81 @@ KernelDef::checkTraceArgs(llvm::ArrayRef<DType> argTypes,
   return llvm::Error::success();
 }
 
+/// maskBounds() per signature (argument types and constexprs).
+struct KernelDef::MaskBoundCache {
+  struct Entry {
+    std::vector<DType> argTypes;
+    std::vector<int64_t> constexprs;
+    llvm::SmallVector<bool, 8> bounds;
+  };
+  std::mutex mutex;
+  // A kernel is launched with few signatures: a scan, no allocation.
+  std::vector<Entry> entries;
+};
+
+KernelDef::KernelDef(std::string name, std::vector<ParamInfo> params, Body body)
+    : name_(std::move(name)), params_(std::move(params)),
+      body_(std::move(body)),
+      maskBoundCache_(std::make_shared<MaskBoundCache>()) {}
+
+/// The function argument `value` is, looking through integer casts; null
+/// if it is not one.
+static BlockArgument argumentUnderCasts(Value value) {
+  while (Operation *op = value.getDefiningOp()) {
+    if (!isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+             arith::IndexCastOp>(op))
+      return {};
+    value = op->getOperand(0);
+  }
+  return dyn_cast<BlockArgument>(value);
+}
+
+llvm::Expected<llvm::SmallVector<bool, 8>>
+KernelDef::maskBounds(llvm::ArrayRef<DType> argTypes,
+                      llvm::ArrayRef<int64_t> constexprs) const {
+  std::lock_guard<std::mutex> lock(maskBoundCache_->mutex);
+  for (const MaskBoundCache::Entry &entry : maskBoundCache_->entries)
+    if (llvm::ArrayRef(entry.argTypes) == argTypes &&
+        llvm::ArrayRef(entry.constexprs) == constexprs)
+      return entry.bounds;
+  MLIRContext context(MLIRContext::Threading::DISABLED);
+  auto module = trace(context, argTypes, constexprs, {});
+  if (!module)
+    return module.takeError();
+  llvm::SmallVector<bool, 8> bounds(argTypes.size(), false);
+  (*module)->walk([&](arith::CmpIOp compare) {
+    if (!blk::isBlock(compare.getLhs().getType()))
+      return;
+    for (Value operand : compare->getOperands())
+      if (auto splat = operand.getDefiningOp<blk::SplatOp>())
+        if (BlockArgument arg = argumentUnderCasts(splat.getSrc());
+            arg && isa<func::FuncOp>(arg.getOwner()->getParentOp()) &&
+            arg.getArgNumber() < bounds.size())
+          bounds[arg.getArgNumber()] = true;
+  });
+  maskBoundCache_->entries.push_back(
+      {std::vector<DType>(argTypes.begin(), argTypes.end()),
+       std::vector<int64_t>(constexprs.begin(), constexprs.end()), bounds});
+  return bounds;
+}
+
+/// `arg` clamped to `range` (the value itself when the range is one value).
+static Value clampedArgument(OpBuilder &builder, Location loc,
+                             BlockArgument arg, IntRange range) {
+  Type type = arg.getType();
+  if (range.low == range.high)
+    return arith::ConstantIntOp::create(builder, loc, type, range.low);
+  Value low = arith::ConstantIntOp::create(builder, loc, type, range.low);
+  Value high = arith::ConstantIntOp::create(builder, loc, type, range.high);
+  Value atLeastLow = arith::MaxSIOp::create(builder, loc, arg, low);
+  return arith::MinSIOp::create(builder, loc, atLeastLow, high);
+}
+
 llvm::Expected<OwningOpRef<ModuleOp>>
 KernelDef::trace(MLIRContext &context, llvm::ArrayRef<DType> argTypesIn,
                  llvm::ArrayRef<int64_t> constexprs,
-                 llvm::ArrayRef<uint8_t> divisibility) const {
+                 llvm::ArrayRef<uint8_t> divisibility,
+                 llvm::ArrayRef<IntRange> ranges) const {
   if (llvm::Error error = checkTraceArgs(argTypesIn, constexprs))
     return std::move(error);
   context.loadDialect<blk::BlkDialect, func::FuncDialect, arith::ArithDialect,
@@ -104,12 +177,19 @@ KernelDef::trace(MLIRContext &context, llvm::ArrayRef<DType> argTypesIn,
   for (BlockArgument arg : entry->getArguments()) {
     size_t i = arg.getArgNumber();
     if (i < divisibility.size() && divisibility[i] == kIsZero &&
-        isa<IntegerType>(arg.getType()))
+        isa<IntegerType>(arg.getType())) {
       runtimeArgs.emplace_back(
           arith::ConstantIntOp::create(builder, loc, arg.getType(), 0)
               .getResult());
-    else
+    } else if (i < ranges.size() && ranges[i].known() &&
+               isa<IntegerType>(arg.getType())) {
+      // A mask bound known to lie in [low, high]: clamped, which changes no
+      // value of the specialization's launches, its uses see the range
+      // (LLVM folds each vector's mask that the range decides).
+      runtimeArgs.emplace_back(clampedArgument(builder, loc, arg, ranges[i]));
+    } else {
       runtimeArgs.emplace_back(arg);
+    }
   }
   {
     TraceContext trace(builder, name_);

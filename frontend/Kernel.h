@@ -4,6 +4,8 @@
 
 #include "frontend/Tensor.h"
 
+#include "dialect/ArgFacts.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
@@ -44,9 +46,7 @@ public:
   using Body = std::function<void(const std::vector<Tensor> &runtimeArgs,
                                   llvm::ArrayRef<int64_t> constexprs)>;
 
-  KernelDef(std::string name, std::vector<ParamInfo> params, Body body)
-      : name_(std::move(name)), params_(std::move(params)),
-        body_(std::move(body)) {}
+  KernelDef(std::string name, std::vector<ParamInfo> params, Body body);
 
   const std::string &name() const { return name_; }
   const std::vector<ParamInfo> &params() const { return params_; }
@@ -66,15 +66,28 @@ public:
   /// `divisibility[i]` (SpecializationKey::divisibility; missing or 1: no
   /// fact; kIsZero: an integer traced as the constant 0). User mistakes
   /// come back as errors naming the kernel and line.
+  /// `ranges[i]`, where known, clamps integer argument i to that range
+  /// (SpecializationKey::ranges), which tells the compiler the range.
   llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
   trace(mlir::MLIRContext &context, llvm::ArrayRef<DType> argTypes,
         llvm::ArrayRef<int64_t> constexprs,
-        llvm::ArrayRef<uint8_t> divisibility) const;
+        llvm::ArrayRef<uint8_t> divisibility,
+        llvm::ArrayRef<IntRange> ranges = {}) const;
+
+  /// Per runtime argument: whether it is a mask bound, an integer the body
+  /// compares with a block (softmax's `cols < n_cols`), for runtime
+  /// arguments of `argTypes` and these `constexprs`. Found by tracing once
+  /// per signature and kept; trace errors come back as trace() returns them.
+  llvm::Expected<llvm::SmallVector<bool, 8>>
+  maskBounds(llvm::ArrayRef<DType> argTypes,
+             llvm::ArrayRef<int64_t> constexprs) const;
 
 private:
   std::string name_;
   std::vector<ParamInfo> params_;
   Body body_;
+  struct MaskBoundCache;
+  std::shared_ptr<MaskBoundCache> maskBoundCache_;
 };
 
 namespace detail {

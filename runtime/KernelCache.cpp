@@ -80,7 +80,7 @@ traceSpecialization(const KernelDef &kernel, const SpecializationKey &key) {
   TracedSpecialization traced;
   traced.context = compilerContext();
   auto module = kernel.trace(*traced.context, key.argTypes, key.constexprs,
-                             key.divisibility);
+                             key.divisibility, key.ranges);
   if (!module)
     return module.takeError();
   traced.module = std::move(*module);

@@ -55,6 +55,30 @@ TargetKind defaultTarget() {
   return hasDevice ? TargetKind::CUDA : TargetKind::CPU;
 }
 
+llvm::Error setMaskBoundRanges(const KernelDef &kernel,
+                               llvm::ArrayRef<std::optional<int64_t>> integers,
+                               SpecializationKey &key) {
+  // On the GPU each thread's share of a block is unrolled, and a mask
+  // bound's range decides which of its vectors lie in the row; the CPU
+  // backend loops over blocks instead.
+  if (key.options.target.kind != TargetKind::CUDA ||
+      llvm::none_of(integers, [](auto value) { return value.has_value(); }))
+    return llvm::Error::success();
+  auto bounds = kernel.maskBounds(key.argTypes, key.constexprs);
+  if (!bounds)
+    return bounds.takeError();
+  for (size_t i = 0; i < integers.size() && i < bounds->size(); ++i) {
+    if (!(*bounds)[i] || !integers[i])
+      continue;
+    IntRange range = maskBoundRangeOf(*integers[i], key.divisibility[i]);
+    if (!range.known())
+      continue;
+    key.ranges.resize(key.argTypes.size());
+    key.ranges[i] = range;
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<SpecializationKey>
 specializationFor(const KernelDef &kernel, const LaunchOptions &options,
                   llvm::ArrayRef<Arg> args) {
@@ -76,6 +100,8 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
   // The CPU runs each program alone: one specialization whatever is asked.
   key.options.programsPerCTA =
       target->kind == TargetKind::CPU ? 1 : options.programsPerCTA;
+  // Per runtime argument: its value where it is an integer.
+  llvm::SmallVector<std::optional<int64_t>, 8> integers;
   for (size_t i = 0; i < params.size(); ++i) {
     const ParamInfo &param = params[i];
     const Arg &arg = args[i];
@@ -126,10 +152,16 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
             llvm::formatv("is an i32, but {0} does not fit", value));
       key.divisibility.push_back(isInt ? integerFactOf(value) : 1);
       key.argTypes.push_back(want);
+      if (isInt) {
+        integers.resize(key.argTypes.size());
+        integers.back() = value;
+      }
       break;
     }
     }
   }
+  if (llvm::Error error = setMaskBoundRanges(kernel, integers, key))
+    return std::move(error);
   return key;
 }
 

@@ -161,6 +161,14 @@ void appendHiddenArguments(const LoadedKernel &kernel,
                            const int32_t *numProgramsX, void **slots,
                            size_t count);
 
+/// Sets `key.ranges` (maskBoundRangeOf) for the mask bounds of `kernel`
+/// (KernelDef::maskBounds) among the runtime arguments whose integer values
+/// are `integers` (per runtime argument; none: not an integer), on GPU
+/// targets. specializationFor calls it; blockjit-dump's --arg-value too.
+llvm::Error setMaskBoundRanges(const KernelDef &kernel,
+                               llvm::ArrayRef<std::optional<int64_t>> integers,
+                               SpecializationKey &key);
+
 /// The specialization key `args` call for (checked against the signature).
 llvm::Expected<SpecializationKey>
 specializationFor(const KernelDef &kernel, const LaunchOptions &options,
@@ -180,8 +188,8 @@ llvm::Expected<KernelResources> warmup(const KernelDef &kernel,
 /// The persistent grid of the Triton tutorial: as many programs as can be
 /// resident at once, but no more than there is work.
 inline int persistentGrid(const KernelResources &info, int64_t work) {
-  return int(std::max<int64_t>(
-      1, std::min<int64_t>(info.maxResidentPrograms, work)));
+  return int(
+      std::max<int64_t>(1, std::min<int64_t>(info.maxResidentPrograms, work)));
 }
 
 } // namespace blockjit

@@ -37,6 +37,8 @@ PreparedLaunch::prepare(const KernelDef &kernel, const LaunchOptions &options,
       continue;
     ValueCheck check;
     check.mask = uint64_t(key->divisibility[runtimeIndex]) - 1;
+    if (runtimeIndex < key->ranges.size())
+      check.range = key->ranges[runtimeIndex];
     check.nullable = param.nullable;
     DType type = key->argTypes[runtimeIndex];
     check.kind = param.kind == ParamKind::Pointer ? Arg::Kind::Pointer
@@ -70,6 +72,8 @@ llvm::Error PreparedLaunch::launch(llvm::ArrayRef<uint64_t> values,
       keeps = keeps && (value || check.nullable);
     else if (check.kind == Arg::Kind::Int32)
       keeps = keeps && int64_t(value) == int64_t(int32_t(value));
+    if (check.range.known())
+      keeps = keeps && check.range.contains(int64_t(value));
     if (!keeps)
       return launchUnprepared(values, stream);
     slots[i] = const_cast<uint64_t *>(&values[i]);

@@ -29,9 +29,9 @@ class PreparedLaunch {
 public:
   /// Compiles (or finds) and loads the specialization `args` call for.
   /// `options.grid` is the grid of every launch.
-  static llvm::Expected<PreparedLaunch>
-  prepare(const KernelDef &kernel, const LaunchOptions &options,
-          llvm::ArrayRef<Arg> args);
+  static llvm::Expected<PreparedLaunch> prepare(const KernelDef &kernel,
+                                                const LaunchOptions &options,
+                                                llvm::ArrayRef<Arg> args);
 
   /// Runs the kernel with new runtime argument values (constexprs stay as
   /// prepared), one 64-bit word per runtime parameter in order: a pointer's
@@ -54,6 +54,7 @@ private:
   struct ValueCheck {
     Arg::Kind kind;    // Pointer, Int32, Int64 or Float32
     uint64_t mask = 0; // bits that must be 0 (divisibility - 1; all: kIsZero)
+    IntRange range;    // where known, integers must lie in it (a mask bound)
     bool nullable = false;
   };
   const KernelDef *kernel_ = nullptr;

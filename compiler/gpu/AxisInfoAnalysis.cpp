@@ -405,6 +405,15 @@ AxisInfoAnalysis::transfer(Operation *op, ArrayRef<AxisInfo> operands) {
                                                        operands[2].constancy));
         return result;
       })
+      // A scalar min or max is one of its operands (a mask bound clamped to
+      // its specialization's range keeps its divisibility).
+      .Case<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(
+          [&](Operation *) -> AxisInfo {
+            if (blk::isBlock(op->getResult(0).getType()))
+              return uniformRuns(
+                  1, gcd(operands[0].constancy, operands[1].constancy));
+            return AxisInfo::join(operands[0], operands[1]);
+          })
       .Case([&](arith::CmpIOp cmp) {
         return uniformRuns(1, comparisonConstancy(cmp.getPredicate(),
                                                   operands[0], operands[1]));

@@ -192,9 +192,9 @@ enum SoftmaxArg : unsigned {
 
 struct SoftmaxShape {
   int64_t rows, cols, inStride, outStride;
-  int grid;         // 0: the occupancy grid from warmup() + persistentGrid
-  int numWarps = 0; // 0: the best-ranked one-CTA config's
-  int numCTAs = 1;  // 0: the best-ranked config (with its warps and stages)
+  int grid;          // 0: the occupancy grid from warmup() + persistentGrid
+  int numWarps = 0;  // 0: the best-ranked one-CTA config's
+  int numCTAs = 1;   // 0: the best-ranked config (with its warps and stages)
   int numStages = 1; // with numCTAs != 0
 };
 
@@ -479,6 +479,54 @@ TEST(GPUSoftmax, AlignedStridesVectorPath) {
   }
 }
 
+// Row lengths at and around the edges of mask-bound ranges
+// (maskBoundRangeOf: n_cols in [11280, 12288] shares a kernel that loads
+// and computes only the vectors of a 16384-wide block that the range
+// leaves in the row): each length is right, and nothing past a row is
+// written.
+TEST(GPUSoftmaxMaskBoundRanges, EdgesRoundTrip) {
+  for (int64_t cols : {11264, 11265, 11280, 12000, 12287, 12288, 12289, 8193,
+                       16384, 769, 781, 832, 833, 17}) {
+    softmaxRoundTrip<float, float>({67, cols, cols, cols, 0, 4});
+    softmaxRoundTrip<bfloat16, bfloat16>({67, cols, cols + 8, cols, 0, 8});
+  }
+}
+
+// A launch prepared for n_cols = 12288 keeps its kernel for lengths in the
+// same range and falls back to a full launch (another kernel) outside it:
+// every length comes out right.
+TEST(GPUSoftmaxMaskBoundRanges, PreparedLaunchChecksTheRange) {
+  SoftmaxShape prepared{64, 12288, 12288, 12288, 64, 4};
+  std::vector<float> input = makeSoftmaxInput<float>(prepared, 3);
+  DeviceBuffer<float> in(input);
+  DeviceBuffer<float> out(std::vector<float>(input.size(), 0.0f));
+  ASSERT_EQ(in.error(), "");
+  ASSERT_EQ(out.error(), "");
+  auto launch =
+      PreparedLaunch::prepare(*examples::softmax(), softmaxOptions(prepared, 4),
+                              softmaxArgs(prepared, in, out));
+  ASSERT_TRUE(bool(launch)) << llvm::toString(launch.takeError());
+  for (int64_t cols : {12288, 12000, 11280, 11264, 9000}) {
+    SCOPED_TRACE(cols);
+    std::vector<uint64_t> words = {reinterpret_cast<uintptr_t>(out.get()),
+                                   reinterpret_cast<uintptr_t>(in.get()),
+                                   12288,
+                                   12288,
+                                   64,
+                                   uint64_t(cols)};
+    ASSERT_EQ(errorText(launch->launch(words, nullptr)), "");
+    ASSERT_SYNC_OK();
+    std::vector<float> output;
+    ASSERT_EQ(out.download(output), "");
+    SoftmaxShape s{64, cols, 12288, 12288, 64, 4};
+    std::string report;
+    EXPECT_EQ(checkSoftmax(s, input.data(), output.data(), tolerance<float>,
+                           report, nullptr),
+              0)
+        << report;
+  }
+}
+
 TEST(GPUSoftmax, F16) {
   REQUIRE_GPU();
   for (int64_t n : {1, 3, 129, 781, 1024, 4096})
@@ -617,9 +665,9 @@ TEST(GPUSoftmaxSpecialValues, BF16) {
 //===----------------------------------------------------------------------===//
 
 // The best-ranked configurations of softmax's tuner (what runs untimed: up
-// to 16 CTAs per program) on the row lengths, odd ones with masked tails;
-// strided rows with NaN padding between them; the occupancy grid (clusters
-// resident at once) and an uneven small one.
+// to 16 CTAs per program) on the row lengths, odd ones with masked
+// tails; strided rows with NaN padding between them; the occupancy grid
+// (clusters resident at once) and an uneven small one.
 TEST(GPUSoftmaxLongRows, HeuristicF32) {
   REQUIRE_GPU();
   for (int64_t n : {32769, 65536, 100003, 262144}) {
@@ -684,9 +732,9 @@ std::optional<CompiledArtifact> softmaxFromTheDiskCache(const SoftmaxShape &s) {
   softmaxRoundTrip<float, float>(s); // loads the entry
   DeviceBuffer<float> in(std::vector<float>(s.cols, 1.0f)),
       out(std::vector<float>(s.cols, 0.0f));
-  auto key = specializationFor(*examples::softmax(),
-                               softmaxOptions(s, sizeof(float)),
-                               softmaxArgs(s, in, out));
+  auto key =
+      specializationFor(*examples::softmax(), softmaxOptions(s, sizeof(float)),
+                        softmaxArgs(s, in, out));
   EXPECT_TRUE(bool(key)) << llvm::toString(key.takeError());
   if (!key)
     return std::nullopt;

@@ -66,9 +66,9 @@ TEST(SpecializationKey, DefaultsAreCpuFourWarpsOneStage) {
 // access; 0 is divisible by anything.
 TEST(SpecializationKey, DivisibilityIsTheLargestPowerOfTwoUpTo16) {
   const std::pair<uint64_t, uint8_t> cases[] = {
-      {0, 16},  {1, 1},    {2, 2},  {3, 1},  {4, 4},      {5000, 8},
-      {5004, 4}, {10000, 16}, {48, 16}, {24, 8}, {1ull << 63, 16},
-      {uint64_t(-2), 2}};
+      {0, 16},  {1, 1},    {2, 2},           {3, 1},
+      {4, 4},   {5000, 8}, {5004, 4},        {10000, 16},
+      {48, 16}, {24, 8},   {1ull << 63, 16}, {uint64_t(-2), 2}};
   for (auto [value, want] : cases)
     EXPECT_EQ(divisibilityOf(value), want) << value;
 }
@@ -82,6 +82,40 @@ TEST(SpecializationKey, IntegerZeroIsAFactOfItsOwn) {
   EXPECT_EQ(integerFactOf(781), 1);
   EXPECT_EQ(integerFactOf(12288), 16);
   EXPECT_EQ(divisibilityOf(0), 16);
+}
+
+// A mask bound's range: eight an octave, from its divisibility's first
+// multiple; every value lies in its range, and every value of the range
+// with the same divisibility gets the same range (so launches with n_cols
+// 12000 and 12288 share one kernel, whose prepared launch checks the range).
+TEST(SpecializationKey, MaskBoundRanges) {
+  auto range = [](int64_t value) {
+    return maskBoundRangeOf(value, integerFactOf(value));
+  };
+  EXPECT_EQ(range(12288), (IntRange{11280, 12288}));
+  EXPECT_EQ(range(12000), (IntRange{11280, 12288}));
+  EXPECT_EQ(range(11264), (IntRange{10256, 11264}));
+  EXPECT_EQ(range(781), (IntRange{769, 832}));
+  EXPECT_EQ(range(5000), (IntRange{4616, 5120}));
+  EXPECT_EQ(range(50000), (IntRange{49168, 53248}));
+  EXPECT_EQ(range(262144), (IntRange{245776, 262144}));
+  EXPECT_EQ(range(16), (IntRange{16, 16}));
+  EXPECT_EQ(range(1), (IntRange{1, 1}));
+  EXPECT_FALSE(range(0).known());
+  EXPECT_FALSE(range(-5).known());
+  EXPECT_FALSE(IntRange{}.known());
+  for (int64_t value = 1; value <= 70000; ++value) {
+    IntRange r = range(value);
+    ASSERT_TRUE(r.contains(value)) << value;
+    uint8_t divisor = integerFactOf(value);
+    ASSERT_EQ(r.low % divisor, 0) << value;
+    // At most an eighth of the value wide (a little more for small values
+    // of large divisibility, whose range is the value).
+    ASSERT_LE(r.high - r.low, std::max<int64_t>(value / 8, 0)) << value;
+    for (int64_t other = r.low; other <= r.high; other += divisor)
+      if (integerFactOf(other) == divisor)
+        ASSERT_EQ(range(other), r) << value << " and " << other;
+  }
 }
 
 TEST(SpecializationKey, EveryFieldChangesEquality) {
@@ -102,6 +136,21 @@ TEST(SpecializationKey, EveryFieldChangesEquality) {
           {"divisibility 16 -> zero",
            [](auto &k) { k.divisibility[3] = kIsZero; }},
           {"divisibility count", [](auto &k) { k.divisibility.push_back(1); }},
+          {"range added",
+           [](auto &k) {
+             k.ranges.resize(6);
+             k.ranges[5] = {11280, 12288};
+           }},
+          {"range low",
+           [](auto &k) {
+             k.ranges.resize(6);
+             k.ranges[5] = {11264, 12288};
+           }},
+          {"range high",
+           [](auto &k) {
+             k.ranges.resize(6);
+             k.ranges[5] = {11280, 13312};
+           }},
           {"numWarps", [](auto &k) { k.options.numWarps = 4; }},
           {"numStages", [](auto &k) { k.options.numStages = 3; }},
           {"numCTAs", [](auto &k) { k.options.numCTAs = 2; }},
@@ -203,6 +252,12 @@ TEST(KeyString, FollowsEveryField) {
   EXPECT_EQ(specializationName(*kernel, key),
             "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3|"
             "div16=0,1|div2=3|zero=2,5|cpu]");
+  key.ranges.resize(6);
+  key.ranges[5] = {769, 832};
+  EXPECT_EQ(specializationName(*kernel, key),
+            "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3|"
+            "div16=0,1|div2=3|zero=2,5|range5=769..832|cpu]");
+  key.ranges.clear();
   key.divisibility.clear();
   EXPECT_EQ(specializationName(*kernel, key),
             "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3|"

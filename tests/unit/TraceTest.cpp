@@ -197,9 +197,8 @@ TEST_F(TraceTest, DivisibilityAttributesFollowTheKey) {
 // broadcast stride of 0 leaves a load the row loop does not change).
 TEST_F(TraceTest, IntegersSpecializedAsZeroAreTheConstant) {
   auto kernel = jit("zero", [](Ptr<float> x, Int stride, Int n) {
-    for_range(program_id(0), n, num_programs(0), [&](Int row) {
-      store(x + row * stride + arange(0, 16), 1.0f);
-    });
+    for_range(program_id(0), n, num_programs(0),
+              [&](Int row) { store(x + row * stride + arange(0, 16), 1.0f); });
   });
   SpecializationKey key = makeKey({DType::F32, DType::I32, DType::I32});
   key.divisibility = {16, kIsZero, 16};
@@ -219,6 +218,60 @@ TEST_F(TraceTest, IntegersSpecializedAsZeroAreTheConstant) {
   module = traceOk(*kernel, key);
   ASSERT_TRUE(module);
   EXPECT_FALSE(opsOf<func::FuncOp>(*module)[0].getArgument(1).use_empty());
+}
+
+// The mask bounds of a signature: the integers compared with a block,
+// directly or through a cast (n, and m as i64), not loop bounds or strides.
+// Found once per signature; a kernel that fails to trace says why.
+TEST_F(TraceTest, MaskBoundsAreTheIntegersComparedWithABlock) {
+  auto kernel = jit("bounds", [](Ptr<float> x, Int stride, Int rows, Int n,
+                                 Int m, Constexpr BLOCK) {
+    for_range(program_id(0), rows, num_programs(0), [&](Int row) {
+      Tensor cols = arange(0, int64_t(BLOCK));
+      Tensor wide = cols.to(DType::I64);
+      store(x + row * stride + cols, 1.0f,
+            (cols < n) & (wide < m.to(DType::I64)));
+    });
+  });
+  std::vector<DType> types = {DType::F32, DType::I32, DType::I32, DType::I32,
+                              DType::I32};
+  auto bounds = kernel->maskBounds(types, {64});
+  ASSERT_TRUE(bool(bounds)) << llvm::toString(bounds.takeError());
+  EXPECT_EQ(std::vector<bool>(bounds->begin(), bounds->end()),
+            (std::vector<bool>{false, false, false, true, true}));
+  // Again from the kernel's cache; another signature traces anew.
+  auto again = kernel->maskBounds(types, {64});
+  ASSERT_TRUE(bool(again));
+  EXPECT_EQ(*again, *bounds);
+  auto bad = kernel->maskBounds(types, {48});
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("power of two"),
+            std::string::npos);
+}
+
+// A mask bound known to lie in a range is traced clamped to it (the
+// compiler then knows the range); a range of one value is the constant.
+TEST_F(TraceTest, MaskBoundsInARangeAreClamped) {
+  auto kernel = jit("clamp", [](Ptr<float> x, Int n) {
+    Tensor cols = arange(0, 64);
+    store(x + cols, 1.0f, cols < n);
+  });
+  SpecializationKey key = makeKey({DType::F32, DType::I32});
+  key.ranges = {IntRange{}, IntRange{40, 48}};
+  auto module = traceOk(*kernel, key);
+  ASSERT_TRUE(module);
+  auto maxes = opsOf<arith::MaxSIOp>(*module);
+  auto mins = opsOf<arith::MinSIOp>(*module);
+  ASSERT_EQ(maxes.size(), 1u) << str(*module);
+  ASSERT_EQ(mins.size(), 1u);
+  EXPECT_EQ(maxes[0].getLhs(), opsOf<func::FuncOp>(*module)[0].getArgument(1));
+  EXPECT_EQ(mins[0].getLhs(), maxes[0].getResult());
+
+  key.ranges = {IntRange{}, IntRange{48, 48}};
+  module = traceOk(*kernel, key);
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(opsOf<arith::MaxSIOp>(*module).empty());
+  EXPECT_TRUE(opsOf<func::FuncOp>(*module)[0].getArgument(1).use_empty());
 }
 
 TEST_F(TraceTest, OpsCarryTheUsersSourceLocation) {

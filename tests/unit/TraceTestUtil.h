@@ -95,8 +95,8 @@ protected:
   /// Traces `kernel`; a failed trace is a test failure and gives null.
   mlir::OwningOpRef<mlir::ModuleOp> traceOk(const KernelDef &kernel,
                                             const SpecializationKey &key) {
-    auto module =
-        kernel.trace(context, key.argTypes, key.constexprs, key.divisibility);
+    auto module = kernel.trace(context, key.argTypes, key.constexprs,
+                               key.divisibility, key.ranges);
     if (!module) {
       ADD_FAILURE() << "trace of " << kernel.name()
                     << " failed: " << llvm::toString(module.takeError());

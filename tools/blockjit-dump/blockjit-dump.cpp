@@ -10,6 +10,7 @@
 #include "compiler/Registration.h"
 #include "frontend/blockjit.h"
 #include "runtime/KernelCache.h"
+#include "runtime/Launch.h"
 #include "runtime/Registry.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -72,6 +73,41 @@ static cl::list<std::string> argFacts(
              "zero (an integer traced as 0); repeatable"),
     cl::value_desc("INDEX=FACT"), cl::cat(dumpCategory));
 
+static cl::list<std::string> argValues(
+    "arg-value",
+    cl::desc("INDEX=VALUE: compile as a launch with integer runtime argument "
+             "INDEX equal to VALUE would: its divisibility (or zero) and, on "
+             "the GPU, the range of a mask bound such as n_cols; repeatable"),
+    cl::value_desc("INDEX=VALUE"), cl::cat(dumpCategory));
+
+/// Sets the facts --arg-value's integers give in `key`, as a launch does.
+static llvm::Error applyArgValues(const KernelDef &kernel,
+                                  SpecializationKey &key) {
+  if (argValues.empty())
+    return llvm::Error::success();
+  llvm::SmallVector<std::optional<int64_t>, 8> integers(key.argTypes.size());
+  key.divisibility.resize(key.argTypes.size(), 1);
+  for (const std::string &item : argValues) {
+    auto [indexText, valueText] = llvm::StringRef(item).split('=');
+    size_t index = 0;
+    int64_t value = 0;
+    if (indexText.getAsInteger(10, index) || index >= key.argTypes.size() ||
+        valueText.getAsInteger(10, value))
+      return llvm::createStringError(
+          "--arg-value '" + item +
+          "': takes INDEX=VALUE, an integer VALUE "
+          "and INDEX a runtime argument, 0 to " +
+          llvm::Twine(int64_t(key.argTypes.size()) - 1));
+    DType type = key.argTypes[index];
+    if (type != DType::I32 && type != DType::I64)
+      return llvm::createStringError("--arg-value '" + item + "': argument " +
+                                     indexText + " is not an integer");
+    key.divisibility[index] = integerFactOf(value);
+    integers[index] = value;
+  }
+  return setMaskBoundRanges(kernel, integers, key);
+}
+
 /// Sets the argument facts named by --arg-fact in `key`.
 static llvm::Error applyArgFacts(const KernelDef &kernel,
                                  SpecializationKey &key) {
@@ -128,7 +164,8 @@ static llvm::Error applyConstexprOverrides(const KernelDef &kernel,
           "--constexpr takes NAME=VALUE with an integer VALUE, got '" + item +
           "'");
     auto it = llvm::find(names, name);
-    if (it == names.end() || size_t(it - names.begin()) >= key.constexprs.size())
+    if (it == names.end() ||
+        size_t(it - names.begin()) >= key.constexprs.size())
       return llvm::createStringError(
           "--constexpr: the kernel has no constexpr '" + name.str() +
           "'; it has: " + llvm::join(names, ", "));
@@ -196,6 +233,8 @@ int main(int argc, char **argv) {
     return fail(llvm::toString(std::move(error)));
   if (llvm::Error error = applyArgFacts(*kernel->kernel, key))
     return fail(llvm::toString(std::move(error)));
+  if (llvm::Error error = applyArgValues(*kernel->kernel, key))
+    return fail(llvm::toString(std::move(error)));
   if (llvm::Error error = checkSpecialization(*kernel->kernel, key))
     return fail(llvm::toString(std::move(error)));
 
@@ -211,7 +250,7 @@ int main(int argc, char **argv) {
   registerDialects(registry);
   mlir::MLIRContext context(registry);
   auto module = kernel->kernel->trace(context, key.argTypes, key.constexprs,
-                                      key.divisibility);
+                                      key.divisibility, key.ranges);
   if (!module)
     return fail(llvm::toString(module.takeError()));
 

@@ -436,3 +436,35 @@ func.func @unknowns(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   %d = arith.subf %x, %ms : tensor<128xf32>
   return
 }
+
+// -----
+
+// A mask bound clamped to its specialization's range (KernelDef::trace with
+// SpecializationKey::ranges) keeps its divisibility: a scalar min or max is
+// one of its operands. `cols < n` then stays uniform over runs of 16. On
+// blocks, min and max keep only the operands' common constancy.
+// CHECK: remark: contiguity = 1, divisibility = 16, constancy = 1
+func.func @clamped_bound(%n: i32 {blk.divisibility = 16 : i32}) {
+  // CHECK: remark: contiguity = 1, divisibility = 16, constancy = 1
+  %lo = arith.constant 11280 : i32
+  // CHECK: remark: contiguity = 1, divisibility = 4096, constancy = 1
+  %hi = arith.constant 12288 : i32
+  // CHECK: remark: contiguity = 1, divisibility = 16, constancy = 1
+  %a = arith.maxsi %n, %lo : i32
+  // CHECK: remark: contiguity = 1, divisibility = 16, constancy = 1
+  %b = arith.minsi %a, %hi : i32
+  // CHECK: remark: contiguity = 1024, divisibility = 1073741824, constancy = 1
+  %cols = blk.make_range 0 to 1024 : tensor<1024xi32>
+  // CHECK: remark: contiguity = 1, divisibility = 16, constancy = 1024
+  %bs = blk.splat %b : i32 -> tensor<1024xi32>
+  // CHECK: remark: contiguity = 1, divisibility = 1, constancy = 16
+  %mask = arith.cmpi slt, %cols, %bs : tensor<1024xi32>
+  // CHECK: remark: contiguity = 1, divisibility = 1, constancy = 1
+  %m = arith.minsi %cols, %bs : tensor<1024xi32>
+  // An odd low end leaves the odd divisibility.
+  // CHECK: remark: contiguity = 1, divisibility = 1, constancy = 1
+  %odd = arith.constant 11265 : i32
+  // CHECK: remark: contiguity = 1, divisibility = 1, constancy = 1
+  %c = arith.maxsi %n, %odd : i32
+  return
+}
