@@ -107,7 +107,8 @@ int blockjit_prepare(const char *kernel, const blockjit_arg *args,
  * (constexprs left out), in order: a pointer's address, an integer's value
  * (sign-extended), a float's bits in the low 32 bits. Each value is checked
  * against what the specialization assumed (alignment and divisibility, an
- * integer that was 0 still 0, null pointers, i32 range); one that breaks an
+ * integer that was 0 still 0, a mask bound such as n_cols within its range,
+ * null pointers, i32 range); one that breaks an
  * assumption makes this launch take the general path (compiling what it
  * needs) instead of failing. */
 int blockjit_launch_prepared(const blockjit_prepared *prepared,

@@ -485,6 +485,7 @@ TEST(GPUSoftmax, AlignedStridesVectorPath) {
 // leaves in the row): each length is right, and nothing past a row is
 // written.
 TEST(GPUSoftmaxMaskBoundRanges, EdgesRoundTrip) {
+  REQUIRE_GPU();
   for (int64_t cols : {11264, 11265, 11280, 12000, 12287, 12288, 12289, 8193,
                        16384, 769, 781, 832, 833, 17}) {
     softmaxRoundTrip<float, float>({67, cols, cols, cols, 0, 4});
@@ -496,6 +497,7 @@ TEST(GPUSoftmaxMaskBoundRanges, EdgesRoundTrip) {
 // same range and falls back to a full launch (another kernel) outside it:
 // every length comes out right.
 TEST(GPUSoftmaxMaskBoundRanges, PreparedLaunchChecksTheRange) {
+  REQUIRE_GPU();
   SoftmaxShape prepared{64, 12288, 12288, 12288, 64, 4};
   std::vector<float> input = makeSoftmaxInput<float>(prepared, 3);
   DeviceBuffer<float> in(input);
