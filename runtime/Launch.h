@@ -164,7 +164,8 @@ void appendHiddenArguments(const LoadedKernel &kernel,
 /// Sets `key.ranges` (maskBoundRangeOf) for the mask bounds of `kernel`
 /// (KernelDef::maskBounds) among the runtime arguments whose integer values
 /// are `integers` (per runtime argument; none: not an integer), on GPU
-/// targets. specializationFor calls it; blockjit-dump's --arg-value too.
+/// targets and blocks of one CTA. specializationFor calls it;
+/// blockjit-dump's --arg-value too.
 llvm::Error setMaskBoundRanges(const KernelDef &kernel,
                                llvm::ArrayRef<std::optional<int64_t>> integers,
                                SpecializationKey &key);
