@@ -94,17 +94,18 @@ llvm::Error validate(const CompileOptions &options) {
   return backendFor(options.target.kind).checkOptions(options);
 }
 
+static llvm::hash_code hash_value(const IntRange &range) {
+  return llvm::hash_combine(range.low, range.high);
+}
+
 size_t SpecializationKey::hash() const {
-  llvm::SmallVector<int64_t, 4> rangeBounds;
-  for (const IntRange &range : ranges)
-    rangeBounds.append({range.low, range.high});
   return llvm::hash_combine(
       llvm::hash_combine_range(argTypes.begin(), argTypes.end()),
       llvm::hash_combine_range(constexprs.begin(), constexprs.end()),
       llvm::hash_combine_range(divisibility.begin(), divisibility.end()),
-      llvm::hash_combine_range(rangeBounds.begin(), rangeBounds.end()),
-      options.numWarps, options.numStages, options.numCTAs,
-      options.programsPerCTA, options.target.kind, options.target.smArch);
+      llvm::hash_combine_range(ranges.begin(), ranges.end()), options.numWarps,
+      options.numStages, options.numCTAs, options.programsPerCTA,
+      options.target.kind, options.target.smArch);
 }
 
 std::string

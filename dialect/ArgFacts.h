@@ -50,16 +50,22 @@ struct IntRange {
 /// (2^k, 2^(k+1)] holding the value (the row lengths one 2^(k+1)-wide
 /// block serves) cut in eight ranges (high - width, high], width 2^(k-3)
 /// or the value's divisibility `divisor` if larger (then the range is the
-/// value), taken from the first multiple of `divisor`. Knowing n_cols in
+/// value), taken from the first multiple of `divisor`; none where the
+/// range would pass `maxValue`, the argument type's largest value (a clamp
+/// constant must fit the type). Knowing n_cols in
 /// [11280, 12288] tells a 16384-wide block which of each thread's vectors
 /// are all in the row, all past it or both, so the masked quarter is
 /// neither loaded nor computed; eight ranges an octave bound how many
 /// kernels a kernel with varying row lengths compiles.
-inline IntRange maskBoundRangeOf(int64_t value, uint8_t divisor) {
-  if (value <= 0 || divisor == kIsZero)
+inline IntRange maskBoundRangeOf(int64_t value, uint8_t divisor,
+                                 int64_t maxValue) {
+  if (value <= 0 || divisor == kIsZero || value > maxValue)
     return {};
   int k = value > 1 ? 63 - __builtin_clzll(uint64_t(value - 1)) : 0;
   int64_t width = std::max<int64_t>(int64_t(1) << std::max(0, k - 3), divisor);
+  // value + width - 1 may pass maxValue (and INT64_MAX): no range there.
+  if (value - 1 > maxValue - width)
+    return {};
   int64_t high = (value + width - 1) / width * width;
   // high and width are multiples of divisor: the first one above
   // high - width.

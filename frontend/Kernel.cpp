@@ -107,10 +107,18 @@ KernelDef::maskBounds(llvm::ArrayRef<DType> argTypes,
         llvm::ArrayRef(entry.constexprs) == constexprs)
       return entry.bounds;
   MLIRContext context(MLIRContext::Threading::DISABLED);
-  auto module = trace(context, argTypes, constexprs, {});
-  if (!module)
-    return module.takeError();
   llvm::SmallVector<bool, 8> bounds(argTypes.size(), false);
+  auto remember = [&] {
+    maskBoundCache_->entries.push_back(
+        {std::vector<DType>(argTypes.begin(), argTypes.end()),
+         std::vector<int64_t>(constexprs.begin(), constexprs.end()), bounds});
+  };
+  auto module = trace(context, argTypes, constexprs, {});
+  if (!module) {
+    // Said once; later calls find no bounds without tracing again.
+    remember();
+    return module.takeError();
+  }
   (*module)->walk([&](arith::CmpIOp compare) {
     if (!blk::isBlock(compare.getLhs().getType()))
       return;
@@ -121,9 +129,7 @@ KernelDef::maskBounds(llvm::ArrayRef<DType> argTypes,
             arg.getArgNumber() < bounds.size())
           bounds[arg.getArgNumber()] = true;
   });
-  maskBoundCache_->entries.push_back(
-      {std::vector<DType>(argTypes.begin(), argTypes.end()),
-       std::vector<int64_t>(constexprs.begin(), constexprs.end()), bounds});
+  remember();
   return bounds;
 }
 

@@ -77,7 +77,8 @@ public:
   /// Per runtime argument: whether it is a mask bound, an integer the body
   /// compares with a block (softmax's `cols < n_cols`), for runtime
   /// arguments of `argTypes` and these `constexprs`. Found by tracing once
-  /// per signature and kept; trace errors come back as trace() returns them.
+  /// per signature and kept; a trace error comes back the first time (as
+  /// trace() returns it), no bounds after that.
   llvm::Expected<llvm::SmallVector<bool, 8>>
   maskBounds(llvm::ArrayRef<DType> argTypes,
              llvm::ArrayRef<int64_t> constexprs) const;

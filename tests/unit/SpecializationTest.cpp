@@ -90,7 +90,7 @@ TEST(SpecializationKey, IntegerZeroIsAFactOfItsOwn) {
 // 12000 and 12288 share one kernel, whose prepared launch checks the range).
 TEST(SpecializationKey, MaskBoundRanges) {
   auto range = [](int64_t value) {
-    return maskBoundRangeOf(value, integerFactOf(value));
+    return maskBoundRangeOf(value, integerFactOf(value), INT32_MAX);
   };
   EXPECT_EQ(range(12288), (IntRange{11280, 12288}));
   EXPECT_EQ(range(12000), (IntRange{11280, 12288}));
@@ -104,6 +104,16 @@ TEST(SpecializationKey, MaskBoundRanges) {
   EXPECT_FALSE(range(0).known());
   EXPECT_FALSE(range(-5).known());
   EXPECT_FALSE(IntRange{}.known());
+  // No range whose clamp constant would not fit the argument's type: the
+  // top eighth of i32's last octave, and of i64's.
+  EXPECT_EQ(range(2013265920), (IntRange{1879048208, 2013265920}));
+  EXPECT_FALSE(range(2013265921).known());
+  EXPECT_FALSE(range(INT32_MAX).known());
+  EXPECT_EQ(maskBoundRangeOf(2013265921, 1, INT64_MAX),
+            (IntRange{2013265921, 2147483648}));
+  EXPECT_FALSE(maskBoundRangeOf(INT64_MAX, 1, INT64_MAX).known());
+  EXPECT_FALSE(maskBoundRangeOf(INT64_MAX - 5, 2, INT64_MAX).known());
+  EXPECT_FALSE(maskBoundRangeOf(int64_t(1) << 40, 16, INT32_MAX).known());
   for (int64_t value = 1; value <= 70000; ++value) {
     IntRange r = range(value);
     ASSERT_TRUE(r.contains(value)) << value;

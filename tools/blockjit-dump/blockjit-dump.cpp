@@ -102,6 +102,9 @@ static llvm::Error applyArgValues(const KernelDef &kernel,
     if (type != DType::I32 && type != DType::I64)
       return llvm::createStringError("--arg-value '" + item + "': argument " +
                                      indexText + " is not an integer");
+    if (type == DType::I32 && (value < INT32_MIN || value > INT32_MAX))
+      return llvm::createStringError("--arg-value '" + item + "': argument " +
+                                     indexText + " is an i32");
     key.divisibility[index] = integerFactOf(value);
     integers[index] = value;
   }
