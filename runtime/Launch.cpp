@@ -55,9 +55,9 @@ TargetKind defaultTarget() {
   return hasDevice ? TargetKind::CUDA : TargetKind::CPU;
 }
 
-llvm::Error setMaskBoundRanges(const KernelDef &kernel,
-                               llvm::ArrayRef<std::optional<int64_t>> integers,
-                               SpecializationKey &key) {
+void setMaskBoundRanges(const KernelDef &kernel,
+                        llvm::ArrayRef<std::optional<int64_t>> integers,
+                        SpecializationKey &key) {
   // On the GPU each thread's share of a block is unrolled, and a mask
   // bound's range decides which of its vectors lie in the row; the CPU
   // backend loops over blocks instead. Blocks spread over a cluster take
@@ -65,14 +65,14 @@ llvm::Error setMaskBoundRanges(const KernelDef &kernel,
   // 200000-column config (16 CTAs of 4 warps, 3 stages) 9 % slower.
   if (key.options.target.kind != TargetKind::CUDA || key.options.numCTAs > 1 ||
       llvm::none_of(integers, [](auto value) { return value.has_value(); }))
-    return llvm::Error::success();
+    return;
   // A signature that fails to trace gets no ranges: its own trace reports
   // the error where a launch or the autotuner expects it (a tuning config
   // that does not trace is skipped, not fatal).
   auto bounds = kernel.maskBounds(key.argTypes, key.constexprs);
   if (!bounds) {
     llvm::consumeError(bounds.takeError());
-    return llvm::Error::success();
+    return;
   }
   for (size_t i = 0; i < integers.size() && i < bounds->size(); ++i) {
     if (!(*bounds)[i] || !integers[i])
@@ -85,7 +85,6 @@ llvm::Error setMaskBoundRanges(const KernelDef &kernel,
     key.ranges.resize(key.argTypes.size());
     key.ranges[i] = range;
   }
-  return llvm::Error::success();
 }
 
 llvm::Expected<SpecializationKey>
@@ -143,6 +142,7 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
       key.divisibility.push_back(
           divisibilityOf(reinterpret_cast<uintptr_t>(arg.pointer)));
       key.argTypes.push_back(arg.dtype);
+      integers.push_back(std::nullopt);
       break;
     case ParamKind::Scalar: {
       DType want = *param.dtype;
@@ -161,16 +161,12 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
             llvm::formatv("is an i32, but {0} does not fit", value));
       key.divisibility.push_back(isInt ? integerFactOf(value) : 1);
       key.argTypes.push_back(want);
-      if (isInt) {
-        integers.resize(key.argTypes.size());
-        integers.back() = value;
-      }
+      integers.push_back(isInt ? std::optional<int64_t>(value) : std::nullopt);
       break;
     }
     }
   }
-  if (llvm::Error error = setMaskBoundRanges(kernel, integers, key))
-    return std::move(error);
+  setMaskBoundRanges(kernel, integers, key);
   return key;
 }
 

@@ -164,11 +164,12 @@ void appendHiddenArguments(const LoadedKernel &kernel,
 /// Sets `key.ranges` (maskBoundRangeOf) for the mask bounds of `kernel`
 /// (KernelDef::maskBounds) among the runtime arguments whose integer values
 /// are `integers` (per runtime argument; none: not an integer), on GPU
-/// targets and blocks of one CTA. specializationFor calls it;
+/// targets and blocks of one CTA; a signature that fails to trace gets
+/// none (its own trace reports the error). specializationFor calls it;
 /// blockjit-dump's --arg-value too.
-llvm::Error setMaskBoundRanges(const KernelDef &kernel,
-                               llvm::ArrayRef<std::optional<int64_t>> integers,
-                               SpecializationKey &key);
+void setMaskBoundRanges(const KernelDef &kernel,
+                        llvm::ArrayRef<std::optional<int64_t>> integers,
+                        SpecializationKey &key);
 
 /// The specialization key `args` call for (checked against the signature).
 llvm::Expected<SpecializationKey>
