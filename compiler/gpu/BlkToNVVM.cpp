@@ -153,13 +153,22 @@ struct ConvertBlkToNVVM
       auto builder = OpBuilder::atBlockBegin(&func.getBody().front());
       Location loc = func.getLoc();
       Type i32 = builder.getI32Type();
-      kernel.threadId = NVVM::ThreadIdXOp::create(builder, loc, i32);
+      // Each special register carries the range the launch gives it, so
+      // LLVM can place a thread's or a CTA's share of a block against a
+      // mask bound's range (docs/LAYOUTS.md, "Mask bounds known to a range").
+      int64_t threadsPerCTA =
+          int64_t(kernel.numWarps) * 32 * kernel.programsPerCTA;
+      kernel.threadId = NVVM::ThreadIdXOp::create(
+          builder, loc, i32,
+          LLVM::ConstantRangeAttr::get(context, 32, 0, threadsPerCTA));
       Operation *prologueEnd = nullptr;
       if (kernel.programsPerCTA > 1)
         prologueEnd = setUpProgramSlot(builder, loc, func, kernel);
       if (numCTAs > 1) {
         // NVVM's ClusterId is %cluster_ctarank, the CTA's rank in its cluster.
-        kernel.ctaRank = NVVM::ClusterId::create(builder, loc, i32);
+        kernel.ctaRank = NVVM::ClusterId::create(
+            builder, loc, i32,
+            LLVM::ConstantRangeAttr::get(context, 32, 0, numCTAs));
         kernel.isFirstCTA = arith::CmpIOp::create(
             builder, loc, arith::CmpIPredicate::eq, kernel.ctaRank,
             i32Constant(builder, loc, 0));

@@ -15,8 +15,8 @@ namespace blockjit::examples {
 const std::shared_ptr<KernelDef> &softmax();
 
 /// softmax's configuration space: num_warps 1..32 x num_stages 1..4 x
-/// num_ctas 1..16 x a persistent grid or one program per row (grid:ROWS=1)
-/// (SoftmaxTuning.cpp).
+/// num_ctas 1..16 x a persistent grid or one program per row (grid:ROWS=1;
+/// 8 rows a program for clusters, grid:ROWS=8) (SoftmaxTuning.cpp).
 std::vector<TuningConfig> softmaxSearchSpace();
 /// The configs of `configs` worth trying for rows of BLOCK_SIZE `block` of
 /// `elementBytes` each on `target`: 1 to 128 elements per thread, clusters

@@ -13,6 +13,7 @@
 #include "compiler/Specialization.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,8 +29,19 @@ constexpr RowArgPositions kSoftmaxArgs = {/*input=*/1, /*rows=*/4,
 // Configs with several programs per CTA that softmax's tuner times at most.
 constexpr int kTimedSharedCTAConfigs = 8;
 
-// The grid parameter that asks for one program per row.
-constexpr char kOneProgramPerRow[] = "ROWS";
+// The grid parameter that gives each program about that many rows (0: a
+// persistent grid).
+constexpr char kRowsPerProgram[] = "ROWS";
+
+// Rows per program of a cluster's non-persistent grid. On the H200 one
+// cluster a row runs at 0.6-0.7 x copy (each cluster's entry, barriers and
+// prologue for one row); about 8 rows each, far more clusters than fit at
+// once, let the hardware balance them and keep the rows-ahead pipeline busy:
+// bf16 262144 on 16 CTAs of 4 warps, 3 stages, 8192 rows: 3799 GB/s
+// persistent (21 clusters), 4025 at 1024 clusters, 2930 at 8192; f32 50000
+// on 8 CTAs of 4 warps, 42949 rows: 3666 persistent, 4033 at 4096, 3895 at
+// 42949.
+constexpr int64_t kClusterRowsPerProgram = 8;
 
 int elementBytesOf(llvm::ArrayRef<Arg> args, int input) {
   return args.size() > size_t(input) ? int(dtypeBytes(args[input].dtype)) : 4;
@@ -40,14 +52,17 @@ int64_t blockOf(llvm::ArrayRef<Arg> args, int block) {
 }
 
 /// The grid: a persistent one (every program resident at once, no more than
-/// rows), or with grid:ROWS=1 one program per row, which the hardware
-/// balances (a persistent grid's last rows fall unevenly: 4096 rows on 132
-/// programs leave some with 31 and some with 32).
+/// rows), or with grid:ROWS=R about R rows a program (R = 1: one program per
+/// row), which the hardware balances (a persistent grid's last rows fall
+/// unevenly: 4096 rows on 132 programs leave some with 31 and some with 32;
+/// clusters of several CTAs an SM fall unevenly on the SMs).
 Grid rowGrid(const TuningConfig &config, const KernelResources &resources,
              llvm::ArrayRef<Arg> args, int rowsIndex) {
   int64_t rows = integerArgAt(args, rowsIndex, 1);
-  if (config.gridParam(kOneProgramPerRow))
-    return {int(std::clamp<int64_t>(rows, 1, INT32_MAX))};
+  if (int64_t perProgram = config.gridParam(kRowsPerProgram); perProgram > 0)
+    return {int(std::clamp<int64_t>(
+        llvm::divideCeil(std::max<int64_t>(rows, 1), perProgram), 1,
+        INT32_MAX))};
   return {persistentGrid(resources, rows)};
 }
 
@@ -90,15 +105,22 @@ std::vector<TuningConfig> softmaxSearchSpace() {
   for (int ctas : {1, 2, 4, 8, 16})
     for (int warps : {1, 2, 4, 8, 16, 32})
       for (int stages : {1, 2, 3, 4, 6, 8})
-        for (int perRow : {0, 1})
+        for (int64_t perProgram : {0, 1})
           // Programs of 1 or 2 warps may share CTAs of 4 warps (an SM holds
           // at most 32 CTAs: one-warp CTAs fill half of it; 2, 4 and 8
           // one-warp programs per CTA measured alike).
           for (int programs : {1, 2, 4}) {
             if (programs > 1 && (ctas > 1 || warps * programs != 4))
               continue;
+            // Clusters take several rows a program: one a row is slow.
             TuningConfig config{
-                warps, stages, ctas, {}, {{kOneProgramPerRow, perRow}}};
+                warps,
+                stages,
+                ctas,
+                {},
+                {{kRowsPerProgram,
+                  perProgram && ctas > 1 ? kClusterRowsPerProgram
+                                         : perProgram}}};
             config.programsPerCTA = programs;
             space.push_back(std::move(config));
           }
@@ -113,7 +135,7 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
     // The CPU backend ignores warps, stages and clusters: one config.
     if (target.kind == TargetKind::CPU) {
       if (kept.empty())
-        kept.push_back({4, 1, 1, {}, {{kOneProgramPerRow, 0}}});
+        kept.push_back({4, 1, 1, {}, {{kRowsPerProgram, 0}}});
       continue;
     }
     double perThread = elementsPerThread(block, c);
@@ -159,7 +181,7 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
   // Rows longer than 128 elements per thread of 32 warps without clusters
   // (before sm_90): the most threads, the block in shared memory or spilled.
   if (kept.empty())
-    kept.push_back({32, 1, 1, {}, {{kOneProgramPerRow, 0}}});
+    kept.push_back({32, 1, 1, {}, {{kRowsPerProgram, 0}}});
   return kept;
 }
 
@@ -182,7 +204,7 @@ double softmaxEstimate(const TuningConfig &c, int64_t block, int elementBytes) {
   // one warp: 0.91 x torch alone in its CTA, 0.97 with 4 per CTA).
   cost +=
       0.15 * std::max(0.0, std::log2(4.0 / (c.numWarps * c.programsPerCTA)));
-  cost += c.gridParam(kOneProgramPerRow) ? 0.01 : 0;
+  cost += c.gridParam(kRowsPerProgram) ? 0.01 : 0;
   return cost;
 }
 
@@ -241,9 +263,15 @@ AutotuneSpec rowTuningSpec(RowArgPositions where,
   // per element that must hide behind memory. On the H200, bf16 65536 was
   // timed at 128 elements a thread only (0.886 x copy); 64 a thread, in 8
   // CTAs of 4 warps, runs at 0.917 (docs/softmax_long_rows_h200_*.csv).
+  // A cluster's two grids are timed apart: which wins depends on how the
+  // clusters fall on the SMs (H200, bf16 262144 on 16 CTAs of 4 warps, 3
+  // stages, 3 CTAs an SM: 3799 GB/s persistent, 4025 at 8 rows a cluster;
+  // f32 200000 on 16 CTAs of 8 warps, one CTA an SM: 3980 and 3681 at
+  // 1024 clusters).
   spec.coverGroup = [](const TuningConfig &c) -> int64_t {
     return c.numCTAs == 1 ? c.numWarps * 64 + c.numStages
-                          : 4096 + c.numCTAs * 64 + c.numWarps;
+                          : 4096 + c.numCTAs * 128 + c.numWarps * 2 +
+                                (c.gridParam(kRowsPerProgram) > 0);
   };
   spec.restore = std::move(restore);
   return spec;

@@ -696,8 +696,9 @@ TEST(Autotune, TimedConfigsAreTheTopKAndEachGroupsBest) {
 }
 
 // Long rows on sm_90: every cluster size x num_warps of the pruned space is
-// timed (the model alone misjudged bf16's elements per thread), beside the
-// model's best ranked.
+// timed (the model alone misjudged bf16's elements per thread), each with
+// both grids (persistent, and 8 rows a cluster: which wins depends on how
+// the clusters fall on the SMs), beside the model's best ranked.
 TEST(SoftmaxTuning, LongRowsTimeEveryClusterShape) {
   AutotuneSpec spec = examples::rowTuningSpec({});
   for (int bytes : {2, 4})
@@ -705,20 +706,54 @@ TEST(SoftmaxTuning, LongRowsTimeEveryClusterShape) {
       auto ranked =
           examples::softmaxRankedConfigs(block, bytes, Target::cuda(90));
       std::vector<size_t> timed = timedConfigs(spec, ranked);
-      std::set<std::pair<int, int>> shapes, timedShapes;
+      std::set<std::tuple<int, int, int64_t>> shapes, timedShapes;
+      // A cluster's non-persistent grid gives each program 8 rows.
+      auto shapeOf = [](const TuningConfig &c) {
+        EXPECT_TRUE(c.gridParam("ROWS") == 0 || c.gridParam("ROWS") == 8)
+            << c.str();
+        return std::tuple(c.numCTAs, c.numWarps,
+                          int64_t(c.gridParam("ROWS") > 0));
+      };
       for (size_t i = 0; i < ranked.size(); ++i)
         if (ranked[i].numCTAs > 1)
-          shapes.insert({ranked[i].numCTAs, ranked[i].numWarps});
+          shapes.insert(shapeOf(ranked[i]));
       for (size_t i : timed)
         if (ranked[i].numCTAs > 1)
-          timedShapes.insert({ranked[i].numCTAs, ranked[i].numWarps});
+          timedShapes.insert(shapeOf(ranked[i]));
       EXPECT_FALSE(shapes.empty()) << block;
       EXPECT_EQ(shapes, timedShapes) << bytes << " " << block;
+      for (auto [ctas, warps, perRow] : shapes)
+        EXPECT_TRUE(shapes.count({ctas, warps, 1 - perRow}))
+            << "both grids of " << ctas << " CTAs of " << warps << " warps";
       for (size_t i = 0; i < size_t(examples::kSoftmaxTuningTopK); ++i)
         EXPECT_TRUE(llvm::is_contained(timed, i)) << i;
       // Tuning stays short: a few dozen configs at most.
-      EXPECT_LE(timed.size(), 32u) << bytes << " " << block;
+      EXPECT_LE(timed.size(), 64u) << bytes << " " << block;
+      RecordProperty(std::to_string(bytes) + "x" + std::to_string(block),
+                     int(timed.size()));
     }
+}
+
+// The row kernels' grid: persistent (the programs resident at once, no more
+// than rows) with grid:ROWS=0, else about ROWS rows a program.
+TEST(SoftmaxTuning, RowGridTakesRowsPerProgram) {
+  AutotuneSpec spec = examples::rowTuningSpec({});
+  float buffer = 0;
+  KernelResources resources;
+  resources.maxResidentPrograms = 21;
+  auto gridFor = [&](int64_t perProgram, int32_t rows) {
+    std::vector<Arg> args{&buffer, &buffer, 64,  64,
+                          rows,    64,      Constexpr(64)};
+    TuningConfig config{4, 3, 16, {}, {{"ROWS", perProgram}}};
+    return spec.grid(config, resources, args).x;
+  };
+  EXPECT_EQ(gridFor(0, 8192), 21);
+  EXPECT_EQ(gridFor(0, 5), 5);
+  EXPECT_EQ(gridFor(1, 8192), 8192);
+  EXPECT_EQ(gridFor(8, 8192), 1024);
+  EXPECT_EQ(gridFor(8, 8193), 1025);
+  EXPECT_EQ(gridFor(8, 3), 1);
+  EXPECT_EQ(gridFor(8, 0), 1);
 }
 
 // softmax_columns' timed configs: whole columns (one block of

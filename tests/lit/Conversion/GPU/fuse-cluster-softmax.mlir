@@ -36,7 +36,7 @@
 // barrier but the entry one (after the mbarrier init) and the exit one.
 // NVVM:         llvm.mlir.global internal @__blk_cluster_mbar_softmax() {{.*}} : !llvm.array<16 x i8>
 // NVVM-LABEL: func.func @softmax
-// NVVM-NEXT:    %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// NVVM-NEXT:    %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // NVVM-COUNT-2: mbarrier.init.shared::cta.b64 [$0], 1;
 // NVVM:         fence.mbarrier_init.release.cluster;
 // NVVM:         nvvm.cluster.arrive

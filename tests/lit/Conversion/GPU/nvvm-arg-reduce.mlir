@@ -20,7 +20,7 @@
 // thread has linear index tid * 4 + k; the identity is (-inf, INT32_MAX).
 // CHECK-DAG:   llvm.mlir.global internal @__blk_smem_argmax_f32() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
 // CHECK-LABEL: func.func @argmax_f32
-// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // CHECK:         %[[IMAX:.*]] = arith.constant 2147483647 : i32
 // CHECK:         %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK:         %[[BASE:.*]] = arith.muli %[[TID]], %{{.*}} : i32

@@ -10,7 +10,7 @@
 // outside the per-thread branches).
 
 // CHECK-LABEL: func.func @replicated
-// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // CHECK:         %[[MASK:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i32
 // CHECK:         %[[PTR:.*]] = blk.addptr
 // CHECK:         llvm.fence syncscope("device") release
@@ -101,7 +101,7 @@ func.func @distributed(%out: !blk.ptr<i64>) {
 // An atomic on a scalar pointer runs once per program, on thread 0, and its
 // old value reaches every thread through the scratch array.
 // CHECK-LABEL: func.func @scalar
-// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // CHECK:         %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %{{.*}} : i32
 // CHECK-NEXT:    %[[OLD:.*]] = scf.if %[[FIRST]] -> (i32) {
 // CHECK:           llvm.atomicrmw xchg %{{.*}}, %{{.*}} syncscope("device") acq_rel : !llvm.ptr<1>, i32

@@ -29,8 +29,8 @@
 // CHECK-LABEL: func.func @columns
 // CHECK:         %[[CLUSTER:.*]] = llvm.mlir.addressof @__blk_cluster_columns : !llvm.ptr<3>
 // CHECK:         %[[MBAR:.*]] = llvm.mlir.addressof @__blk_cluster_mbar_columns : !llvm.ptr<3>
-// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
-// CHECK:         %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
+// CHECK:         %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank range <i32, 0, {{[0-9]+}}> : i32
 // CHECK:         %[[COUNT:.*]] = llvm.alloca
 // CHECK-NEXT:    %[[T0:.*]] = arith.cmpi eq, %[[TID]], %c0_i32 : i32
 // CHECK-NEXT:    scf.if %[[T0]] {

@@ -4,6 +4,7 @@
 // convert-blk-to-nvvm on a program that runs on a cluster of 2 CTAs, each
 // holding 2048 of the 4096 elements:
 // - program_id / num_programs are the cluster's (%clusterid, %nclusterid);
+// - %cluster_ctarank is read with its range, 0 to 2, and %tid.x with 0 to 128;
 // - the CTAs take turns tile by tile (tiles of 4 x 128 = 512 elements):
 //   make_range's element k of thread t is t * 4 + %cluster_ctarank * 512
 //   plus (k / 4) * 1024 + k % 4;
@@ -33,8 +34,8 @@
 // CHECK-LABEL: func.func @row
 // CHECK:         %[[CLUSTER:.*]] = llvm.mlir.addressof @__blk_cluster_row : !llvm.ptr<3>
 // CHECK:         %[[MBAR:.*]] = llvm.mlir.addressof @__blk_cluster_mbar_row : !llvm.ptr<3>
-// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
-// CHECK-NEXT:    %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, 128> : i32
+// CHECK-NEXT:    %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank range <i32, 0, 2> : i32
 // CHECK-NEXT:    %[[FIRST:.*]] = arith.cmpi eq, %[[RANK]], %c0_i32 : i32
 // CHECK-NEXT:    %[[COUNT:.*]] = llvm.alloca %{{.*}} x i32 : (i64) -> !llvm.ptr
 // CHECK-NEXT:    %[[T0:.*]] = arith.cmpi eq, %[[TID]], %c0_i32 : i32

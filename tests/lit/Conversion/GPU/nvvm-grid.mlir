@@ -4,11 +4,12 @@
 
 // A program is a CTA: blk.program_id <a> reads %ctaid.<a> and
 // blk.num_programs <a> reads %nctaid.<a>. Every kernel reads its thread id
-// (%tid.x) once, at entry, for the element-to-thread map.
+// (%tid.x) once, at entry, for the element-to-thread map, with its range
+// (0 to the CTA's 128 threads) so that LLVM can bound the indices made from it.
 
 // CHECK-LABEL: func.func @grid
 // CHECK-SAME:    (%[[OUT:[^:]*]]: !blk.ptr<i32>)
-// CHECK-NEXT:    %{{.*}} = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK-NEXT:    %{{.*}} = nvvm.read.ptx.sreg.tid.x range <i32, 0, 128> : i32
 // CHECK-NEXT:    %[[P0:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
 // CHECK-NEXT:    %[[P1:.*]] = nvvm.read.ptx.sreg.ctaid.y : i32
 // CHECK-NEXT:    %[[P2:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
@@ -45,7 +46,7 @@ func.func @grid(%out: !blk.ptr<i32>) {
 // t * 1 + 0, computed from %tid.x outside the loop.
 // CHECK-LABEL: func.func @persistent
 // CHECK-SAME:    (%[[OUT:[^:]*]]: !blk.ptr<f32>, %[[N:[^:]*]]: i32)
-// CHECK-NEXT:    %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK-NEXT:    %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // CHECK-NEXT:    %[[PID:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
 // CHECK-NEXT:    %[[NP:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
 // CHECK:         %[[T1:.*]] = arith.muli %[[TID]], %{{.*}} : i32

@@ -9,7 +9,7 @@
 // never touch memory. 256 elements over 64 threads: 4 per thread.
 
 // CHECK-LABEL: func.func @masked_f32
-// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // CHECK:         %[[ROW:.*]] = blk.addptr %{{.*}} : !blk.ptr<f32>, i32
 // Element 0 of thread t is at 4 * t: the start of the thread's vector.
 // CHECK:         %[[C4:.*]] = arith.constant 4 : i32

@@ -22,7 +22,7 @@
 // CHECK-DAG:     %[[C6:.*]] = arith.constant 6 : i32
 // CHECK-DAG:     %[[C63:.*]] = arith.constant 63 : i32
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : i32
-// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, 256> : i32
 // CHECK-NEXT:    %[[T:.*]] = arith.andi %[[TID]], %[[C63]] : i32
 // CHECK-NEXT:    %[[SLOT:.*]] = arith.shrui %[[TID]], %[[C6]] : i32
 // CHECK-NEXT:    %[[CTA:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32

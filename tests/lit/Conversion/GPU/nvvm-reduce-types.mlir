@@ -55,7 +55,7 @@ func.func @bf16_max(%in: !blk.ptr<bf16> {blk.divisibility = 16 : i32}, %out: !bl
 // thread holds: the shuffles start from it.
 // CHECK:       llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
 // CHECK-LABEL: func.func @replicated_i32_max
-// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // CHECK:         %[[C63:.*]] = arith.constant 63 : i32
 // CHECK-NEXT:    %[[IDX:.*]] = arith.andi %{{.*}}, %[[C63]] : i32
 // CHECK-NEXT:    %[[P:.*]] = blk.addptr %{{.*}}, %[[IDX]] : !blk.ptr<i32>, i32

@@ -30,7 +30,7 @@
 // One shared array of num_warps (4) f32 per reduction.
 // CHECK-DAG:   llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
 // CHECK-LABEL: func.func @max_and_sum
-// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // In-thread: 8 elements (1024 over 128 threads) into 4 interleaved
 // partials (element k into partial k mod 4), then pairwise, neighbours
 // first: 3 dependent steps instead of 8, 7 combines, no identity.

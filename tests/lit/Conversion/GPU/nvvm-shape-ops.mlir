@@ -31,7 +31,7 @@ func.func @reshape_moves_nothing(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>) {
 // The array holds 32 pointers (8 bytes each): 256 bytes.
 // CHECK:       llvm.mlir.global internal @__blk_smem_transpose() {{.*}} : !llvm.array<256 x i8>
 // CHECK-LABEL: func.func @transpose
-// CHECK:         %[[T:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:         %[[T:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // CHECK:         llvm.store %{{.*}}, %{{.*}} : !llvm.ptr<1>, !llvm.ptr<3>
 // CHECK:         nvvm.barrier0
 //                the result's (i, j) = (linear >> 2, linear & 3)

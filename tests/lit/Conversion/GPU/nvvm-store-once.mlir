@@ -6,7 +6,7 @@
 // (tid) is below 16 stores, so an in-place `store(p, load(p) + 1)` cannot
 // store twice (a slower warp would otherwise reload the stored value).
 // CHECK-LABEL: func.func @replicated_block
-// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // CHECK:         %[[SIXTEEN:.*]] = arith.constant 16 : i32
 // CHECK:         %[[OWNER:.*]] = arith.cmpi slt, %{{.*}}, %[[SIXTEEN]] : i32
 // CHECK-NEXT:    scf.if %[[OWNER]] {
@@ -66,7 +66,7 @@ func.func @not_replicated(%p: !blk.ptr<f32>) {
 // stores it, under the mask when there is one.
 // CHECK-LABEL: func.func @scalar_masked
 // CHECK-SAME:    (%[[P:[^:]*]]: !blk.ptr<f32>, %[[V:[^:]*]]: f32, %[[M:[^:]*]]: i1)
-// CHECK-NEXT:    %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK-NEXT:    %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %[[ZERO]] : i32
 // CHECK-NEXT:    %[[BOTH:.*]] = arith.andi %[[M]], %[[FIRST]] : i1

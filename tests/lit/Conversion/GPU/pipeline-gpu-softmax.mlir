@@ -48,7 +48,7 @@
 // CHECK-SAME:     %{{[^:]*}}: i32 {blk.divisibility = 16 : i32}, %{{[^:]*}}: i32 {blk.divisibility = 16 : i32}, %[[N_ROWS:[^:]*]]: i32, %[[N_COLS:[^:]*]]: i32 {blk.divisibility = 16 : i32})
 // CHECK-SAME:    attributes {nvvm.kernel, nvvm.maxntid = array<i32: 256, 1, 1>}
 // CHECK:         %[[SMEM:.*]] = llvm.mlir.addressof @__blk_smem_softmax : !llvm.ptr<3>
-// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // CHECK:         %[[PID:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
 // CHECK:         %[[NP:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
 //                the thread's 4 columns and their mask (col < n_cols)
