@@ -33,15 +33,16 @@ constexpr int kTimedSharedCTAConfigs = 8;
 // persistent grid).
 constexpr char kRowsPerProgram[] = "ROWS";
 
-// Rows per program of a cluster's non-persistent grid. On the H200 one
-// cluster a row runs at 0.6-0.7 x copy (each cluster's entry, barriers and
-// prologue for one row); about 8 rows each, far more clusters than fit at
-// once, let the hardware balance them and keep the rows-ahead pipeline busy:
-// bf16 262144 on 16 CTAs of 4 warps, 3 stages, 8192 rows: 3799 GB/s
-// persistent (21 clusters), 4025 at 1024 clusters, 2930 at 8192; f32 50000
-// on 8 CTAs of 4 warps, 42949 rows: 3666 persistent, 4033 at 4096, 3895 at
-// 42949.
-constexpr int64_t kClusterRowsPerProgram = 8;
+// Rows per program of the non-persistent grid of programs that load rows
+// ahead (num_stages > 1) or spread over clusters: about 8 rows each, far
+// more programs than fit at once, let the hardware balance them and keep
+// the rows-ahead pipeline busy. On the H200: bf16 262144 on 16 CTAs of 4
+// warps, 3 stages, 8192 rows: 3799 GB/s persistent (21 clusters), 4025 at
+// 1024 clusters, 2930 at 8192 (one cluster a row pays each cluster's entry
+// and barriers for a single row); f32 50000 on 8 CTAs of 4 warps, 42949
+// rows: 3666 persistent, 4033 at 4096, 3895 at 42949; bf16 layernorm 32768
+// x 12288 on 16 warps, 2 stages: 3734 persistent, 3895 at 4096 programs.
+constexpr int64_t kPipelinedRowsPerProgram = 8;
 
 int elementBytesOf(llvm::ArrayRef<Arg> args, int input) {
   return args.size() > size_t(input) ? int(dtypeBytes(args[input].dtype)) : 4;
@@ -105,22 +106,22 @@ std::vector<TuningConfig> softmaxSearchSpace() {
   for (int ctas : {1, 2, 4, 8, 16})
     for (int warps : {1, 2, 4, 8, 16, 32})
       for (int stages : {1, 2, 3, 4, 6, 8})
-        for (int64_t perProgram : {0, 1})
+        for (int64_t perProgram : {int64_t(0), int64_t(1),
+                                   kPipelinedRowsPerProgram})
           // Programs of 1 or 2 warps may share CTAs of 4 warps (an SM holds
           // at most 32 CTAs: one-warp CTAs fill half of it; 2, 4 and 8
           // one-warp programs per CTA measured alike).
           for (int programs : {1, 2, 4}) {
             if (programs > 1 && (ctas > 1 || warps * programs != 4))
               continue;
-            // Clusters take several rows a program: one a row is slow.
+            // Clusters take several rows a program (one a row is slow);
+            // several rows a program pay where rows are loaded ahead.
+            if ((perProgram == 1 && ctas > 1) ||
+                (perProgram == kPipelinedRowsPerProgram && ctas == 1 &&
+                 (stages == 1 || programs > 1)))
+              continue;
             TuningConfig config{
-                warps,
-                stages,
-                ctas,
-                {},
-                {{kRowsPerProgram,
-                  perProgram && ctas > 1 ? kClusterRowsPerProgram
-                                         : perProgram}}};
+                warps, stages, ctas, {}, {{kRowsPerProgram, perProgram}}};
             config.programsPerCTA = programs;
             space.push_back(std::move(config));
           }
@@ -145,6 +146,13 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
     // (Blocks smaller than a warp keep one warp.)
     bool oneWarp = c.numWarps == 1 && c.numCTAs == 1;
     if ((perThread < 1 && !oneWarp) || perThread > 128)
+      continue;
+    // Several rows a program in one CTA pay for rows of 32 KB and more
+    // (bf16 layernorm at 12288 columns: +4-9 %); below, a persistent grid
+    // or one program a row measured best (bf16 4096 x 4096 layernorm,
+    // 32768 x 781 softmax).
+    if (c.numCTAs == 1 && c.gridParam(kRowsPerProgram) > 1 &&
+        block * elementBytes < 32768)
       continue;
     // Clusters need sm_90 and only pay for rows that one CTA holds badly
     // (clusterable); each CTA keeps at least 4096 elements.
@@ -263,15 +271,17 @@ AutotuneSpec rowTuningSpec(RowArgPositions where,
   // per element that must hide behind memory. On the H200, bf16 65536 was
   // timed at 128 elements a thread only (0.886 x copy); 64 a thread, in 8
   // CTAs of 4 warps, runs at 0.917 (docs/softmax_long_rows_h200_*.csv).
-  // A cluster's two grids are timed apart: which wins depends on how the
-  // clusters fall on the SMs (H200, bf16 262144 on 16 CTAs of 4 warps, 3
-  // stages, 3 CTAs an SM: 3799 GB/s persistent, 4025 at 8 rows a cluster;
-  // f32 200000 on 16 CTAs of 8 warps, one CTA an SM: 3980 and 3681 at
-  // 1024 clusters).
+  // Grids of several rows a program are timed apart from the others: which
+  // wins depends on how the programs fall on the SMs (H200, bf16 262144 on
+  // 16 CTAs of 4 warps, 3 stages, 3 CTAs an SM: 3799 GB/s persistent, 4025
+  // at 8 rows a cluster; f32 200000 on 16 CTAs of 8 warps, one CTA an SM:
+  // 3980 and 3681 at 1024 clusters; bf16 layernorm 4096 x 12288 on 16
+  // warps, 2 stages: 3180 persistent, 3403 at 8 rows a program).
   spec.coverGroup = [](const TuningConfig &c) -> int64_t {
-    return c.numCTAs == 1 ? c.numWarps * 64 + c.numStages
-                          : 4096 + c.numCTAs * 128 + c.numWarps * 2 +
-                                (c.gridParam(kRowsPerProgram) > 0);
+    bool severalRows = c.gridParam(kRowsPerProgram) > 1;
+    return c.numCTAs == 1
+               ? c.numWarps * 64 + c.numStages + (severalRows ? 32 : 0)
+               : 4096 + c.numCTAs * 128 + c.numWarps * 2 + severalRows;
   };
   spec.restore = std::move(restore);
   return spec;

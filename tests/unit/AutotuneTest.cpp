@@ -734,6 +734,41 @@ TEST(SoftmaxTuning, LongRowsTimeEveryClusterShape) {
     }
 }
 
+// Rows of 32 KB and more loaded ahead in one CTA (num_stages > 1): each
+// warps x stages pair is timed on a persistent grid and on one of 8 rows a
+// program (the hardware balances the programs; a persistent grid's last
+// rows fall unevenly). Shorter rows keep the persistent grid.
+TEST(SoftmaxTuning, RowsAheadTimeBothGrids) {
+  AutotuneSpec spec = examples::rowTuningSpec({});
+  for (int bytes : {2, 4})
+    for (int64_t block : {int64_t(1024), int64_t(16384), int64_t(32768)}) {
+      bool several = block * bytes >= 32768;
+      auto ranked =
+          examples::softmaxRankedConfigs(block, bytes, Target::cuda(90));
+      std::vector<size_t> timed = timedConfigs(spec, ranked);
+      std::set<std::tuple<int, int, int64_t>> shapes, timedShapes;
+      for (size_t i = 0; i < ranked.size(); ++i) {
+        const TuningConfig &c = ranked[i];
+        if (c.numCTAs > 1 || c.programsPerCTA > 1)
+          continue;
+        int64_t rows = c.gridParam("ROWS");
+        EXPECT_TRUE(rows == 0 || rows == 1 ||
+                    (rows == 8 && c.numStages > 1 && several))
+            << c.str();
+        if (c.numStages > 1 && rows != 1) {
+          shapes.insert({c.numWarps, c.numStages, rows});
+          if (llvm::is_contained(timed, i))
+            timedShapes.insert({c.numWarps, c.numStages, rows});
+        }
+      }
+      EXPECT_FALSE(shapes.empty()) << block;
+      EXPECT_EQ(shapes, timedShapes) << bytes << " " << block;
+      EXPECT_LE(timed.size(), 64u) << bytes << " " << block;
+      RecordProperty(std::to_string(bytes) + "x" + std::to_string(block),
+                     int(timed.size()));
+    }
+}
+
 // The row kernels' grid: persistent (the programs resident at once, no more
 // than rows) with grid:ROWS=0, else about ROWS rows a program.
 TEST(SoftmaxTuning, RowGridTakesRowsPerProgram) {
