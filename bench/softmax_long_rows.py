@@ -9,8 +9,9 @@ plus 5000, 50000 and 200000; M = 32768 rows for N <= 32768, else M * N =
 (bench_common.bench_ms: a fixed 50 runs, each between CUDA events after an
 L2 flush and a GPU-side head start for the host; the median):
 blockjit's `softmax` (one program per row, BLOCK_SIZE = next_power_of_2(N),
-num_warps / num_stages / num_ctas chosen by its autotuner on the first call
-of a shape, a persistent grid of the programs (clusters) resident at once),
+num_warps / num_stages / num_ctas and the grid chosen by its autotuner on
+the first call of a shape: a persistent grid of the programs (clusters)
+resident at once, one program a row, or about 8 rows a program),
 blockjit's `softmax_online` (chunk and warps chosen by its autotuner), torch.softmax, torch.compile of
 it (--compile; slow to build), the Triton tutorial kernel (where it
 compiles) and a device copy of the same bytes. QuACK's published H100

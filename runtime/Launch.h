@@ -164,7 +164,7 @@ void appendHiddenArguments(const LoadedKernel &kernel,
 /// Sets `key.ranges` (maskBoundRangeOf) for the mask bounds of `kernel`
 /// (KernelDef::maskBounds) among the runtime arguments whose integer values
 /// are `integers` (per runtime argument; none: not an integer), on GPU
-/// targets and blocks of one CTA; a signature that fails to trace gets
+/// targets (clusters included); a signature that fails to trace gets
 /// none (its own trace reports the error). specializationFor calls it;
 /// blockjit-dump's --arg-value too.
 void setMaskBoundRanges(const KernelDef &kernel,

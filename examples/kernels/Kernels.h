@@ -14,9 +14,10 @@ namespace blockjit::examples {
 ///         n_rows, n_cols; BLOCK_SIZE)
 const std::shared_ptr<KernelDef> &softmax();
 
-/// softmax's configuration space: num_warps 1..32 x num_stages 1..4 x
-/// num_ctas 1..16 x a persistent grid or one program per row (grid:ROWS=1;
-/// 8 rows a program for clusters, grid:ROWS=8) (SoftmaxTuning.cpp).
+/// softmax's configuration space: num_warps 1..32 x num_stages 1..8 x
+/// num_ctas 1..16 x a grid: persistent (grid:ROWS=0), one program per row
+/// (grid:ROWS=1, one CTA) or about 8 rows a program (grid:ROWS=8, clusters
+/// and one CTA with num_stages > 1) (SoftmaxTuning.cpp).
 std::vector<TuningConfig> softmaxSearchSpace();
 /// The configs of `configs` worth trying for rows of BLOCK_SIZE `block` of
 /// `elementBytes` each on `target`: 1 to 128 elements per thread, clusters
@@ -34,8 +35,8 @@ double softmaxEstimate(const TuningConfig &config, int64_t block,
 /// untimed ($BLOCKJIT_AUTOTUNE=0) and what tests use as a default config.
 std::vector<TuningConfig> softmaxRankedConfigs(int64_t block, int elementBytes,
                                                const Target &target);
-/// How many of the ranked configs the tuner times (each compiled config
-/// twice: persistent grid, one program per row).
+/// How many of the ranked configs the tuner times (each grid of a compiled
+/// config counts as one).
 inline constexpr int kSoftmaxTuningTopK = 16;
 /// softmax's autotuner: key n_cols (exact) and n_rows (next power of two),
 /// a persistent grid of the occupancy's programs.

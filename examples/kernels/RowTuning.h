@@ -47,7 +47,8 @@ TuningBuffer rowMajorBuffer(std::string name, int pointer, int rowStride,
 /// softmax's tuning spec for a row kernel whose arguments sit at `where`:
 /// softmaxSearchSpace() pruned by softmaxPrune, ranked by softmaxEstimate
 /// (the best kSoftmaxTuningTopK timed), keyed by n_cols (exact) and n_rows
-/// (next power of two), a persistent grid or one program per row.
+/// (next power of two), a persistent grid, one program per row or about 8
+/// rows a program (softmaxSearchSpace).
 /// `restore`: buffers tuning runs overwrite that must keep their contents
 /// (an output that may alias an input).
 AutotuneSpec rowTuningSpec(RowArgPositions where,

@@ -40,8 +40,10 @@ constexpr char kRowsPerProgram[] = "ROWS";
 // warps, 3 stages, 8192 rows: 3799 GB/s persistent (21 clusters), 4025 at
 // 1024 clusters, 2930 at 8192 (one cluster a row pays each cluster's entry
 // and barriers for a single row); f32 50000 on 8 CTAs of 4 warps, 42949
-// rows: 3666 persistent, 4033 at 4096, 3895 at 42949; bf16 layernorm 32768
-// x 12288 on 16 warps, 2 stages: 3734 persistent, 3895 at 4096 programs.
+// rows: 3666 persistent, 4006-4033 at 4096-8192 clusters (8 rows a cluster
+// is 5369), 3895 at 42949; bf16 layernorm 32768 x 12288 on 16 warps, 2
+// stages: 3734 persistent, 3895 at 4096 programs (one config each, no L2
+// flush; tuned, bench/softmax_family_gpu.py: 0.901 -> 0.928 x copy).
 constexpr int64_t kPipelinedRowsPerProgram = 8;
 
 int elementBytesOf(llvm::ArrayRef<Arg> args, int input) {
@@ -148,7 +150,8 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
     if ((perThread < 1 && !oneWarp) || perThread > 128)
       continue;
     // Several rows a program in one CTA pay for rows of 32 KB and more
-    // (bf16 layernorm at 12288 columns: +4-9 %); below, a persistent grid
+    // (bf16 layernorm at 12288 columns: +4-9 % a config, +3 % tuned at 32768
+    // rows); below, a persistent grid
     // or one program a row measured best (bf16 4096 x 4096 layernorm,
     // 32768 x 781 softmax).
     if (c.numCTAs == 1 && c.gridParam(kRowsPerProgram) > 1 &&
@@ -196,7 +199,7 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
 double softmaxEstimate(const TuningConfig &c, int64_t block, int elementBytes) {
   // Best measured (docs/tune_softmax_*.csv): about 64 elements (128-256
   // bytes) per thread, the next row in flight, the smallest cluster.
-  // Each config's two grids rank side by side, the persistent one first.
+  // Each config's grids rank side by side, the persistent one first.
   double perThread = elementsPerThread(block, c);
   double cost = std::abs(std::log2(perThread * elementBytes / 256.0));
   // Rows in flight: enough that a thread has about 128 bytes loading
@@ -275,8 +278,9 @@ AutotuneSpec rowTuningSpec(RowArgPositions where,
   // wins depends on how the programs fall on the SMs (H200, bf16 262144 on
   // 16 CTAs of 4 warps, 3 stages, 3 CTAs an SM: 3799 GB/s persistent, 4025
   // at 8 rows a cluster; f32 200000 on 16 CTAs of 8 warps, one CTA an SM:
-  // 3980 and 3681 at 1024 clusters; bf16 layernorm 4096 x 12288 on 16
-  // warps, 2 stages: 3180 persistent, 3403 at 8 rows a program).
+  // 3980 persistent, 3740 at 1024 clusters (8 rows a cluster is 1343); bf16
+  // layernorm 4096 x 12288 on 16 warps, 2 stages: 3180 persistent, 3403 at
+  // 8 rows a program).
   spec.coverGroup = [](const TuningConfig &c) -> int64_t {
     bool severalRows = c.gridParam(kRowsPerProgram) > 1;
     return c.numCTAs == 1
