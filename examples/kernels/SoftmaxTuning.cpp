@@ -199,7 +199,9 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
 double softmaxEstimate(const TuningConfig &c, int64_t block, int elementBytes) {
   // Best measured (docs/tune_softmax_*.csv): about 64 elements (128-256
   // bytes) per thread, the next row in flight, the smallest cluster.
-  // Each config's grids rank side by side, the persistent one first.
+  // Each config's grids rank side by side: in one CTA the persistent one
+  // first, on a cluster 8 rows a cluster (the tuner's pick at every long
+  // row on the H200, docs/softmax_long_rows_h200_head_20261129.csv).
   double perThread = elementsPerThread(block, c);
   double cost = std::abs(std::log2(perThread * elementBytes / 256.0));
   // Rows in flight: enough that a thread has about 128 bytes loading
@@ -215,7 +217,8 @@ double softmaxEstimate(const TuningConfig &c, int64_t block, int elementBytes) {
   // one warp: 0.91 x torch alone in its CTA, 0.97 with 4 per CTA).
   cost +=
       0.15 * std::max(0.0, std::log2(4.0 / (c.numWarps * c.programsPerCTA)));
-  cost += c.gridParam(kRowsPerProgram) ? 0.01 : 0;
+  bool persistent = c.gridParam(kRowsPerProgram) == 0;
+  cost += persistent == (c.numCTAs > 1) ? 0.01 : 0;
   return cost;
 }
 
