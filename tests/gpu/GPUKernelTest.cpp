@@ -496,13 +496,15 @@ TEST(GPUSoftmaxMaskBoundRanges, EdgesRoundTrip) {
 // The same on blocks spread over clusters, where each CTA's share is placed
 // by its cluster rank: lengths at the edges of ranges in 65536- and
 // 262144-wide blocks (50000 lies in [49168, 53248], 200000 in [196624,
-// 212992]), every cluster size, f32 and bf16, strided rows.
+// 212992]), every cluster size, f32 and bf16, strided rows. At most 7
+// rows, so at most 7 clusters: compute-sanitizer's synccheck fails larger
+// grids of 16-CTA clusters by itself (docs/RELIABILITY.md).
 TEST(GPUSoftmaxMaskBoundRanges, ClusterEdgesRoundTrip) {
   REQUIRE_GPU();
   for (int ctas : {2, 4, 8, 16})
     for (int64_t cols : {49152, 49153, 49168, 50000, 53248, 53249, 40000}) {
-      softmaxRoundTrip<float, float>({9, cols, cols + 16, cols, 0, 4, ctas});
-      softmaxRoundTrip<bfloat16, bfloat16>({9, cols, cols, cols + 8, 0, 8, ctas});
+      softmaxRoundTrip<float, float>({7, cols, cols + 16, cols, 0, 4, ctas});
+      softmaxRoundTrip<bfloat16, bfloat16>({7, cols, cols, cols + 8, 0, 8, ctas});
     }
   for (int64_t cols : {196608, 196609, 200000, 212992, 212993}) {
     softmaxRoundTrip<bfloat16, bfloat16>({5, cols, cols, cols, 0, 4, 16, 3});
