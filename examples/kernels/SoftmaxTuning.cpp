@@ -150,10 +150,9 @@ std::vector<TuningConfig> softmaxPrune(llvm::ArrayRef<TuningConfig> configs,
     if ((perThread < 1 && !oneWarp) || perThread > 128)
       continue;
     // Several rows a program in one CTA pay for rows of 32 KB and more
-    // (bf16 layernorm at 12288 columns: +4-9 % a config, +3 % tuned at 32768
-    // rows); below, a persistent grid
-    // or one program a row measured best (bf16 4096 x 4096 layernorm,
-    // 32768 x 781 softmax).
+    // (bf16 layernorm at 12288 columns: +4-9 % a config, +3 % tuned at
+    // 32768 rows); below, a persistent grid or one program a row measured
+    // best (bf16 4096 x 4096 layernorm, 32768 x 781 softmax).
     if (c.numCTAs == 1 && c.gridParam(kRowsPerProgram) > 1 &&
         block * elementBytes < 32768)
       continue;

@@ -15,6 +15,7 @@
 #include "runtime/blockjit_c.h"
 #include "tests/common/ScopedCacheDirectory.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -24,6 +25,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <thread>
@@ -695,6 +697,27 @@ TEST(Autotune, TimedConfigsAreTheTopKAndEachGroupsBest) {
   EXPECT_EQ(timedConfigs(spec, ranked), (std::vector<size_t>{0, 1, 2}));
 }
 
+namespace {
+
+using Shape = std::tuple<int, int, int64_t>;
+
+/// The shapes `shapeOf` gives the ranked configs (none: not counted), and
+/// those of the ones `timed` names.
+std::pair<std::set<Shape>, std::set<Shape>> rankedAndTimedShapes(
+    llvm::ArrayRef<TuningConfig> ranked, llvm::ArrayRef<size_t> timed,
+    llvm::function_ref<std::optional<Shape>(const TuningConfig &)> shapeOf) {
+  std::set<Shape> shapes, timedShapes;
+  for (size_t i = 0; i < ranked.size(); ++i)
+    if (std::optional<Shape> shape = shapeOf(ranked[i])) {
+      shapes.insert(*shape);
+      if (llvm::is_contained(timed, i))
+        timedShapes.insert(*shape);
+    }
+  return {shapes, timedShapes};
+}
+
+} // namespace
+
 // Long rows on sm_90: every cluster size x num_warps of the pruned space is
 // timed (the model alone misjudged bf16's elements per thread), each with
 // both grids (persistent, and 8 rows a cluster: which wins depends on how
@@ -706,28 +729,27 @@ TEST(SoftmaxTuning, LongRowsTimeEveryClusterShape) {
       auto ranked =
           examples::softmaxRankedConfigs(block, bytes, Target::cuda(90));
       std::vector<size_t> timed = timedConfigs(spec, ranked);
-      std::set<std::tuple<int, int, int64_t>> shapes, timedShapes;
-      // A cluster's non-persistent grid gives each program 8 rows.
-      auto shapeOf = [](const TuningConfig &c) {
-        EXPECT_TRUE(c.gridParam("ROWS") == 0 || c.gridParam("ROWS") == 8)
-            << c.str();
-        return std::tuple(c.numCTAs, c.numWarps,
-                          int64_t(c.gridParam("ROWS") > 0));
-      };
-      for (size_t i = 0; i < ranked.size(); ++i)
-        if (ranked[i].numCTAs > 1)
-          shapes.insert(shapeOf(ranked[i]));
-      for (size_t i : timed)
-        if (ranked[i].numCTAs > 1)
-          timedShapes.insert(shapeOf(ranked[i]));
+      // (num_ctas, num_warps, several rows a program) of each cluster
+      // config; a cluster's non-persistent grid gives each program 8 rows.
+      auto [shapes, timedShapes] = rankedAndTimedShapes(
+          ranked, timed, [](const TuningConfig &c) -> std::optional<Shape> {
+            if (c.numCTAs == 1)
+              return std::nullopt;
+            EXPECT_TRUE(c.gridParam("ROWS") == 0 || c.gridParam("ROWS") == 8)
+                << c.str();
+            return Shape(c.numCTAs, c.numWarps,
+                         int64_t(c.gridParam("ROWS") > 0));
+          });
       EXPECT_FALSE(shapes.empty()) << block;
       EXPECT_EQ(shapes, timedShapes) << bytes << " " << block;
       // Untimed ($BLOCKJIT_AUTOTUNE=0), a cluster runs 8 rows a cluster,
       // the tuner's pick at every long row measured.
-      if (block == 262144)
+      if (block == 262144) {
         EXPECT_GT(ranked.front().numCTAs, 1) << ranked.front().str();
-      if (ranked.front().numCTAs > 1)
+      }
+      if (ranked.front().numCTAs > 1) {
         EXPECT_EQ(ranked.front().gridParam("ROWS"), 8) << ranked.front().str();
+      }
       for (auto [ctas, warps, perRow] : shapes)
         EXPECT_TRUE(shapes.count({ctas, warps, 1 - perRow}))
             << "both grids of " << ctas << " CTAs of " << warps << " warps";
@@ -752,30 +774,30 @@ TEST(SoftmaxTuning, RowsAheadTimeBothGrids) {
       auto ranked =
           examples::softmaxRankedConfigs(block, bytes, Target::cuda(90));
       std::vector<size_t> timed = timedConfigs(spec, ranked);
-      std::set<std::tuple<int, int, int64_t>> shapes, timedShapes;
-      for (size_t i = 0; i < ranked.size(); ++i) {
-        const TuningConfig &c = ranked[i];
-        if (c.numCTAs > 1 || c.programsPerCTA > 1)
-          continue;
-        int64_t rows = c.gridParam("ROWS");
-        EXPECT_TRUE(rows == 0 || rows == 1 ||
-                    (rows == 8 && c.numStages > 1 && several))
-            << c.str();
-        if (c.numStages > 1 && rows != 1) {
-          shapes.insert({c.numWarps, c.numStages, rows});
-          if (llvm::is_contained(timed, i))
-            timedShapes.insert({c.numWarps, c.numStages, rows});
-        }
-      }
+      // (num_warps, num_stages, ROWS) of each one-CTA config that loads
+      // rows ahead on a grid of several rows a program or a persistent one.
+      auto [shapes, timedShapes] = rankedAndTimedShapes(
+          ranked, timed, [&](const TuningConfig &c) -> std::optional<Shape> {
+            if (c.numCTAs > 1 || c.programsPerCTA > 1)
+              return std::nullopt;
+            int64_t rows = c.gridParam("ROWS");
+            EXPECT_TRUE(rows == 0 || rows == 1 ||
+                        (rows == 8 && c.numStages > 1 && several))
+                << c.str();
+            if (c.numStages == 1 || rows == 1)
+              return std::nullopt;
+            return Shape(c.numWarps, c.numStages, rows);
+          });
       EXPECT_FALSE(shapes.empty()) << block;
       EXPECT_EQ(shapes, timedShapes) << bytes << " " << block;
       bool anySeveral = false;
       for (auto [warps, stages, rows] : shapes) {
         anySeveral |= rows == 8;
-        if (several)
+        if (several) {
           EXPECT_TRUE(shapes.count({warps, stages, 8 - rows}))
               << "both grids of " << warps << " warps, " << stages
               << " stages, " << block << " x " << bytes << " bytes";
+        }
       }
       EXPECT_EQ(anySeveral, several) << bytes << " " << block;
       // Tuning stays short: a few dozen configs at most.
