@@ -16,10 +16,12 @@
 #include "dialect/BlkDialect.h"
 #include "dialect/gpu/BlkGPUDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -241,6 +243,44 @@ SmallVector<SmallVector<PrefetchChain>> chainsToStage(ModuleOp module,
   return staged;
 }
 
+/// Whether `mask` compares with a bound LLVM will know: a constant, or a
+/// mask bound the trace clamped to its range (arith.minsi), splat over the
+/// block. Only such masks are worth repeating at a local_load: LLVM folds
+/// them for the vectors the range decides, while a select per element on
+/// a mask known only at run time would cost an instruction each.
+bool comparesWithAKnownBound(Value mask) {
+  auto compare = mask.getDefiningOp<arith::CmpIOp>();
+  if (!compare)
+    return false;
+  return llvm::any_of(compare->getOperands(), [](Value side) {
+    if (auto splat = side.getDefiningOp<blk::SplatOp>())
+      side = splat.getSrc();
+    Operation *def = side.getDefiningOp();
+    return def && (isa<arith::MinSIOp>(def) ||
+                   matchPattern(side, m_Constant()));
+  });
+}
+
+/// A conjunct of `mask` defined outside `loop` (the mask itself, or one
+/// side of an `andi`; blk-pipeline-loads masks a row ahead with
+/// `mask & splat(row in range)`) that compares with a known bound, or
+/// null. Any conjunct is true wherever the mask is, so the elements it
+/// leaves out were left out by the load too, and their slots hold its
+/// `other`.
+Value loopInvariantConjunct(scf::ForOp loop, Value mask) {
+  if (!mask)
+    return mask;
+  if (loop.isDefinedOutsideOfLoop(mask) && comparesWithAKnownBound(mask))
+    return mask;
+  auto both = mask.getDefiningOp<arith::AndIOp>();
+  if (!both)
+    return Value();
+  for (Value side : both->getOperands())
+    if (Value conjunct = loopInvariantConjunct(loop, side))
+      return conjunct;
+  return Value();
+}
+
 /// Moves a loop's prefetched rows into shared memory: the prologue loads
 /// become async_loads at `offset` onwards (row k of every chain before row
 /// k + 1 of any, so each row is one group in issue order), the loop
@@ -271,8 +311,16 @@ int64_t stageChains(ArrayRef<PrefetchChain> chains, int64_t offset) {
   for (const PrefetchChain &chain : chains) {
     blk::LoadOp ahead = chain.ahead;
     Value carried = loop.getRegionIterArgs()[chain.first];
-    auto row = blkgpu::LocalLoadOp::create(top, ahead.getLoc(), ahead.getType(),
-                                           carried);
+    // The part of the row's mask the loop does not change (softmax's
+    // cols < n_cols) reads the elements it leaves out as `other`, which
+    // LLVM can then fold.
+    Value mask = loopInvariantConjunct(loop, ahead.getMask());
+    Value other = ahead.getOther();
+    if (other && !loop.isDefinedOutsideOfLoop(other))
+      mask = Value();
+    auto row = blkgpu::LocalLoadOp::create(top, ahead.getLoc(),
+                                           ahead.getType(), carried, mask,
+                                           mask ? other : Value());
     carried.replaceAllUsesExcept(row.getResult(), row);
   }
   for (const PrefetchChain &chain : chains) {
@@ -437,8 +485,12 @@ private:
       uses.push_back(&use);
     for (OpOperand *use : uses) {
       OpBuilder atUse(use->getOwner());
+      Value mask = load.getMask() && comparesWithAKnownBound(load.getMask())
+                       ? load.getMask()
+                       : Value();
       use->set(blkgpu::LocalLoadOp::create(atUse, load.getLoc(), type,
-                                           staged.getResult()));
+                                           staged.getResult(), mask,
+                                           mask ? load.getOther() : Value()));
     }
     int64_t bytes = sharedBytesOf(load);
     load.erase();

@@ -99,6 +99,23 @@ LogicalResult LocalLoadOp::verify() {
     return emitOpError() << "reads what blkgpu.async_load keeps in shared "
                             "memory (or a loop carries); its operand comes "
                             "from elsewhere";
+  if (Value mask = getMask()) {
+    auto maskType = cast<RankedTensorType>(mask.getType());
+    if (maskType.getShape() != result.getShape() ||
+        !maskType.getElementType().isInteger(1) ||
+        maskType.getEncoding() != result.getEncoding())
+      return emitOpError() << "mask must be " << result.getShape()
+                           << " of i1 laid out as the result, got "
+                           << maskType;
+  }
+  if (Value other = getOther()) {
+    if (!getMask())
+      return emitOpError() << "'other' is what masked elements read; it "
+                              "needs a mask";
+    if (other.getType() != result)
+      return emitOpError() << "other must be " << result << ", got "
+                           << other.getType();
+  }
   return success();
 }
 

@@ -86,7 +86,8 @@ def BlkGPU_AsyncWaitOp
   let hasVerifier = 1;
 }
 
-def BlkGPU_LocalLoadOp : Op<BlkGPU_Dialect, "local_load", [Pure]> {
+def BlkGPU_LocalLoadOp
+    : Op<BlkGPU_Dialect, "local_load", [Pure, AttrSizedOperandSegments]> {
   let summary = "Read a block kept in shared memory into registers";
   let description = [{
     The block that `blkgpu.async_load` keeps in shared memory, laid out in
@@ -96,10 +97,21 @@ def BlkGPU_LocalLoadOp : Op<BlkGPU_Dialect, "local_load", [Pure]> {
     a row a loop loaded ahead, one at the top of the iteration that uses
     it. The source is a `blkgpu.async_load` or a loop's iter_arg carrying
     one.
+
+    With the async_load's `mask` (and `other`), where they are in scope,
+    the elements the mask leaves out read as `other` (0 without it), which
+    is what their slots hold: a mask that folds to false (a vector a mask
+    bound's range puts past the row) then gives LLVM the constant, and the
+    read and the math on it fold away.
   }];
-  let arguments = (ins AnyRankedTensor:$src);
+  let arguments = (ins AnyRankedTensor:$src, Optional<AnyRankedTensor>:$mask,
+                       Optional<AnyRankedTensor>:$other);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let assemblyFormat = [{
+    $src (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`other` `(` $other^ `:` type($other) `)`)? attr-dict `:` type($src)
+    `->` type($result)
+  }];
   let hasVerifier = 1;
 }
 

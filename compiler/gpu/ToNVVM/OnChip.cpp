@@ -152,14 +152,28 @@ struct LocalLoadLowering : KernelOpLowering<blkgpu::LocalLoadOp> {
     unsigned bytes = blk::elementBytes(element);
     int64_t width = std::min<int64_t>(layout.vector, 16 / bytes);
     SmallVector<Value> elements;
+    ValueRange mask = read.getMask() ? adaptor.getMask() : ValueRange();
+    ValueRange other = read.getOther() ? adaptor.getOther() : ValueRange();
+    Value zero;
+    if (!mask.empty() && other.empty())
+      zero = arith::ConstantOp::create(rewriter, loc, element,
+                                       rewriter.getZeroAttr(element));
     for (int64_t k = 0; k < layout.perThread(); k += width) {
       Value slot = slotOf(rewriter, loc, kernel, layout,
                           adaptor.getSrc().front(), element, k);
       Value vec =
           loadVector(rewriter, loc, element, width, slot, width * bytes);
-      for (int64_t j = 0; j < width; ++j)
-        elements.push_back(LLVM::ExtractElementOp::create(
-            rewriter, loc, vec, i32Constant(rewriter, loc, j)));
+      for (int64_t j = 0; j < width; ++j) {
+        Value value = LLVM::ExtractElementOp::create(
+            rewriter, loc, vec, i32Constant(rewriter, loc, j));
+        // A masked-off slot holds `other` (or 0): selecting it is a no-op
+        // that LLVM folds where the mask is known.
+        if (!mask.empty())
+          value = arith::SelectOp::create(rewriter, loc, mask[k + j], value,
+                                          other.empty() ? zero
+                                                        : other[k + j]);
+        elements.push_back(value);
+      }
     }
     rewriter.replaceOpWithMultiple(read, {elements});
     return success();

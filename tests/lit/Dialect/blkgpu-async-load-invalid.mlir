@@ -72,6 +72,39 @@ func.func @local_load_changes_shape(%p: tensor<256x!blk.ptr<f32>, #blocked>) {
 
 // -----
 
+#blocked = #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#shared = #blkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @local_load_mask_of_another_shape(%p: tensor<256x!blk.ptr<f32>, #blocked>, %m: tensor<128xi1, #blocked>) {
+  %s = blkgpu.async_load %p {offset = 0 : i64} : tensor<256x!blk.ptr<f32>, #blocked> -> tensor<256xf32, #shared>
+  // expected-error @+1 {{mask must be 256 of i1 laid out as the result, got 'tensor<128xi1, #blkgpu.blocked}}
+  %y = blkgpu.local_load %s mask(%m : tensor<128xi1, #blocked>) : tensor<256xf32, #shared> -> tensor<256xf32, #blocked>
+  return
+}
+
+// -----
+
+#blocked = #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#shared = #blkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @local_load_other_without_mask(%p: tensor<256x!blk.ptr<f32>, #blocked>, %o: tensor<256xf32, #blocked>) {
+  %s = blkgpu.async_load %p {offset = 0 : i64} : tensor<256x!blk.ptr<f32>, #blocked> -> tensor<256xf32, #shared>
+  // expected-error @+1 {{'other' is what masked elements read; it needs a mask}}
+  %y = blkgpu.local_load %s other(%o : tensor<256xf32, #blocked>) : tensor<256xf32, #shared> -> tensor<256xf32, #blocked>
+  return
+}
+
+// -----
+
+#blocked = #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#shared = #blkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @local_load_other_of_another_type(%p: tensor<256x!blk.ptr<f32>, #blocked>, %m: tensor<256xi1, #blocked>, %o: tensor<256xf16, #blocked>) {
+  %s = blkgpu.async_load %p {offset = 0 : i64} : tensor<256x!blk.ptr<f32>, #blocked> -> tensor<256xf32, #shared>
+  // expected-error @+1 {{other must be 'tensor<256xf32, #blkgpu.blocked}}
+  %y = blkgpu.local_load %s mask(%m : tensor<256xi1, #blocked>) other(%o : tensor<256xf16, #blocked>) : tensor<256xf32, #shared> -> tensor<256xf32, #blocked>
+  return
+}
+
+// -----
+
 // Where the block goes: an offset in the dynamic shared memory, or the
 // buffer of a block kept there earlier, exactly one of them.
 #blocked = #blkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
