@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <set>
 #include <thread>
 
 namespace blockjit {
@@ -95,6 +97,32 @@ struct Candidate {
   std::string skipped; // why it left the race ("" while in it)
 };
 
+/// `seeds` and every config `spec.refine` reaches from them in at most
+/// kRefineRounds steps: the configs a tuning of these seeds may choose.
+std::vector<TuningConfig> reachableByRefine(const AutotuneSpec &spec,
+                                            std::vector<TuningConfig> seeds,
+                                            llvm::ArrayRef<Arg> args,
+                                            const Target &target) {
+  std::set<std::string> seen;
+  std::vector<TuningConfig> reached, frontier;
+  for (TuningConfig &config : seeds)
+    if (seen.insert(config.str()).second) {
+      reached.push_back(config);
+      frontier.push_back(std::move(config));
+    }
+  for (int round = 0; spec.refine && round < kRefineRounds; ++round) {
+    std::vector<TuningConfig> next;
+    for (const TuningConfig &config : frontier)
+      for (TuningConfig &near : spec.refine(config, args, target))
+        if (seen.insert(near.str()).second) {
+          reached.push_back(near);
+          next.push_back(std::move(near));
+        }
+    frontier = std::move(next);
+  }
+  return reached;
+}
+
 } // namespace
 
 std::string TuningConfig::str() const {
@@ -121,6 +149,18 @@ int64_t TuningConfig::gridParam(llvm::StringRef name, int64_t otherwise) const {
     if (key == name)
       return value;
   return otherwise;
+}
+
+TuningConfig TuningConfig::withGridParam(llvm::StringRef name,
+                                         int64_t value) const {
+  TuningConfig config = *this;
+  for (auto &[key, old] : config.gridParams)
+    if (key == name) {
+      old = value;
+      return config;
+    }
+  config.gridParams.push_back({name.str(), value});
+  return config;
 }
 
 std::vector<size_t> timedConfigs(const AutotuneSpec &spec,
@@ -278,8 +318,10 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
   std::vector<TuningConfig> configs = spec_.configs;
   if (spec_.prune)
     configs = spec_.prune(configs, args, *target);
-  std::vector<Candidate> candidates;
-  for (const TuningConfig &config : configs) {
+  // A candidate for `config`, or none where the compiler would reject it
+  // (the reason joins result.skipped).
+  auto makeCandidate = [&](const TuningConfig &config)
+      -> llvm::Expected<std::optional<Candidate>> {
     Candidate candidate{config, options, {}, {}, {}};
     candidate.options.target = targetKind;
     config.applyTo(candidate.options);
@@ -293,9 +335,17 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
     candidate.key = *key;
     if (llvm::Error invalid = checkSpecialization(*kernel_, candidate.key)) {
       result.skipped.push_back({config, llvm::toString(std::move(invalid))});
-      continue;
+      return std::nullopt;
     }
-    candidates.push_back(std::move(candidate));
+    return std::move(candidate);
+  };
+  std::vector<Candidate> candidates;
+  for (const TuningConfig &config : configs) {
+    auto candidate = makeCandidate(config);
+    if (!candidate)
+      return candidate.takeError();
+    if (*candidate)
+      candidates.push_back(std::move(**candidate));
   }
   if (spec_.estimate) {
     std::vector<std::pair<double, size_t>> ranked;
@@ -375,9 +425,13 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
     if (auto stored = readDiskEntry(*diskKey, "tuning")) {
       llvm::StringRef text = *stored;
       llvm::StringRef line = text.split('\n').first;
+      std::vector<TuningConfig> timedHere;
       for (const Candidate &c : candidates)
-        if (line == "config " + c.config.str()) {
-          result.config = c.config;
+        timedHere.push_back(c.config);
+      for (const TuningConfig &config :
+           reachableByRefine(spec_, timedHere, args, *target))
+        if (line == "config " + config.str()) {
+          result.config = config;
           result.fromDiskCache = true;
           result.tuningMilliseconds = millisecondsSince(start);
           return result;
@@ -559,8 +613,10 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
     llvm::errs() << "\n";
   };
 
+  // Candidates timed without an error (indices into candidates), and
+  // result.timings in the same order.
   std::vector<size_t> survivors;
-  for (size_t i = 0; i < candidates.size(); ++i) {
+  auto timeCandidate = [&](size_t i) {
     Candidate &c = candidates[i];
     if (c.skipped.empty()) {
       auto ms = time(c);
@@ -574,16 +630,53 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
     if (!c.skipped.empty())
       result.skipped.push_back({c.config, c.skipped});
     progress(false);
+  };
+  // Positions in survivors, fastest first.
+  auto fastestFirst = [&] {
+    std::vector<size_t> order(survivors.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return result.timings[a].second < result.timings[b].second;
+    });
+    return order;
+  };
+  for (size_t i = 0; i < candidates.size(); ++i)
+    timeCandidate(i);
+
+  // The spec's neighbours of the best kFinalists, timed the same way, until
+  // the best have none left untimed (a hill climb along what refine varies).
+  if (spec_.refine) {
+    std::set<std::string> seen;
+    for (const Candidate &c : candidates)
+      seen.insert(c.config.str());
+    for (int round = 0; round < kRefineRounds; ++round) {
+      std::vector<TuningConfig> fresh;
+      std::vector<size_t> order = fastestFirst();
+      for (size_t k = 0; k < order.size() && k < size_t(kFinalists); ++k)
+        for (TuningConfig &next : spec_.refine(
+                 candidates[survivors[order[k]]].config, args, *target))
+          if (seen.insert(next.str()).second)
+            fresh.push_back(std::move(next));
+      if (fresh.empty())
+        break;
+      for (const TuningConfig &config : fresh) {
+        auto candidate = makeCandidate(config);
+        if (!candidate)
+          return candidate.takeError();
+        if (!*candidate)
+          continue;
+        candidates.push_back(std::move(**candidate));
+        compileAndLoad(candidates.back());
+        timeCandidate(candidates.size() - 1);
+      }
+    }
   }
+
   // Order survivors by their median; the best kFinalists are timed again,
   // their runs interleaved (one of each in turn), so that a drift of the
   // GPU's clocks or of its neighbours' load falls on all of them alike.
-  std::vector<size_t> order(survivors.size());
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return result.timings[a].second < result.timings[b].second;
-  });
+  std::vector<size_t> order = fastestFirst();
   size_t winner = survivors.empty() ? 0 : survivors[order[0]];
   if (order.size() > 1) {
     llvm::Error failed = llvm::Error::success();

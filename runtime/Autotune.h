@@ -30,7 +30,11 @@
 //      events on the caller's stream (so after its pending work); the median
 //      counts. On a GPU, 50 ms of untimed runs come first (its clocks fall
 //      while the candidates compile). The best three are timed again, their
-//      runs interleaved, and the best median of that round wins.
+//      runs interleaved, and the best median of that round wins. Before
+//      that round, the spec's `refine` neighbours of the best three are
+//      timed too (a hill climb over a parameter the first pass times at one
+//      value, e.g. rows per program), until no new neighbour is among the
+//      best three or after kRefineRounds rounds.
 //   5. The `restore` buffers get back what they held before tuning.
 // With $BLOCKJIT_AUTOTUNE=0 nothing is timed: the best-ranked config that
 // compiles is used (the spec's estimate, else the first).
@@ -78,6 +82,8 @@ struct TuningConfig {
   void applyTo(LaunchOptions &options) const;
   /// The value of grid parameter `name`, or `otherwise`.
   int64_t gridParam(llvm::StringRef name, int64_t otherwise = 0) const;
+  /// This config with grid parameter `name` set to `value`.
+  TuningConfig withGridParam(llvm::StringRef name, int64_t value) const;
 };
 
 /// How an argument's value enters the tuning key.
@@ -127,6 +133,14 @@ struct AutotuneSpec {
   /// group). Besides the best topK, the best-ranked config of every group is
   /// timed, so that no group rests on the model alone.
   std::function<int64_t(const TuningConfig &)> coverGroup;
+  /// Optional: configs near `config` worth timing once it is among the
+  /// fastest (e.g. its grid parameter halved and doubled, which compiles
+  /// nothing new). They need not be in `configs` or pass `prune`: the spec
+  /// answers for them. A result on disk may name any config `refine`
+  /// reaches from the timed ones within kRefineRounds steps.
+  std::function<std::vector<TuningConfig>(const TuningConfig &config,
+                                          llvm::ArrayRef<Arg>, const Target &)>
+      refine;
   /// Buffers zeroed before every timed run, and buffers given back their
   /// contents after tuning (Triton's reset_to_zero and restore_value).
   std::vector<TuningBuffer> resetToZero, restore;
@@ -205,6 +219,10 @@ private:
 /// `ranked`, in rank order.
 std::vector<size_t> timedConfigs(const AutotuneSpec &spec,
                                  llvm::ArrayRef<TuningConfig> ranked);
+
+/// Rounds of `refine` tuning runs at most (each times the new neighbours of
+/// the best three configs so far).
+constexpr int kRefineRounds = 4;
 
 /// `args` with the Constexpr parameters `config` names set to its values
 /// (an error names a config entry that is not a Constexpr parameter).

@@ -35,6 +35,10 @@ double softmaxEstimate(const TuningConfig &config, int64_t block,
 /// untimed ($BLOCKJIT_AUTOTUNE=0) and what tests use as a default config.
 std::vector<TuningConfig> softmaxRankedConfigs(int64_t block, int elementBytes,
                                                const Target &target);
+/// The configs tuning times next when `config` is among the fastest: its
+/// rows per program halved and doubled (2 to 64), none for a persistent
+/// grid or one row a program (AutotuneSpec::refine).
+std::vector<TuningConfig> rowsPerProgramRefined(const TuningConfig &config);
 /// How many of the ranked configs the tuner times (each grid of a compiled
 /// config counts as one).
 inline constexpr int kSoftmaxTuningTopK = 16;

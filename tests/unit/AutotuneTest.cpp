@@ -326,6 +326,62 @@ TEST(Autotune, CoverGroupsTimeTheBestOfEveryGroupBeyondTopK) {
   EXPECT_EQ(tuned->result->config, work(2000));
 }
 
+// refine's neighbours of the best three are timed round after round: from
+// WORK 2000 (the first pass's best) down a tenth at a time to 2, the
+// fastest, though neither 200, 20 nor 2 is in the spec's configs; the
+// result on disk names one of them and a second tuner accepts it.
+TEST(Autotune, RefineClimbsFromTheBestAndItsResultIsKeptOnDisk) {
+  ScopedCacheDirectory cache;
+  AutotuneSpec spec = accumulateSpec();
+  spec.configs = {work(20000), work(2000)};
+  spec.refine = [](const TuningConfig &c, llvm::ArrayRef<Arg>, const Target &) {
+    int64_t rounds = c.constexprs[0].second;
+    return rounds >= 10 ? std::vector<TuningConfig>{work(rounds / 10)}
+                        : std::vector<TuningConfig>{};
+  };
+  Buffers b(1 << 12);
+  std::vector<float> before = b.acc;
+  TuningConfig chosen;
+  {
+    Autotuner tuner(accumulateKernel(), spec);
+    auto tuned = tuner.choose(cpu(), b.args());
+    ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
+    std::vector<int64_t> timed;
+    for (auto &[config, ms] : tuned->result->timings)
+      timed.push_back(config.constexprs[0].second);
+    EXPECT_EQ(timed, (std::vector<int64_t>{20000, 2000, 200, 20, 2}));
+    chosen = tuned->result->config;
+    // 2 and 20 rounds are close; 200 is ten times 20.
+    EXPECT_TRUE(chosen == work(2) || chosen == work(20)) << chosen.str();
+    EXPECT_EQ(b.acc, before); // restored after the refined runs too
+  }
+  Autotuner again(accumulateKernel(), spec);
+  auto stored = again.choose(cpu(), b.args());
+  ASSERT_TRUE(bool(stored)) << llvm::toString(stored.takeError());
+  EXPECT_TRUE(stored->result->fromDiskCache);
+  EXPECT_EQ(stored->result->config, chosen);
+  EXPECT_EQ(again.tuningsRun(), 0);
+}
+
+// A refine that never runs out of neighbours stops after kRefineRounds
+// rounds of at most three configs' neighbours each.
+TEST(Autotune, RefineStopsAfterItsRounds) {
+  ScopedCacheDirectory cache;
+  AutotuneSpec spec = accumulateSpec();
+  spec.configs = {work(2000), work(1000)};
+  spec.refine = [](const TuningConfig &c, llvm::ArrayRef<Arg>, const Target &) {
+    return std::vector<TuningConfig>{work(c.constexprs[0].second + 1)};
+  };
+  spec.repetitions = 1;
+  Autotuner tuner(accumulateKernel(), spec);
+  Buffers b(1 << 10);
+  auto tuned = tuner.choose(cpu(), b.args());
+  ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
+  size_t timed = tuned->result->timings.size();
+  EXPECT_GT(timed, 2u + kRefineRounds - 1);
+  EXPECT_LE(timed, 2u + 3 * kRefineRounds);
+}
+
 TEST(Autotune, ConcurrentFirstCallsTuneOnce) {
   ScopedCacheDirectory cache;
   Autotuner tuner(accumulateKernel(), accumulateSpec());
@@ -827,6 +883,36 @@ TEST(SoftmaxTuning, RowGridTakesRowsPerProgram) {
   EXPECT_EQ(gridFor(8, 8193), 1025);
   EXPECT_EQ(gridFor(8, 3), 1);
   EXPECT_EQ(gridFor(8, 0), 1);
+}
+
+// Rows per program are refined by halving and doubling within 2..64; the
+// persistent grid and one row a program have nothing to refine; every row
+// kernel's spec refines so.
+TEST(SoftmaxTuning, RowsPerProgramRefineHalvesAndDoubles) {
+  auto rowsOf = [](const std::vector<TuningConfig> &configs) {
+    std::vector<int64_t> rows;
+    for (const TuningConfig &c : configs) {
+      rows.push_back(c.gridParam("ROWS"));
+      EXPECT_EQ(c.numWarps, 4);
+      EXPECT_EQ(c.numStages, 3);
+      EXPECT_EQ(c.numCTAs, 16);
+    }
+    return rows;
+  };
+  auto refined = [&](int64_t perProgram) {
+    return rowsOf(examples::rowsPerProgramRefined(
+        TuningConfig{4, 3, 16, {}, {{"ROWS", perProgram}}}));
+  };
+  EXPECT_EQ(refined(8), (std::vector<int64_t>{4, 16}));
+  EXPECT_EQ(refined(2), (std::vector<int64_t>{4}));
+  EXPECT_EQ(refined(64), (std::vector<int64_t>{32}));
+  EXPECT_TRUE(refined(0).empty());
+  EXPECT_TRUE(refined(1).empty());
+  AutotuneSpec spec = examples::rowTuningSpec({});
+  ASSERT_TRUE(bool(spec.refine));
+  EXPECT_EQ(rowsOf(spec.refine(TuningConfig{4, 3, 16, {}, {{"ROWS", 8}}}, {},
+                               Target::cuda(90))),
+            (std::vector<int64_t>{4, 16}));
 }
 
 // softmax_columns' timed configs: whole columns (one block of
