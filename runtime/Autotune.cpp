@@ -429,24 +429,33 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
       for (const Candidate &c : candidates)
         timedHere.push_back(c.config);
       for (const TuningConfig &config :
-           reachableByRefine(spec_, timedHere, args, *target))
-        if (line == "config " + config.str()) {
-          result.config = config;
-          result.fromDiskCache = true;
-          result.tuningMilliseconds = millisecondsSince(start);
-          return result;
-        }
-      discardDiskCacheEntry(*diskKey,
-                            "its config is not among this tuner's candidates");
+           reachableByRefine(spec_, timedHere, args, *target)) {
+        if (line != "config " + config.str())
+          continue;
+        // A config refine reached is checked as a candidate would be.
+        auto candidate = makeCandidate(config);
+        if (!candidate)
+          return candidate.takeError();
+        if (!*candidate)
+          break;
+        result.config = config;
+        result.fromDiskCache = true;
+        result.tuningMilliseconds = millisecondsSince(start);
+        return result;
+      }
+      discardDiskCacheEntry(*diskKey, "its config is neither among this "
+                                      "tuner's candidates nor reached by its "
+                                      "refine");
     }
   }
 
-  // 3. Compile in parallel (the kernel cache compiles each key once).
-  {
-    unsigned threads =
-        std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
-                                        unsigned(candidates.size())));
-    std::atomic<size_t> next{0};
+  // 3. Compile in parallel (the kernel cache compiles each key once):
+  // candidates[first] onwards.
+  auto compileInParallel = [&](size_t first) {
+    size_t count = candidates.size() - std::min(first, candidates.size());
+    unsigned threads = std::max(
+        1u, std::min<unsigned>(std::thread::hardware_concurrency(), count));
+    std::atomic<size_t> next{first};
     auto work = [&] {
       for (size_t i; (i = next.fetch_add(1)) < candidates.size();)
         compileAndLoad(candidates[i]);
@@ -457,7 +466,8 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
     work();
     for (std::thread &thread : pool)
       thread.join();
-  }
+  };
+  compileInParallel(0);
 
   // 4. Time each on the caller's stream.
   Scratch scratch{executor, options.device, {}};
@@ -660,16 +670,20 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
             fresh.push_back(std::move(next));
       if (fresh.empty())
         break;
+      // The buffers hold timed runs' writes by now: a config refine got
+      // wrong is skipped, not returned as an error before they are restored.
+      size_t first = candidates.size();
       for (const TuningConfig &config : fresh) {
         auto candidate = makeCandidate(config);
         if (!candidate)
-          return candidate.takeError();
-        if (!*candidate)
-          continue;
-        candidates.push_back(std::move(**candidate));
-        compileAndLoad(candidates.back());
-        timeCandidate(candidates.size() - 1);
+          result.skipped.push_back(
+              {config, llvm::toString(candidate.takeError())});
+        else if (*candidate)
+          candidates.push_back(std::move(**candidate));
       }
+      compileInParallel(first);
+      for (size_t i = first; i < candidates.size(); ++i)
+        timeCandidate(i);
     }
   }
 

@@ -33,8 +33,8 @@
 //      runs interleaved, and the best median of that round wins. Before
 //      that round, the spec's `refine` neighbours of the best three are
 //      timed too (a hill climb over a parameter the first pass times at one
-//      value, e.g. rows per program), until no new neighbour is among the
-//      best three or after kRefineRounds rounds.
+//      value, e.g. rows per program), until the best three have no untimed
+//      neighbours or after kRefineRounds rounds.
 //   5. The `restore` buffers get back what they held before tuning.
 // With $BLOCKJIT_AUTOTUNE=0 nothing is timed: the best-ranked config that
 // compiles is used (the spec's estimate, else the first).

@@ -363,23 +363,50 @@ TEST(Autotune, RefineClimbsFromTheBestAndItsResultIsKeptOnDisk) {
   EXPECT_EQ(again.tuningsRun(), 0);
 }
 
-// A refine that never runs out of neighbours stops after kRefineRounds
-// rounds of at most three configs' neighbours each.
+// A refine whose every neighbour is faster (half the work) would climb for
+// ever: it stops after kRefineRounds rounds, one new config each.
 TEST(Autotune, RefineStopsAfterItsRounds) {
   ScopedCacheDirectory cache;
   AutotuneSpec spec = accumulateSpec();
-  spec.configs = {work(2000), work(1000)};
+  spec.configs = {work(1 << 14), work(1 << 13)};
   spec.refine = [](const TuningConfig &c, llvm::ArrayRef<Arg>, const Target &) {
-    return std::vector<TuningConfig>{work(c.constexprs[0].second + 1)};
+    return std::vector<TuningConfig>{work(c.constexprs[0].second / 2)};
   };
-  spec.repetitions = 1;
+  spec.repetitions = 3;
   Autotuner tuner(accumulateKernel(), spec);
   Buffers b(1 << 10);
   auto tuned = tuner.choose(cpu(), b.args());
   ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
-  size_t timed = tuned->result->timings.size();
-  EXPECT_GT(timed, 2u + kRefineRounds - 1);
-  EXPECT_LE(timed, 2u + 3 * kRefineRounds);
+  EXPECT_EQ(tuned->result->timings.size(), size_t(2 + kRefineRounds));
+  EXPECT_EQ(tuned->result->config, work((1 << 13) >> kRefineRounds));
+}
+
+// A stored config that this tuner's refine cannot reach (it came from a
+// refine that went further) is discarded and the key tuned again.
+TEST(Autotune, AStoredConfigRefineCannotReachIsTunedAgain) {
+  ScopedCacheDirectory cache;
+  AutotuneSpec spec = accumulateSpec();
+  spec.configs = {work(20000), work(2000)};
+  spec.refine = [](const TuningConfig &c, llvm::ArrayRef<Arg>, const Target &) {
+    int64_t rounds = c.constexprs[0].second;
+    return rounds >= 10 ? std::vector<TuningConfig>{work(rounds / 10)}
+                        : std::vector<TuningConfig>{};
+  };
+  Buffers b(1 << 12);
+  {
+    Autotuner tuner(accumulateKernel(), spec);
+    auto tuned = tuner.choose(cpu(), b.args());
+    ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
+    ASSERT_LE(tuned->result->config.constexprs[0].second, 20);
+  }
+  AutotuneSpec noRefine = spec;
+  noRefine.refine = nullptr;
+  Autotuner again(accumulateKernel(), noRefine);
+  auto tuned = again.choose(cpu(), b.args());
+  ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
+  EXPECT_FALSE(tuned->result->fromDiskCache);
+  EXPECT_EQ(again.tuningsRun(), 1);
+  EXPECT_EQ(tuned->result->config, work(2000));
 }
 
 TEST(Autotune, ConcurrentFirstCallsTuneOnce) {

@@ -90,3 +90,38 @@ func.func @two_blocks(%a: !blk.ptr<bf16>, %b: !blk.ptr<bf16>, %out: !blk.ptr<bf1
   blk.store %pos, %last : tensor<32768x!blk.ptr<bf16>>
   return
 }
+
+// -----
+
+// The same row with its bound clamped (arith.minsi, as a mask-bound range
+// traces it): each read back takes the load's mask and other, so the
+// elements past the row read as -inf, which is what their slots hold, and
+// LLVM can fold them.
+// CHECK-LABEL: func.func @softmax_row_clamped
+// CHECK:         %[[M:.*]] = arith.cmpi slt
+// CHECK:         %[[NINF:.*]] = arith.constant dense<0xFF800000>
+// CHECK:         %[[S:.*]] = blkgpu.async_load %{{.*}} mask %[[M]] : {{.*}} other %[[NINF]] :
+// CHECK:         blkgpu.local_load %[[S]] mask(%[[M]] : {{.*}}) other(%[[NINF]] : {{.*}})
+// CHECK:         blkgpu.local_load %[[S]] mask(%[[M]] : {{.*}}) other(%[[NINF]] : {{.*}})
+func.func @softmax_row_clamped(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %n: i32) {
+  %c = arith.constant 30000 : i32
+  %nc = arith.minsi %n, %c : i32
+  %r = blk.make_range 0 to 32768 : tensor<32768xi32>
+  %nb = blk.splat %nc : i32 -> tensor<32768xi32>
+  %m = arith.cmpi slt, %r, %nb : tensor<32768xi32>
+  %p = blk.splat %in : !blk.ptr<f32> -> tensor<32768x!blk.ptr<f32>>
+  %ptrs = blk.addptr %p, %r : tensor<32768x!blk.ptr<f32>>, tensor<32768xi32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<32768xf32>
+  %x = blk.load %ptrs, %m, %ninf : tensor<32768x!blk.ptr<f32>>
+  %mx = blk.reduce max %x axis = 0 : tensor<32768xf32> -> f32
+  %ms = blk.splat %mx : f32 -> tensor<32768xf32>
+  %d = arith.subf %x, %ms : tensor<32768xf32>
+  %e = math.exp %d : tensor<32768xf32>
+  %s = blk.reduce sum %e axis = 0 : tensor<32768xf32> -> f32
+  %ss = blk.splat %s : f32 -> tensor<32768xf32>
+  %y = arith.divf %e, %ss : tensor<32768xf32>
+  %q = blk.splat %out : !blk.ptr<f32> -> tensor<32768x!blk.ptr<f32>>
+  %qs = blk.addptr %q, %r : tensor<32768x!blk.ptr<f32>>, tensor<32768xi32>
+  blk.store %qs, %y, %m : tensor<32768x!blk.ptr<f32>>
+  return
+}
