@@ -326,12 +326,8 @@ TEST(Autotune, CoverGroupsTimeTheBestOfEveryGroupBeyondTopK) {
   EXPECT_EQ(tuned->result->config, work(2000));
 }
 
-// refine's neighbours of the best three are timed round after round: from
-// WORK 2000 (the first pass's best) down a tenth at a time to 2, the
-// fastest, though neither 200, 20 nor 2 is in the spec's configs; the
-// result on disk names one of them and a second tuner accepts it.
-TEST(Autotune, RefineClimbsFromTheBestAndItsResultIsKeptOnDisk) {
-  ScopedCacheDirectory cache;
+/// WORK 20000 and 2000, refined to a tenth of the work down to 1.
+static AutotuneSpec tenthsRefineSpec() {
   AutotuneSpec spec = accumulateSpec();
   spec.configs = {work(20000), work(2000)};
   spec.refine = [](const TuningConfig &c, llvm::ArrayRef<Arg>, const Target &) {
@@ -339,6 +335,16 @@ TEST(Autotune, RefineClimbsFromTheBestAndItsResultIsKeptOnDisk) {
     return rounds >= 10 ? std::vector<TuningConfig>{work(rounds / 10)}
                         : std::vector<TuningConfig>{};
   };
+  return spec;
+}
+
+// refine's neighbours of the best three are timed round after round: from
+// WORK 2000 (the first pass's best) down a tenth at a time to 2, the
+// fastest, though neither 200, 20 nor 2 is in the spec's configs; the
+// result on disk names one of them and a second tuner accepts it.
+TEST(Autotune, RefineClimbsFromTheBestAndItsResultIsKeptOnDisk) {
+  ScopedCacheDirectory cache;
+  AutotuneSpec spec = tenthsRefineSpec();
   Buffers b(1 << 12);
   std::vector<float> before = b.acc;
   TuningConfig chosen;
@@ -385,13 +391,7 @@ TEST(Autotune, RefineStopsAfterItsRounds) {
 // refine that went further) is discarded and the key tuned again.
 TEST(Autotune, AStoredConfigRefineCannotReachIsTunedAgain) {
   ScopedCacheDirectory cache;
-  AutotuneSpec spec = accumulateSpec();
-  spec.configs = {work(20000), work(2000)};
-  spec.refine = [](const TuningConfig &c, llvm::ArrayRef<Arg>, const Target &) {
-    int64_t rounds = c.constexprs[0].second;
-    return rounds >= 10 ? std::vector<TuningConfig>{work(rounds / 10)}
-                        : std::vector<TuningConfig>{};
-  };
+  AutotuneSpec spec = tenthsRefineSpec();
   Buffers b(1 << 12);
   {
     Autotuner tuner(accumulateKernel(), spec);
