@@ -17,7 +17,8 @@ const std::shared_ptr<KernelDef> &softmax();
 /// softmax's configuration space: num_warps 1..32 x num_stages 1..8 x
 /// num_ctas 1..16 x a grid: persistent (grid:ROWS=0), one program per row
 /// (grid:ROWS=1, one CTA) or about 8 rows a program (grid:ROWS=8, clusters
-/// and one CTA with num_stages > 1) (SoftmaxTuning.cpp).
+/// and one CTA with num_stages > 1), which tuning refines to 2..64
+/// (rowsPerProgramRefined) (SoftmaxTuning.cpp).
 std::vector<TuningConfig> softmaxSearchSpace();
 /// The configs of `configs` worth trying for rows of BLOCK_SIZE `block` of
 /// `elementBytes` each on `target`: 1 to 128 elements per thread, clusters

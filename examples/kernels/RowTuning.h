@@ -48,7 +48,8 @@ TuningBuffer rowMajorBuffer(std::string name, int pointer, int rowStride,
 /// softmaxSearchSpace() pruned by softmaxPrune, ranked by softmaxEstimate
 /// (the best kSoftmaxTuningTopK timed), keyed by n_cols (exact) and n_rows
 /// (next power of two), a persistent grid, one program per row or about 8
-/// rows a program (softmaxSearchSpace).
+/// rows a program (softmaxSearchSpace), refined by halving and doubling the
+/// rows per program of the fastest (rowsPerProgramRefined).
 /// `restore`: buffers tuning runs overwrite that must keep their contents
 /// (an output that may alias an input).
 AutotuneSpec rowTuningSpec(RowArgPositions where,
