@@ -17,6 +17,7 @@
 #include "runtime/Launch.h"
 #include "runtime/PreparedLaunch.h"
 #include "tests/common/ScopedCacheDirectory.h"
+#include "tests/common/SoftmaxChecks.h"
 #include "tests/common/TileKernel.h"
 
 #include "tests/common/RequireGPU.h"
@@ -41,6 +42,7 @@
 #include <vector>
 
 using namespace blockjit;
+using namespace blockjit::test;
 
 namespace {
 
@@ -138,35 +140,6 @@ std::string launchError(const KernelDef &kernel, const LaunchOptions &options,
 
 #define ASSERT_SYNC_OK() ASSERT_EQ(synchronize(), "") << "cuCtxSynchronize"
 
-/// A number with enough digits to tell close values apart.
-std::string num(double x) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.9g", x);
-  return text;
-}
-
-bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
-}
-
-template <typename T> double toDouble(T x) { return double(float(x)); }
-template <> double toDouble<float>(float x) { return x; }
-template <typename T> T fromFloat(float x) { return T(x); }
-
-template <typename T> constexpr double tolerance = 1e-6;
-template <> constexpr double tolerance<half> = 2e-3;
-template <> constexpr double tolerance<bfloat16> = 1e-2;
-
-template <typename T> const char *typeName();
-template <> const char *typeName<float>() { return "f32"; }
-template <> const char *typeName<half>() { return "f16"; }
-template <> const char *typeName<bfloat16>() { return "bf16"; }
-
-/// Bitwise equality (sentinels may be NaN).
-template <typename T> bool sameBits(T a, T b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
 int smCount() {
   auto props = cuda::deviceProperties(0);
   if (!props) {
@@ -224,20 +197,6 @@ LaunchOptions softmaxOptions(const SoftmaxShape &s, int elementBytes) {
   return options;
 }
 
-/// Input with `rows` rows of `cols` random N(0, 3) values, `inStride` apart;
-/// the padding between rows holds NaN so that reading it would show.
-template <typename T>
-std::vector<T> makeSoftmaxInput(const SoftmaxShape &s, unsigned seed) {
-  std::vector<T> input((s.rows - 1) * s.inStride + s.cols,
-                       fromFloat<T>(std::numeric_limits<float>::quiet_NaN()));
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 3.0f);
-  for (int64_t r = 0; r < s.rows; ++r)
-    for (int64_t c = 0; c < s.cols; ++c)
-      input[r * s.inStride + c] = fromFloat<T>(normal(rng));
-  return input;
-}
-
 template <typename In, typename Out>
 std::vector<Arg> softmaxArgs(const SoftmaxShape &s, const DeviceBuffer<In> &in,
                              const DeviceBuffer<Out> &out) {
@@ -267,39 +226,6 @@ std::string launchSoftmax(const SoftmaxShape &s, const DeviceBuffer<In> &in,
   if (gridUsed)
     *gridUsed = options.grid.x;
   return launchError(*examples::softmax(), options, args);
-}
-
-/// Compares `output` with the reference on `input`: NaN where the reference
-/// is NaN, else within `tol`. Returns the number of bad elements; describes
-/// the first few in `report`.
-template <typename In, typename Out>
-int64_t checkSoftmax(const SoftmaxShape &s, const In *input, const Out *output,
-                     double tol, std::string &report, double *maxErrorOut) {
-  std::vector<double> expected((s.rows - 1) * s.outStride + s.cols);
-  examples::referenceSoftmax(input, expected.data(), s.rows, s.cols, s.inStride,
-                             s.outStride, [](In x) { return toDouble(x); });
-  int64_t bad = 0;
-  double maxError = 0;
-  for (int64_t r = 0; r < s.rows; ++r)
-    for (int64_t c = 0; c < s.cols; ++c) {
-      double want = expected[r * s.outStride + c];
-      double got = toDouble(output[r * s.outStride + c]);
-      bool ok;
-      if (std::isnan(want)) {
-        ok = std::isnan(got);
-      } else {
-        double error = std::abs(got - want);
-        ok = error <= tol; // false for NaN
-        if (ok)
-          maxError = std::max(maxError, error);
-      }
-      if (!ok && ++bad <= 5)
-        report += "  [" + std::to_string(r) + "][" + std::to_string(c) +
-                  "]: got " + num(got) + ", want " + num(want) + "\n";
-    }
-  if (maxErrorOut)
-    *maxErrorOut = maxError;
-  return bad;
 }
 
 /// The whole round trip through device memory; output padding (and 32

@@ -26,6 +26,7 @@
 
 #include "llvm/Support/Error.h"
 #include "tests/common/RequireGPU.h"
+#include "tests/common/SoftmaxChecks.h"
 
 #include <gtest/gtest.h>
 
@@ -39,6 +40,7 @@
 #include <vector>
 
 using namespace blockjit;
+using namespace blockjit::test;
 
 namespace {
 
@@ -49,11 +51,6 @@ namespace {
   } while (0)
 
 template <typename T> T fromDouble(double x) { return T(float(x)); }
-template <typename T> double toDouble(T x) { return double(float(x)); }
-template <> double toDouble<float>(float x) { return x; }
-template <typename T> bool sameBits(T a, T b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
 
 struct OnlineRun {
   int64_t rows, cols, inStride, outStride;

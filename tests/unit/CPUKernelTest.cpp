@@ -12,6 +12,7 @@
 #include "runtime/CPUExecutor.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
+#include "tests/common/SoftmaxChecks.h"
 #include "tests/common/TileKernel.h"
 
 #include "llvm/Support/Error.h"
@@ -38,6 +39,7 @@
 #include <vector>
 
 using namespace blockjit;
+using namespace blockjit::test;
 
 namespace {
 
@@ -65,35 +67,6 @@ std::string launchError(const KernelDef &kernel, const LaunchOptions &options,
     std::string launchMessage = launchError(kernel, options, __VA_ARGS__);     \
     ASSERT_EQ(launchMessage, "") << "launch failed";                           \
   } while (0)
-
-/// A number with enough digits to tell close values apart.
-std::string num(double x) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.9g", x);
-  return text;
-}
-
-bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
-}
-
-template <typename T> double toDouble(T x) { return double(float(x)); }
-template <> double toDouble<float>(float x) { return x; }
-template <typename T> T fromFloat(float x) { return T(x); }
-
-template <typename T> constexpr double tolerance = 1e-6;
-template <> constexpr double tolerance<half> = 2e-3;
-template <> constexpr double tolerance<bfloat16> = 1e-2;
-
-template <typename T> const char *typeName();
-template <> const char *typeName<float>() { return "f32"; }
-template <> const char *typeName<half>() { return "f16"; }
-template <> const char *typeName<bfloat16>() { return "bf16"; }
-
-/// Bitwise equality (sentinels may be NaN).
-template <typename T> bool sameBits(T a, T b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
 
 /// `count` elements whose last one ends exactly at a PROT_NONE page: reading
 /// or writing one element past the end faults. A guard page precedes the data
@@ -143,21 +116,6 @@ struct SoftmaxShape {
   int grid;
 };
 
-/// Input with `rows` rows of `cols` random N(0, 3) values, `inStride` apart;
-/// the padding between rows holds NaN so that reading it would show. The
-/// buffer ends exactly at the last row's last element.
-template <typename T>
-std::vector<T> makeSoftmaxInput(const SoftmaxShape &s, unsigned seed) {
-  std::vector<T> input((s.rows - 1) * s.inStride + s.cols,
-                       fromFloat<T>(std::numeric_limits<float>::quiet_NaN()));
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 3.0f);
-  for (int64_t r = 0; r < s.rows; ++r)
-    for (int64_t c = 0; c < s.cols; ++c)
-      input[r * s.inStride + c] = fromFloat<T>(normal(rng));
-  return input;
-}
-
 /// Runs the softmax kernel over `input` into `output` (both with the shape's
 /// strides); "" or the launch error.
 template <typename In, typename Out>
@@ -169,39 +127,6 @@ std::string runSoftmax(const SoftmaxShape &s, const In *input, Out *output,
                      {output, input, int32_t(s.inStride), int32_t(s.outStride),
                       int32_t(s.rows), int32_t(s.cols),
                       Constexpr(next_power_of_2(s.cols))});
-}
-
-/// Compares `output` with the reference on `input`: NaN where the reference
-/// is NaN, else within `tol`. Returns the number of bad elements; describes
-/// the first few in `report`.
-template <typename In, typename Out>
-int64_t checkSoftmax(const SoftmaxShape &s, const In *input, const Out *output,
-                     double tol, std::string &report, double *maxErrorOut) {
-  std::vector<double> expected((s.rows - 1) * s.outStride + s.cols);
-  examples::referenceSoftmax(input, expected.data(), s.rows, s.cols, s.inStride,
-                             s.outStride, [](In x) { return toDouble(x); });
-  int64_t bad = 0;
-  double maxError = 0;
-  for (int64_t r = 0; r < s.rows; ++r)
-    for (int64_t c = 0; c < s.cols; ++c) {
-      double want = expected[r * s.outStride + c];
-      double got = toDouble(output[r * s.outStride + c]);
-      bool ok;
-      if (std::isnan(want)) {
-        ok = std::isnan(got);
-      } else {
-        double error = std::abs(got - want);
-        ok = error <= tol; // false for NaN
-        if (ok)
-          maxError = std::max(maxError, error);
-      }
-      if (!ok && ++bad <= 5)
-        report += "  [" + std::to_string(r) + "][" + std::to_string(c) +
-                  "]: got " + num(got) + ", want " + num(want) + "\n";
-    }
-  if (maxErrorOut)
-    *maxErrorOut = maxError;
-  return bad;
 }
 
 /// The whole round trip on std::vectors; output padding (and 32 elements
