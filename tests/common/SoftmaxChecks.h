@@ -104,6 +104,35 @@ int64_t checkSoftmax(const Shape &s, const In *input, const Out *output,
   return bad;
 }
 
+/// 8 rows of `cols` values for softmax's special cases (row-major, no
+/// padding): row 0 some -inf (never all), row 1 all -inf but one (one-hot),
+/// row 2 +-1000 (a naive exp overflows and underflows), row 3 all 1000
+/// (uniform), row 4 a NaN at the end and row 6 one at the front (all NaN),
+/// row 5 all -1000 but one -999, row 7 N(0, 2) values.
+inline std::vector<float> specialValueRows(int64_t cols) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::mt19937 rng(11);
+  std::normal_distribution<float> normal(0.0f, 2.0f);
+  std::vector<float> values(8 * cols);
+  for (float &x : values)
+    x = normal(rng);
+  auto at = [&](int64_t r, int64_t c) -> float & {
+    return values[r * cols + c];
+  };
+  for (int64_t c = 1; c < cols; c += 3)
+    at(0, c) = -inf;
+  for (int64_t c = 0; c < cols; ++c) {
+    at(1, c) = c == cols / 2 ? 0.5f : -inf;
+    at(2, c) = (c % 2 ? 1000.0f : -1000.0f) + float(c % 5);
+    at(3, c) = 1000.0f;
+    at(5, c) = c == 0 ? -999.0f : -1000.0f;
+  }
+  at(4, cols - 1) = nan;
+  at(6, 0) = nan;
+  return values;
+}
+
 } // namespace blockjit::test
 
 #endif // BLOCKJIT_TESTS_COMMON_SOFTMAXCHECKS_H

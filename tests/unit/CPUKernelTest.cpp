@@ -230,36 +230,8 @@ TEST(CPUSoftmax, MixedBF16AndF32) {
 
 template <typename T> void specialValues(int64_t cols) {
   SCOPED_TRACE(testing::Message() << typeName<T>() << " cols=" << cols);
-  const float inf = std::numeric_limits<float>::infinity();
-  const float nan = std::numeric_limits<float>::quiet_NaN();
   SoftmaxShape s{8, cols, cols, cols, 3};
-  std::mt19937 rng(11);
-  std::normal_distribution<float> normal(0.0f, 2.0f);
-  std::vector<float> values(s.rows * cols);
-  for (float &x : values)
-    x = normal(rng);
-  auto at = [&](int64_t r, int64_t c) -> float & {
-    return values[r * cols + c];
-  };
-  // Row 0: some -inf entries (never all of them).
-  for (int64_t c = 1; c < cols; c += 3)
-    at(0, c) = -inf;
-  // Row 1: all -inf except one finite value -> one-hot.
-  for (int64_t c = 0; c < cols; ++c)
-    at(1, c) = c == cols / 2 ? 0.5f : -inf;
-  // Row 2: +-1000 (naive exp overflows / underflows).
-  for (int64_t c = 0; c < cols; ++c)
-    at(2, c) = (c % 2 ? 1000.0f : -1000.0f) + float(c % 5);
-  // Row 3: all 1000 -> uniform.
-  for (int64_t c = 0; c < cols; ++c)
-    at(3, c) = 1000.0f;
-  // Row 4: one NaN -> the whole row NaN.
-  at(4, cols - 1) = nan;
-  // Row 5: all -1000 with one slightly bigger.
-  for (int64_t c = 0; c < cols; ++c)
-    at(5, c) = c == 0 ? -999.0f : -1000.0f;
-  // Row 6: a NaN at the front, Row 7: untouched (normal values).
-  at(6, 0) = nan;
+  std::vector<float> values = specialValueRows(cols);
 
   std::vector<T> input(values.size()), output(values.size(), fromFloat<T>(0));
   for (size_t i = 0; i < values.size(); ++i)
