@@ -45,7 +45,7 @@ constexpr int64_t kMaxSharedBytes = 48 * 1024;
 /// runtime passes. Returns the last op of that prologue.
 Operation *setUpProgramSlot(OpBuilder &builder, Location loc, func::FuncOp func,
                             KernelState &kernel) {
-  int64_t threads = int64_t(kernel.numWarps) * 32;
+  int64_t threads = int64_t(kernel.numWarps) * kWarpSize;
   Value tid = kernel.threadId;
   kernel.threadId = arith::AndIOp::create(
       builder, loc, tid, i32Constant(builder, loc, threads - 1));
@@ -157,7 +157,7 @@ struct ConvertBlkToNVVM
       // LLVM can place a thread's or a CTA's share of a block against a
       // mask bound's range (docs/LAYOUTS.md, "Mask bounds known to a range").
       int64_t threadsPerCTA =
-          int64_t(kernel.numWarps) * 32 * kernel.programsPerCTA;
+          int64_t(kernel.numWarps) * kWarpSize * kernel.programsPerCTA;
       kernel.threadId = NVVM::ThreadIdXOp::create(
           builder, loc, i32,
           LLVM::ConstantRangeAttr::get(context, 32, 0, threadsPerCTA));
