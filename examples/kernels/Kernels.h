@@ -128,9 +128,16 @@ struct ColumnBlocks {
 /// (a 128-byte line of f32 per row), BLOCK_M = min(next_power_of_2(rows),
 /// 64) rows per chunk. An error for an empty matrix.
 llvm::Expected<ColumnBlocks> softmaxColumnsBlocks(int64_t rows, int64_t cols);
-/// softmax_columns' autotuner: BLOCK_M (8..256) x BLOCK_N (8..128) x
-/// num_warps, keyed by n_rows and n_cols rounded up to powers of two.
+/// softmax_columns' autotuner: BLOCK_M (8..32768) x BLOCK_N (8..128) x
+/// num_warps x num_stages x num_ctas, chunks or whole columns, keyed by
+/// n_rows and n_cols rounded up to powers of two.
 Autotuner &softmaxColumnsTuner();
+/// What softmax_columns' tuning times next when `config` is among the
+/// fastest: its BLOCK_M (chunks), BLOCK_N and num_warps halved and doubled,
+/// where still worth timing (AutotuneSpec::refine).
+std::vector<TuningConfig> softmaxColumnsRefined(const TuningConfig &config,
+                                                llvm::ArrayRef<Arg> args,
+                                                const Target &target);
 
 /// softmax_backward(dx_ptr, y_ptr, dy_ptr, dx_row_stride, y_row_stride,
 ///                  dy_row_stride, n_rows, n_cols; BLOCK_SIZE):

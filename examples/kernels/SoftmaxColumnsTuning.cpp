@@ -227,7 +227,46 @@ std::vector<TuningConfig> prune(llvm::ArrayRef<TuningConfig> configs,
   return kept;
 }
 
+/// The configs one step from `c` that are worth timing: its chunk height
+/// (BLOCK_M, chunks only: a whole column's is the column's), its strip width
+/// (BLOCK_N) and its warps halved and doubled. The first pass times a few
+/// of each cluster size and depth by an estimate that ranks blocks poorly
+/// (the strips in flight, their lines and their exchanges all move).
+std::vector<TuningConfig>
+refine(const TuningConfig &c, llvm::ArrayRef<Arg> args, const Target &target) {
+  int64_t rows = integerArgAt(args, kRows, 1);
+  int64_t cols = integerArgAt(args, kCols, 1);
+  int64_t blockM = constexprOf(c, "BLOCK_M");
+  int64_t blockN = constexprOf(c, "BLOCK_N");
+  bool whole = constexprOf(c, "WHOLE_COLUMN") != 0;
+  std::vector<TuningConfig> near;
+  auto add = [&](int warps, int64_t m, int64_t n) {
+    TuningConfig next =
+        columnConfig(warps, c.numStages, c.numCTAs, m, n, whole);
+    // Within the space's ranges (chunks no taller than kMaxChunkRows).
+    if (warps >= 1 && warps <= 16 && m >= kBlockMs[0] &&
+        (whole || m <= kMaxChunkRows) && n >= kBlockNs[0] &&
+        n <= std::end(kBlockNs)[-1] && worthTiming(next, rows, cols, target))
+      near.push_back(std::move(next));
+  };
+  if (!whole) {
+    add(c.numWarps, blockM / 2, blockN);
+    add(c.numWarps, blockM * 2, blockN);
+  }
+  add(c.numWarps, blockM, blockN / 2);
+  add(c.numWarps, blockM, blockN * 2);
+  add(c.numWarps / 2, blockM, blockN);
+  add(c.numWarps * 2, blockM, blockN);
+  return near;
+}
+
 } // namespace
+
+std::vector<TuningConfig> softmaxColumnsRefined(const TuningConfig &config,
+                                                llvm::ArrayRef<Arg> args,
+                                                const Target &target) {
+  return refine(config, args, target);
+}
 
 llvm::Expected<ColumnBlocks> softmaxColumnsBlocks(int64_t rows, int64_t cols) {
   if (rows < 1 || cols < 1)
@@ -256,6 +295,7 @@ Autotuner &softmaxColumnsTuner() {
     spec.grid = stripGrid;
     spec.prune = prune;
     spec.estimate = estimate;
+    spec.refine = refine;
     // Cluster sizes x (chunks at two depths, whole columns at three).
     spec.topK =
         5 * (kMaxChunkStages * kTimedPerChunkGroup + 3 * kTimedPerWholeGroup);

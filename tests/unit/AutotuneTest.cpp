@@ -947,6 +947,45 @@ TEST(SoftmaxTuning, RowsPerProgramRefineHalvesAndDoubles) {
 // (read twice), each within its per-thread and cluster limits, a few of
 // every (num_ctas, num_stages, pass count); the CPU gets one config, whole
 // columns up to 2^20 elements a block.
+// softmax_columns refines a timed config one step at a time: chunks' BLOCK_M,
+// BLOCK_N and num_warps halved and doubled (a whole column keeps its
+// height), each neighbour within the limits the first pass keeps.
+TEST(SoftmaxColumnsTuning, RefineStepsOneBlockDimensionOrTheWarps) {
+  const AutotuneSpec &spec = examples::softmaxColumnsTuner().spec();
+  ASSERT_TRUE(bool(spec.refine));
+  float buffer = 0;
+  std::vector<Arg> args{&buffer, &buffer,      1024,         1024,        32768,
+                        1024,    Constexpr(1), Constexpr(1), Constexpr(1)};
+  auto config = [](int warps, int ctas, int64_t m, int64_t n, bool whole) {
+    return TuningConfig{
+        warps,
+        2,
+        ctas,
+        {{"BLOCK_M", m}, {"BLOCK_N", n}, {"WHOLE_COLUMN", whole}}};
+  };
+  auto names = [](const std::vector<TuningConfig> &configs) {
+    std::set<std::string> out;
+    for (const TuningConfig &c : configs)
+      out.insert(c.str());
+    return out;
+  };
+  // Chunks of 512 x 32 on 8 CTAs of 4 warps (16 elements a thread, the
+  // most at two stages): every step that keeps 4-16 a thread.
+  std::vector<TuningConfig> near =
+      spec.refine(config(4, 8, 512, 32, false), args, Target::cuda(90));
+  EXPECT_EQ(names(near),
+            names({config(4, 8, 256, 32, false), config(4, 8, 512, 16, false),
+                   config(8, 8, 512, 32, false)}));
+  // A whole 32768-row column keeps its height: BLOCK_N and warps only.
+  near = spec.refine(config(4, 16, 32768, 16, true), args, Target::cuda(90));
+  for (const TuningConfig &c : near)
+    EXPECT_EQ(c.constexprs[0].second, 32768) << c.str();
+  EXPECT_FALSE(near.empty());
+  // Before sm_90 a cluster config has no neighbours worth timing.
+  EXPECT_TRUE(spec.refine(config(4, 8, 512, 32, false), args, Target::cuda(80))
+                  .empty());
+}
+
 TEST(SoftmaxColumnsTuning, TimesWholeColumnsAndChunksWithinTheirLimits) {
   const AutotuneSpec &spec = examples::softmaxColumnsTuner().spec();
   float buffer = 0;
