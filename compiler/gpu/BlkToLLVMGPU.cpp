@@ -64,7 +64,7 @@ struct ConvertBlkToLLVMGPU
     module.walk([&](UnrealizedConversionCastOp op) { casts.push_back(op); });
     reconcileUnrealizedCasts(casts);
     // The CTA's threads: those of each program sharing it.
-    int32_t threads = warps.getInt() * kWarpSize * programsPerCTAOf(module);
+    auto threads = int32_t(threadsPerCTAOf(module));
     for (const std::string &name : kernels) {
       auto kernel = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
       if (!kernel) {

@@ -156,8 +156,7 @@ struct ConvertBlkToNVVM
       // Each special register carries the range the launch gives it, so
       // LLVM can place a thread's or a CTA's share of a block against a
       // mask bound's range (docs/LAYOUTS.md, "Mask bounds known to a range").
-      int64_t threadsPerCTA =
-          int64_t(kernel.numWarps) * kWarpSize * kernel.programsPerCTA;
+      int64_t threadsPerCTA = threadsPerCTAOf(module);
       kernel.threadId = NVVM::ThreadIdXOp::create(
           builder, loc, i32,
           LLVM::ConstantRangeAttr::get(context, 32, 0, threadsPerCTA));

@@ -309,6 +309,11 @@ int blockjit::programsPerCTAOf(ModuleOp module) {
   return programs ? int(programs.getInt()) : 1;
 }
 
+int64_t blockjit::threadsPerCTAOf(ModuleOp module) {
+  auto warps = module->getAttrOfType<IntegerAttr>(kNumWarpsAttr);
+  return warps ? warps.getInt() * kWarpSize * programsPerCTAOf(module) : 0;
+}
+
 LogicalResult blockjit::verifyLinearLayouts(Operation *root, int numWarps,
                                             int numCTAs) {
   std::map<int64_t, std::pair<RankedTensorType, Layout1D>> bySize;

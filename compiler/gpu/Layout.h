@@ -190,6 +190,10 @@ int numCTAsOf(mlir::ModuleOp module);
 /// The programs per CTA `module` records (blkgpu.programs_per_cta; 1
 /// without it).
 int programsPerCTAOf(mlir::ModuleOp module);
+/// The threads of a CTA of `module`: num_warps x kWarpSize x its programs
+/// per CTA; 0 without blkgpu.num_warps (nothing laid out per thread yet).
+/// The one count %tid.x's range, maxntid and shared-memory staging use.
+int64_t threadsPerCTAOf(mlir::ModuleOp module);
 
 /// Reports (as errors on the ops) every block under `root` whose layout the
 /// GPU lowering does not implement: no layout, not the linear layout of

@@ -385,9 +385,7 @@ struct BlkStageInShared
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // Without layouts (no num_warps) nothing is laid out per thread.
-    auto warps = module->getAttrOfType<IntegerAttr>(kNumWarpsAttr);
-    int64_t threads =
-        warps ? 32 * warps.getInt() * programsPerCTAOf(module) : 0;
+    int64_t threads = threadsPerCTAOf(module);
     SmallVector<blk::LoadOp> loads = oversizedLoads(module);
     SmallVector<SmallVector<PrefetchChain>> loopChains;
     if (threads)
