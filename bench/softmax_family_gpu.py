@@ -60,7 +60,8 @@ Float = f32, constexprs last), their torch equivalents and minimal traffic
                      aten op autograd's SoftmaxBackward0 calls (only the
                      backward is timed); compiled: y * (dy - (y * dy).sum(-1,
                      keepdim=True))                              3*M*N*s
-  layernorm          (out, in, weight, bias, in_stride, out_stride, M, N, Float eps; BLOCK_SIZE)
+  layernorm          (out, in, weight, bias, in_stride, out_stride, M, N, Float eps; BLOCK_SIZE,
+                      CHUNK_SIZE: 0 = the whole row; the tuner may pick chunks)
                      F.layer_norm(x, (N,), w, b, eps = 1e-5); both get the
                      same w, b in T (torch's layer_norm takes weights of x's
                      type), cast beforehand outside the timing   2*M*N*s + 2*N*s
@@ -271,7 +272,7 @@ CASES = {c.name: c for c in [
          lambda m, n, s: 3 * m * n * s, "3*M*N*s"),
     Case("layernorm", _make_layernorm,
          lambda d: [d["y"], d["x"], d["wt"], d["bt"], *_rows(d["x"], d["y"]), EPS,
-                    _block(d["x"])],
+                    _block(d["x"]), constexpr(0)],
          lambda d: d["y"], lambda d: F.layer_norm(d["x"], (d["x"].shape[1],), d["wt"],
                                                   d["bt"], EPS),
          _c_layernorm, lambda d: (d["x"], d["wt"], d["bt"], EPS),

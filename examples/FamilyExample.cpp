@@ -175,8 +175,11 @@ llvm::Expected<Problem> makeProblem(llvm::StringRef name, int64_t rows,
     p.inputs.push_back(normals(cols, 0, 1, 45));
     p.tuner = &layerNormTuner();
     p.args = [=](llvm::ArrayRef<Arg> in, Arg out) {
-      return std::vector<Arg>{out,    in[0],    in[1],    in[2], stride,
-                              stride, rowCount, colCount, eps,   block};
+      // CHUNK_SIZE 0: the whole row in one block (the tuner may pick
+      // chunks).
+      return std::vector<Arg>{out,    in[0],  in[1],       in[2],
+                              stride, stride, rowCount,    colCount,
+                              eps,    block,  Constexpr(0)};
     };
     referenceLayerNorm(x, p.inputs[1].data(), p.inputs[2].data(), want, rows,
                        cols, cols, cols, double(eps), toDouble);

@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace blockjit::examples {
 
@@ -39,7 +40,8 @@ inline SpecializationKey familyExampleKey(const KernelDef &kernel,
   return key;
 }
 
-/// The registry entry of a row kernel, whose one Constexpr is BLOCK_SIZE.
+/// The registry entry of a row kernel, whose first Constexpr is BLOCK_SIZE;
+/// any after it (layernorm's CHUNK_SIZE) default to 0.
 inline RegisteredKernel rowKernelEntry(std::string name,
                                        std::string description,
                                        std::shared_ptr<KernelDef> kernel,
@@ -47,7 +49,9 @@ inline RegisteredKernel rowKernelEntry(std::string name,
   const KernelDef *def = kernel.get();
   return {std::move(name), std::move(description), std::move(kernel),
           [def](const ExampleConfig &c) {
-            return familyExampleKey(*def, c, {c.blockSize});
+            std::vector<int64_t> constexprs(def->constexprNames().size(), 0);
+            constexprs.front() = c.blockSize;
+            return familyExampleKey(*def, c, constexprs);
           },
           tuner};
 }

@@ -5,20 +5,73 @@
 // last dimension and Triton's layer-norm tutorial: softmax's persistent
 // rows (Softmax.cpp), the row held in registers, two reductions (the mean,
 // then the variance of the centred row, which is exact for constant rows).
+// With CHUNK_SIZE < BLOCK_SIZE the row is read in chunks instead, twice
+// (the second time from L1/L2): Welford's running mean and sum of squared
+// deviations per lane, combined over the lanes at the end; what Inductor
+// does, with few registers a thread and many warps an SM.
 //
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/FamilyRegistration.h"
 #include "examples/kernels/Kernels.h"
 #include "examples/kernels/RowTuning.h"
 
+#include "compiler/Specialization.h"
+
+#include <cmath>
+
 namespace blockjit::examples {
 
 void layernorm_kernel(Ptr<> output_ptr, Ptr<> input_ptr, Ptr<> weight_ptr,
                       Ptr<> bias_ptr, Int input_row_stride,
                       Int output_row_stride, Int n_rows, Int n_cols, Float eps,
-                      Constexpr BLOCK_SIZE) {
+                      Constexpr BLOCK_SIZE, Constexpr CHUNK_SIZE) {
   Int row_start = program_id(0);
   Int row_step = num_programs(0);
+  if (CHUNK_SIZE.value > 0 && CHUNK_SIZE.value < BLOCK_SIZE.value) {
+    // The row in chunks: each lane j keeps the count n, mean and sum of
+    // squared deviations m2 of the columns j, j + CHUNK_SIZE, ... it has
+    // read (Welford). A lane is masked only in the last chunk, so while it
+    // reads, its count is the chunk's index + 1, one value for all lanes.
+    Tensor chunk_offsets = arange(0, CHUNK_SIZE);
+    for_range(row_start, n_rows, row_step, [&](Int row_idx) {
+      Tensor row_in = input_ptr + row_idx * input_row_stride;
+      std::vector<Tensor> lanes =
+          for_range(0, n_cols, CHUNK_SIZE,
+                    {full({CHUNK_SIZE}, 0.0, DType::F32),
+                     full({CHUNK_SIZE}, 0.0, DType::F32),
+                     full({CHUNK_SIZE}, 0.0, DType::F32)},
+                    [&](Int chunk_start, std::vector<Tensor> carried) {
+                      Tensor cols = chunk_start + chunk_offsets;
+                      Tensor mask = cols < n_cols;
+                      Tensor x = load(row_in + cols, mask, 0).to(DType::F32);
+                      Tensor reads =
+                          (chunk_start / CHUNK_SIZE + 1).to(DType::F32);
+                      Tensor n = carried[0], mean = carried[1], m2 = carried[2];
+                      Tensor delta = x - mean;
+                      Tensor mean_new = mean + delta * (1.0 / reads);
+                      return std::vector<Tensor>{
+                          where(mask, reads, n), where(mask, mean_new, mean),
+                          where(mask, m2 + delta * (x - mean_new), m2)};
+                    });
+      // The lanes combined (Chan et al.): the row's mean, then its m2 as
+      // the lanes' m2 plus each lane's count times its mean's squared
+      // distance from the row's.
+      Tensor mean = sum(lanes[0] * lanes[1], 0) / n_cols;
+      Tensor apart = lanes[1] - mean;
+      Tensor variance = sum(lanes[2] + lanes[0] * apart * apart, 0) / n_cols;
+      Tensor rstd = 1.0 / sqrt(variance + eps);
+      Tensor row_out = output_ptr + row_idx * output_row_stride;
+      for_range(0, n_cols, CHUNK_SIZE, [&](Int chunk_start) {
+        Tensor cols = chunk_start + chunk_offsets;
+        Tensor mask = cols < n_cols;
+        Tensor x = load(row_in + cols, mask, 0).to(DType::F32);
+        Tensor weight = load(weight_ptr + cols, mask, 0).to(DType::F32);
+        Tensor bias = load(bias_ptr + cols, mask, 0).to(DType::F32);
+        store(row_out + cols, (x - mean) * rstd * weight + bias, mask);
+      });
+    });
+    return;
+  }
   for_range(row_start, n_rows, row_step, [&](Int row_idx) {
     Tensor col_offsets = arange(0, BLOCK_SIZE);
     Tensor mask = col_offsets < n_cols;
@@ -45,15 +98,97 @@ const std::shared_ptr<KernelDef> &layerNorm() {
   static auto kernel = jit("layernorm", layernorm_kernel,
                            {"output_ptr", "input_ptr", "weight_ptr", "bias_ptr",
                             "input_row_stride", "output_row_stride", "n_rows",
-                            "n_cols", "eps", "BLOCK_SIZE"});
+                            "n_cols", "eps", "BLOCK_SIZE", "CHUNK_SIZE"});
   return kernel;
 }
 
+namespace {
+
+constexpr RowArgPositions kLayerNormArgs = {1, 6, 7, 9};
+constexpr char kChunkSize[] = "CHUNK_SIZE";
+
+/// The CHUNK_SIZE `config` sets (0: the whole row in one block).
+int64_t chunkOf(const TuningConfig &config) {
+  for (const auto &[name, value] : config.constexprs)
+    if (name == kChunkSize)
+      return value;
+  return 0;
+}
+
+/// Chunks worth timing for a row of `block` elements: at least two a row,
+/// 2 to 32 elements a thread.
+bool chunkWorthTiming(int64_t chunk, int64_t block, int warps) {
+  double perThread = double(chunk) / (32.0 * warps);
+  return chunk * 2 <= block && perThread >= 2 && perThread <= 32;
+}
+
+/// softmax's row spec (whole rows, CHUNK_SIZE = 0) and, on the GPU, rows
+/// read in chunks twice on one program a row: Inductor's loop (H200, fp32
+/// 32768 x 4096: chunks of 2048 on 16 warps, 32 registers, at copy speed
+/// where whole rows in registers ran 0.96 x copy). Each num_warps x
+/// num_stages pair of chunks is timed, its chunk refined by halving and
+/// doubling.
+AutotuneSpec layerNormTuningSpec() {
+  AutotuneSpec spec = rowTuningSpec(
+      kLayerNormArgs, {rowMajorBuffer("output_ptr", 0, 5, kLayerNormArgs)});
+  for (int64_t chunk : {1024, 2048, 4096})
+    for (int warps : {4, 8, 16})
+      for (int stages : {1, 2})
+        spec.configs.push_back(
+            {warps, stages, 1, {{kChunkSize, chunk}}, {{kRowsPerProgram, 1}}});
+  auto blockOf = [](llvm::ArrayRef<Arg> args) {
+    return integerArgAt(args, kLayerNormArgs.block, 0);
+  };
+  spec.prune = [rowPrune = spec.prune,
+                blockOf](llvm::ArrayRef<TuningConfig> configs,
+                         llvm::ArrayRef<Arg> args, const Target &target) {
+    std::vector<TuningConfig> whole, chunked;
+    for (const TuningConfig &c : configs)
+      (chunkOf(c) ? chunked : whole).push_back(c);
+    std::vector<TuningConfig> kept = rowPrune(whole, args, target);
+    // Whole rows whatever CHUNK_SIZE the caller passed.
+    for (TuningConfig &c : kept)
+      c.constexprs.push_back({kChunkSize, 0});
+    if (target.kind != TargetKind::CPU)
+      for (const TuningConfig &c : chunked)
+        if (chunkWorthTiming(chunkOf(c), blockOf(args), c.numWarps))
+          kept.push_back(c);
+    return kept;
+  };
+  // Chunks: about 4 elements a thread (Inductor's 2048 on 16 warps) first.
+  spec.estimate = [rowEstimate = spec.estimate](const TuningConfig &c,
+                                                llvm::ArrayRef<Arg> args,
+                                                const Target &target) {
+    if (int64_t chunk = chunkOf(c))
+      return std::abs(std::log2(double(chunk) / (32.0 * c.numWarps) / 4.0));
+    return rowEstimate(c, args, target);
+  };
+  spec.coverGroup = [rowGroup = spec.coverGroup](const TuningConfig &c) {
+    return chunkOf(c) ? (int64_t(1) << 20) + c.numWarps * 16 + c.numStages
+                      : rowGroup(c);
+  };
+  spec.refine = [rowRefine = spec.refine, blockOf](const TuningConfig &c,
+                                                   llvm::ArrayRef<Arg> args,
+                                                   const Target &target) {
+    int64_t chunk = chunkOf(c);
+    if (!chunk)
+      return rowRefine(c, args, target);
+    std::vector<TuningConfig> near;
+    for (int64_t next : {chunk / 2, chunk * 2})
+      if (chunkWorthTiming(next, blockOf(args), c.numWarps)) {
+        TuningConfig n = c;
+        n.constexprs = {{kChunkSize, next}};
+        near.push_back(std::move(n));
+      }
+    return near;
+  };
+  return spec;
+}
+
+} // namespace
+
 Autotuner &layerNormTuner() {
-  constexpr RowArgPositions where = {1, 6, 7, 9};
-  static Autotuner tuner(
-      layerNorm(),
-      rowTuningSpec(where, {rowMajorBuffer("output_ptr", 0, 5, where)}));
+  static Autotuner tuner(layerNorm(), layerNormTuningSpec());
   return tuner;
 }
 

@@ -18,6 +18,10 @@
 
 namespace blockjit::examples {
 
+/// The grid parameter of a row kernel's configs that gives each program
+/// about that many rows (0: a persistent grid; rowTuningSpec's grid).
+inline constexpr char kRowsPerProgram[] = "ROWS";
+
 /// Argument positions of a row kernel (parameters named n_rows and n_cols
 /// key the tuning; these positions feed the grid, prune and restore sizes).
 struct RowArgPositions {

@@ -29,10 +29,6 @@ constexpr RowArgPositions kSoftmaxArgs = {/*input=*/1, /*rows=*/4,
 // Configs with several programs per CTA that softmax's tuner times at most.
 constexpr int kTimedSharedCTAConfigs = 8;
 
-// The grid parameter that gives each program about that many rows (0: a
-// persistent grid).
-constexpr char kRowsPerProgram[] = "ROWS";
-
 // Rows per program of the non-persistent grid of programs that load rows
 // ahead (num_stages > 1) or spread over clusters: about 8 rows each, far
 // more programs than fit at once, let the hardware balance them and keep

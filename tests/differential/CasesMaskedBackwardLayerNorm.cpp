@@ -149,10 +149,12 @@ std::vector<double> normals(int64_t n, double mean, double sd, unsigned seed) {
   return v;
 }
 
-Case layerNormCase(DType in, DType out, Shape s) {
-  Case c{caseName("layernorm", in, out, s),
-         {"example:layernorm"},
-         examples::layerNorm()};
+Case layerNormCase(DType in, DType out, Shape s, int64_t chunk) {
+  Case c{
+      caseName(chunk ? "layernorm_chunk" + std::to_string(chunk) : "layernorm",
+               in, out, s),
+      {"example:layernorm"},
+      examples::layerNorm()};
   std::vector<double> x = specialRows(in, s, s.inStride(), unsigned(s.cols));
   // A constant row: variance 0, the output is the bias.
   if (s.rows > 7)
@@ -172,7 +174,8 @@ Case layerNormCase(DType in, DType out, Shape s) {
             i32Arg(int32_t(s.rows)),
             i32Arg(int32_t(s.cols)),
             f32Arg(eps),
-            constArg(next_power_of_2(s.cols))};
+            constArg(next_power_of_2(s.cols)),
+            constArg(chunk)};
   c.grid = {4};
   c.numWarps = rowNumWarps(s.cols, in);
   c.reference = [s, eps](Buffers &b) {
@@ -195,11 +198,24 @@ void addMaskedBackwardLayerNormCases(std::vector<Case> &cases) {
       for (bool shared : {false, true})
         cases.push_back(maskedCase(in, out, in, s, shared));
       cases.push_back(backwardCase(in, out, s));
-      cases.push_back(layerNormCase(in, out, s));
+      cases.push_back(layerNormCase(in, out, s, 0));
+      // The row in chunks of a quarter of its block: Welford per lane, the
+      // lanes combined, the row read a second time to write (the masked
+      // tail in the last chunk); 1823 x 781 also with the chunks loaded
+      // ahead.
+      if (s.cols >= 17) {
+        cases.push_back(layerNormCase(in, out, s, next_power_of_2(s.cols) / 4));
+        if (s.rows > 9) {
+          Case ahead = layerNormCase(in, out, s, next_power_of_2(s.cols) / 4);
+          ahead.name += "_stages2";
+          ahead.numStages = 2;
+          cases.push_back(std::move(ahead));
+        }
+      }
       // Pipelined: the weights and bias are loaded once, before the row
       // loop (blk-pipeline-loads hoists loads that do not depend on the
       // row), the rows two ahead.
-      Case pipelined = layerNormCase(in, out, s);
+      Case pipelined = layerNormCase(in, out, s, 0);
       pipelined.name += "_stages3";
       pipelined.numStages = 3;
       cases.push_back(std::move(pipelined));
@@ -220,11 +236,16 @@ void addWideLayerNormCases(std::vector<Case> &cases) {
   // flight) that blk-stage-in-shared keeps the hoisted weight and bias in
   // shared memory, widened inside the row loop for 16-bit types.
   for (auto [in, out] : family::dtypePairs()) {
-    Case wide = family::layerNormCase(in, out, {9, 12289});
+    Case wide = family::layerNormCase(in, out, {9, 12289}, 0);
     wide.name += "_stages2_warps8";
     wide.numStages = 2;
     wide.numWarps = 8;
     cases.push_back(std::move(wide));
+    // Inductor's shape of the loop: chunks of 2048 on 16 warps.
+    Case chunked = family::layerNormCase(in, out, {9, 12289}, 2048);
+    chunked.name += "_warps16";
+    chunked.numWarps = 16;
+    cases.push_back(std::move(chunked));
   }
 }
 
