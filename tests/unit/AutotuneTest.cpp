@@ -942,6 +942,77 @@ TEST(SoftmaxTuning, RowsPerProgramRefineHalvesAndDoubles) {
             (std::vector<int64_t>{4, 16}));
 }
 
+// layernorm's tuning: softmax's whole-row configs, each setting
+// CHUNK_SIZE = 0 whatever the caller passed, and on the GPU only, rows read
+// in chunks (at least two a row, 2-32 elements a thread) on one program a
+// row; a chunk's refinement halves and doubles it within those limits and a
+// whole row's its rows per program.
+TEST(LayerNormTuning, ChunksOnTheGPUOnlyWithinTheirLimits) {
+  const AutotuneSpec &spec = examples::layerNormTuner().spec();
+  ASSERT_TRUE(spec.prune && spec.refine && spec.estimate && spec.coverGroup);
+  float buffer = 0;
+  auto argsFor = [&](int32_t cols) {
+    return std::vector<Arg>{&buffer,       &buffer,
+                            &buffer,       &buffer,
+                            cols,          cols,
+                            4096,          cols,
+                            1e-5f,         Constexpr(next_power_of_2(cols)),
+                            Constexpr(256)};
+  };
+  auto chunkOf = [](const TuningConfig &c) {
+    int64_t chunk = -1;
+    for (const auto &[name, value] : c.constexprs)
+      if (name == "CHUNK_SIZE") {
+        EXPECT_EQ(chunk, -1) << "CHUNK_SIZE twice in " << c.str();
+        chunk = value;
+      }
+    return chunk;
+  };
+  for (int32_t cols : {781, 4096, 12288}) {
+    std::vector<Arg> args = argsFor(cols);
+    int64_t block = next_power_of_2(cols);
+    int chunked = 0;
+    for (const TuningConfig &c :
+         spec.prune(spec.configs, args, Target::cuda(90))) {
+      int64_t chunk = chunkOf(c);
+      ASSERT_GE(chunk, 0) << "no CHUNK_SIZE in " << c.str();
+      if (chunk == 0)
+        continue;
+      ++chunked;
+      EXPECT_LE(chunk * 2, block) << c.str();
+      double perThread = double(chunk) / (32.0 * c.numWarps);
+      EXPECT_GE(perThread, 2) << c.str();
+      EXPECT_LE(perThread, 32) << c.str();
+      EXPECT_EQ(c.gridParam("ROWS"), 1) << c.str();
+      // Each chunk config's refinement stays within the same limits.
+      for (const TuningConfig &n : spec.refine(c, args, Target::cuda(90))) {
+        int64_t next = chunkOf(n);
+        EXPECT_TRUE(next == chunk / 2 || next == chunk * 2) << n.str();
+        EXPECT_LE(next * 2, block) << n.str();
+        EXPECT_EQ(n.numWarps, c.numWarps) << n.str();
+      }
+    }
+    // A 1024-wide block has no chunk worth two a row of 2+ a thread on 4+
+    // warps of 1024 or more; the wider ones do.
+    if (block >= 4096)
+      EXPECT_GT(chunked, 0) << cols;
+    else
+      EXPECT_EQ(chunked, 0) << cols;
+    // The CPU: one config, the whole row.
+    std::vector<TuningConfig> cpu =
+        spec.prune(spec.configs, args, Target::cpu());
+    ASSERT_EQ(cpu.size(), 1u);
+    EXPECT_EQ(chunkOf(cpu[0]), 0);
+  }
+  // A whole row's refinement moves its rows per program, not its chunk.
+  TuningConfig whole{16, 2, 1, {{"CHUNK_SIZE", 0}}, {{"ROWS", 8}}};
+  for (const TuningConfig &n :
+       spec.refine(whole, argsFor(12288), Target::cuda(90))) {
+    EXPECT_EQ(chunkOf(n), 0) << n.str();
+    EXPECT_NE(n.gridParam("ROWS"), 8) << n.str();
+  }
+}
+
 // softmax_columns' timed configs: whole columns (one block of
 // next_power_of_2(rows) rows, read once) and chunks shorter than the column
 // (read twice), each within its per-thread and cluster limits, a few of
