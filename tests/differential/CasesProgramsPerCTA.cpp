@@ -21,9 +21,10 @@ void addProgramsPerCTACases(std::vector<Case> &cases) {
       {"loop", 1},     {"store", 1},      {"grid3d", 1},      {"join", 4},
       {"trans", 4},    {"broadcast2d", 1}};
   std::vector<Case> copies;
-  int turn = 0;
   for (auto [prefix, stride] : picks) {
-    int seen = 0;
+    // Each prefix cycles from its own first case, so that cases added under
+    // one prefix leave the others' program counts as they were.
+    int seen = 0, turn = 0;
     for (const Case &c : cases) {
       if (c.name.rfind(prefix, 0) != 0 || c.numCTAs > 1)
         continue;
