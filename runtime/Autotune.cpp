@@ -144,22 +144,49 @@ void TuningConfig::applyTo(LaunchOptions &options) const {
   options.programsPerCTA = programsPerCTA;
 }
 
-int64_t TuningConfig::gridParam(llvm::StringRef name, int64_t otherwise) const {
-  for (const auto &[key, value] : gridParams)
+namespace {
+
+using NamedValues = std::vector<std::pair<std::string, int64_t>>;
+
+int64_t valueNamed(const NamedValues &values, llvm::StringRef name,
+                   int64_t otherwise) {
+  for (const auto &[key, value] : values)
     if (key == name)
       return value;
   return otherwise;
 }
 
+void setValueNamed(NamedValues &values, llvm::StringRef name, int64_t value) {
+  for (auto &[key, old] : values)
+    if (key == name) {
+      old = value;
+      return;
+    }
+  values.push_back({name.str(), value});
+}
+
+} // namespace
+
+int64_t TuningConfig::gridParam(llvm::StringRef name, int64_t otherwise) const {
+  return valueNamed(gridParams, name, otherwise);
+}
+
 TuningConfig TuningConfig::withGridParam(llvm::StringRef name,
                                          int64_t value) const {
   TuningConfig config = *this;
-  for (auto &[key, old] : config.gridParams)
-    if (key == name) {
-      old = value;
-      return config;
-    }
-  config.gridParams.push_back({name.str(), value});
+  setValueNamed(config.gridParams, name, value);
+  return config;
+}
+
+int64_t TuningConfig::constexprValue(llvm::StringRef name,
+                                     int64_t otherwise) const {
+  return valueNamed(constexprs, name, otherwise);
+}
+
+TuningConfig TuningConfig::withConstexpr(llvm::StringRef name,
+                                         int64_t value) const {
+  TuningConfig config = *this;
+  setValueNamed(config.constexprs, name, value);
   return config;
 }
 

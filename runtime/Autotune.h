@@ -84,6 +84,10 @@ struct TuningConfig {
   int64_t gridParam(llvm::StringRef name, int64_t otherwise = 0) const;
   /// This config with grid parameter `name` set to `value`.
   TuningConfig withGridParam(llvm::StringRef name, int64_t value) const;
+  /// The value this config sets for Constexpr `name`, or `otherwise`.
+  int64_t constexprValue(llvm::StringRef name, int64_t otherwise) const;
+  /// This config with Constexpr `name` set to `value`.
+  TuningConfig withConstexpr(llvm::StringRef name, int64_t value) const;
 };
 
 /// How an argument's value enters the tuning key.

@@ -113,10 +113,7 @@ constexpr char kChunkSize[] = "CHUNK_SIZE";
 
 /// The CHUNK_SIZE `config` sets (0: the whole row in one block).
 int64_t chunkOf(const TuningConfig &config) {
-  for (const auto &[name, value] : config.constexprs)
-    if (name == kChunkSize)
-      return value;
-  return 0;
+  return config.constexprValue(kChunkSize, 0);
 }
 
 /// Chunks worth timing for a row of `block` elements: at least two a row,
@@ -152,7 +149,7 @@ AutotuneSpec layerNormTuningSpec() {
     std::vector<TuningConfig> kept = rowPrune(whole, args, target);
     // Whole rows whatever CHUNK_SIZE the caller passed.
     for (TuningConfig &c : kept)
-      c.constexprs.push_back({kChunkSize, 0});
+      c = c.withConstexpr(kChunkSize, 0);
     if (target.kind != TargetKind::CPU)
       for (const TuningConfig &c : chunked)
         if (chunkWorthTiming(chunkOf(c), blockOf(args), c.numWarps))
@@ -179,11 +176,8 @@ AutotuneSpec layerNormTuningSpec() {
       return rowRefine(c, args, target);
     std::vector<TuningConfig> near;
     for (int64_t next : {chunk / 2, chunk * 2})
-      if (chunkWorthTiming(next, blockOf(args), c.numWarps)) {
-        TuningConfig n = c;
-        n.constexprs = {{kChunkSize, next}};
-        near.push_back(std::move(n));
-      }
+      if (chunkWorthTiming(next, blockOf(args), c.numWarps))
+        near.push_back(c.withConstexpr(kChunkSize, next));
     return near;
   };
   return spec;

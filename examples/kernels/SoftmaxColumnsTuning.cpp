@@ -84,13 +84,6 @@ ColumnBlocks cpuBlocks(int64_t rows, int64_t cols) {
   return blocks;
 }
 
-int64_t constexprOf(const TuningConfig &c, llvm::StringRef name) {
-  for (const auto &[key, value] : c.constexprs)
-    if (key == name)
-      return value;
-  return 1;
-}
-
 TuningConfig columnConfig(int warps, int stages, int ctas, int64_t blockM,
                           int64_t blockN, bool wholeColumn) {
   return {warps,
@@ -121,9 +114,9 @@ double estimate(const TuningConfig &c, llvm::ArrayRef<Arg> args,
   int64_t cols = integerArgAt(args, kCols, 1);
   double bytes =
       args.size() > kInput ? double(dtypeBytes(args[kInput].dtype)) : 4.0;
-  double blockM = double(constexprOf(c, "BLOCK_M"));
-  double blockN = double(constexprOf(c, "BLOCK_N"));
-  bool whole = constexprOf(c, "WHOLE_COLUMN") != 0;
+  double blockM = double(c.constexprValue("BLOCK_M", 1));
+  double blockN = double(c.constexprValue("BLOCK_N", 1));
+  bool whole = c.constexprValue("WHOLE_COLUMN", 1) != 0;
   double perThread = blockM * blockN / (32.0 * c.numWarps * c.numCTAs);
   double cost = std::abs(std::log2(perThread / (whole ? 32.0 : 16.0)));
   // Narrow strips read part of each line, but few strips idle SMs: with
@@ -152,9 +145,9 @@ double estimate(const TuningConfig &c, llvm::ArrayRef<Arg> args,
 /// Whether `c` is worth timing for a rows x cols matrix on `target`.
 bool worthTiming(const TuningConfig &c, int64_t rows, int64_t cols,
                  const Target &target) {
-  int64_t blockM = constexprOf(c, "BLOCK_M");
-  int64_t blockN = constexprOf(c, "BLOCK_N");
-  bool whole = constexprOf(c, "WHOLE_COLUMN") != 0;
+  int64_t blockM = c.constexprValue("BLOCK_M", 1);
+  int64_t blockN = c.constexprValue("BLOCK_N", 1);
+  bool whole = c.constexprValue("WHOLE_COLUMN", 1) != 0;
   // No wider than the matrix (beyond the narrowest choice). A whole column
   // is one block of the column's height; a chunk is shorter than the column
   // (else the whole column reads the same block once).
@@ -217,7 +210,7 @@ std::vector<TuningConfig> prune(llvm::ArrayRef<TuningConfig> configs,
   kept.clear();
   std::map<std::tuple<int, int, int64_t>, int> perGroup;
   for (auto &[cost, c] : ranked) {
-    int64_t whole = constexprOf(c, "WHOLE_COLUMN");
+    int64_t whole = c.constexprValue("WHOLE_COLUMN", 1);
     int &timed = perGroup[{c.numCTAs, c.numStages, whole}];
     if (++timed <= (whole ? kTimedPerWholeGroup : kTimedPerChunkGroup))
       kept.push_back(std::move(c));
@@ -236,9 +229,9 @@ std::vector<TuningConfig>
 refine(const TuningConfig &c, llvm::ArrayRef<Arg> args, const Target &target) {
   int64_t rows = integerArgAt(args, kRows, 1);
   int64_t cols = integerArgAt(args, kCols, 1);
-  int64_t blockM = constexprOf(c, "BLOCK_M");
-  int64_t blockN = constexprOf(c, "BLOCK_N");
-  bool whole = constexprOf(c, "WHOLE_COLUMN") != 0;
+  int64_t blockM = c.constexprValue("BLOCK_M", 1);
+  int64_t blockN = c.constexprValue("BLOCK_N", 1);
+  bool whole = c.constexprValue("WHOLE_COLUMN", 1) != 0;
   std::vector<TuningConfig> near;
   auto add = [&](int warps, int64_t m, int64_t n) {
     TuningConfig next =

@@ -128,6 +128,26 @@ std::vector<std::string> filesIn(const std::string &directory) {
 
 } // namespace
 
+// A config's named values: read with a default when absent, set in place
+// when present (the name keeps its position in str()), appended otherwise;
+// the config itself is left as it was.
+TEST(TuningConfig, NamedConstexprsAndGridParamsReadAndSet) {
+  TuningConfig config{4, 2, 1, {{"BLOCK", 1024}}, {{"ROWS", 8}}};
+  EXPECT_EQ(config.constexprValue("BLOCK", 0), 1024);
+  EXPECT_EQ(config.constexprValue("CHUNK", 7), 7);
+  EXPECT_EQ(config.gridParam("ROWS"), 8);
+  EXPECT_EQ(config.gridParam("SPLIT", 3), 3);
+  EXPECT_EQ(config.withConstexpr("BLOCK", 512).str(),
+            "warps=4,stages=2,ctas=1,BLOCK=512,grid:ROWS=8");
+  EXPECT_EQ(config.withConstexpr("CHUNK", 256).str(),
+            "warps=4,stages=2,ctas=1,BLOCK=1024,CHUNK=256,grid:ROWS=8");
+  EXPECT_EQ(config.withGridParam("ROWS", 16).str(),
+            "warps=4,stages=2,ctas=1,BLOCK=1024,grid:ROWS=16");
+  EXPECT_EQ(config.withGridParam("SPLIT", 2).str(),
+            "warps=4,stages=2,ctas=1,BLOCK=1024,grid:ROWS=8,grid:SPLIT=2");
+  EXPECT_EQ(config.str(), "warps=4,stages=2,ctas=1,BLOCK=1024,grid:ROWS=8");
+}
+
 TEST(Autotune, PicksTheFastestConfigAndRestoresBuffers) {
   ScopedCacheDirectory cache;
   Autotuner tuner(accumulateKernel(), accumulateSpec());
