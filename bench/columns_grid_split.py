@@ -87,21 +87,19 @@ for dt in [torch.float32, torch.bfloat16]:
     best = None
     for (BN, G, NG) in [(64, 32, 8), (128, 64, 4), (128, 32, 8), (64, 16, 16)]:
       for NOBAR in [0, 1]:
-        if True:
-          for BM, w in [(32, 4), (32, 8), (16, 4)]:
-            R = triton.cdiv(triton.cdiv(M, G), BM) * BM
-            part = torch.empty(NG * 2 * G * 2 * BN, device='cuda', dtype=torch.float32)
-            cnt = torch.zeros(NG, device='cuda', dtype=torch.int32)
-            def run():
-                cols_split[(G * NG,)](out, x, M, N, x.stride(0), part, cnt, G, NG, BM, BN, R, NOBAR, num_warps=w)
-            try:
-                cnt.zero_(); run(); torch.cuda.synchronize()
-                k = cols_split[(G * NG,)]
-            except Exception as e:
-                print("fail", BN, G, NG, BM, w, str(e)[:80]); continue
-            err = (out.float() - ref).abs().max().item()
-            t = timeit(run, pre=cnt.zero_)
-            r = (nbytes / t / 1e6, BN, G, NG, BM, w, err)
-            if not NOBAR and (best is None or r[0] > best[0]): best = r
-            print(f"  {dt} {M}x{N} NOBAR={NOBAR} BN={BN} G={G} NG={NG} BM={BM} w={w}: {r[0]:.0f} GB/s err={err:.1e}", flush=True)
+        for BM, w in [(32, 4), (32, 8), (16, 4)]:
+          R = triton.cdiv(triton.cdiv(M, G), BM) * BM
+          part = torch.empty(NG * 2 * G * 2 * BN, device='cuda', dtype=torch.float32)
+          cnt = torch.zeros(NG, device='cuda', dtype=torch.int32)
+          def run():
+              cols_split[(G * NG,)](out, x, M, N, x.stride(0), part, cnt, G, NG, BM, BN, R, NOBAR, num_warps=w)
+          try:
+              cnt.zero_(); run(); torch.cuda.synchronize()
+          except Exception as e:
+              print("fail", BN, G, NG, BM, w, str(e)[:80]); continue
+          err = (out.float() - ref).abs().max().item()
+          t = timeit(run, pre=cnt.zero_)
+          r = (nbytes / t / 1e6, BN, G, NG, BM, w, err)
+          if not NOBAR and (best is None or r[0] > best[0]): best = r
+          print(f"  {dt} {M}x{N} NOBAR={NOBAR} BN={BN} G={G} NG={NG} BM={BM} w={w}: {r[0]:.0f} GB/s err={err:.1e}", flush=True)
     print(f"BEST {dt} {M}x{N}: {best[0]:.0f} GB/s = {best[0]/(nbytes/tc/1e6):.3f} x copy ({nbytes/tc/1e6:.0f}) cfg BN={best[1]} G={best[2]} NG={best[3]} BM={best[4]} w={best[5]} err={best[6]:.1e}", flush=True)
