@@ -53,7 +53,11 @@
 // CHECK-NEXT:    %[[CWHOLE:.*]] = arith.andi %[[CCOUNT]], %[[MASK256]] : index
 // CHECK-NEXT:    %[[CEND:.*]] = arith.addi %[[C0]], %[[CWHOLE]] : index
 // CHECK-NEXT:    %[[C256:.*]] = arith.constant 256 : index
-// CHECK-NEXT:    %[[S0:.*]] = scf.for %[[CH:[^ ]*]] = %[[C0]] to %[[CEND]] step %[[C256]] iter_args(%[[CACC:[^ ]*]] = %{{.*}}) -> (f32) {
+//                each chunk sums its own elements from 0 and adds that to
+//                the running sum once (LLVM would otherwise put the running
+//                sum in one vector lane and add a share of the row to it
+//                element by element)
+// CHECK-NEXT:    %[[S0:.*]] = scf.for %[[CH:[^ ]*]] = %[[C0]] to %[[CEND]] step %[[C256]] iter_args(%[[CACC:[^ ]*]] = %[[ZERO:[^ ]*]]) -> (f32) {
 // CHECK-NEXT:      %[[LINE:.*]] = arith.constant 16 : index
 // CHECK-NEXT:      %[[CLEN:.*]] = arith.constant 256 : index
 // CHECK-NEXT:      %[[CHEND:.*]] = arith.addi %[[CH]], %[[CLEN]] : index
@@ -65,7 +69,7 @@
 // CHECK-NEXT:      %[[CLEN2:.*]] = arith.constant 256 : index
 // CHECK-NEXT:      %[[CHEND2:.*]] = arith.addi %[[CH]], %[[CLEN2]] : index
 // CHECK-NEXT:      %[[ONEC:.*]] = arith.constant 1 : index
-// CHECK-NEXT:      %[[CS:.*]] = scf.for %[[I:[^ ]*]] = %[[CH]] to %[[CHEND2]] step %[[ONEC]] iter_args(%[[ACC:[^ ]*]] = %[[CACC]]) -> (f32) {
+// CHECK-NEXT:      %[[CS:.*]] = scf.for %[[I:[^ ]*]] = %[[CH]] to %[[CHEND2]] step %[[ONEC]] iter_args(%[[ACC:[^ ]*]] = %[[ZERO]]) -> (f32) {
 // CHECK-NEXT:        %[[OFF:.*]] = arith.index_cast %[[I]] : index to i32
 // CHECK-NEXT:        %[[PTR:.*]] = blk.addptr %[[IN]], %[[OFF]] : !blk.ptr<f32>, i32
 // CHECK-NEXT:        %[[XI:.*]] = blk.load %[[PTR]] : !blk.ptr<f32>
@@ -75,7 +79,8 @@
 // CHECK-NEXT:        %[[A:.*]] = arith.addf %[[ACC]], %[[EI]] fastmath<reassoc> : f32
 // CHECK-NEXT:        scf.yield %[[A]] : f32
 // CHECK-NEXT:      }
-// CHECK-NEXT:      scf.yield %[[CS]] : f32
+// CHECK-NEXT:      %[[CSUM:.*]] = arith.addf %[[CACC]], %[[CS]] fastmath<reassoc> : f32
+// CHECK-NEXT:      scf.yield %[[CSUM]] : f32
 // CHECK-NEXT:    }
 //                the whole vectors past the chunks
 // CHECK:         %[[S1:.*]] = scf.for %[[I:[^ ]*]] = %[[CEND]] to %[[SPLIT]] step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[S0]]) -> (f32) {

@@ -91,10 +91,11 @@
 // CHECK:         llvm.intr.maximum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 // CHECK:       ^{{bb[0-9]+}}(%[[MAXV:[^ ,:]+]]: f32):
 //                exp(-inf - max) for the padding, computed once
-// CHECK:         llvm.fsub %[[NINF]], %[[MAXV]] : f32
+//                (2^k by llvm.ldexp on AVX-512 hosts, by its exponent bits
+//                elsewhere), then the NaN guard on exp's argument
+// CHECK:         %[[PADARG:.*]] = llvm.fsub %[[NINF]], %[[MAXV]] : f32
 // CHECK:         llvm.intr.fma
-// CHECK:         llvm.intr.ldexp
-// CHECK-NEXT:    llvm.fcmp "uno"
+// CHECK:         llvm.fcmp "uno" %[[PADARG]], %[[PADARG]] : f32
 // CHECK-NEXT:    %[[FILL:.*]] = llvm.select
 // CHECK-NEXT:    %[[SPLIT256:.*]] = llvm.and %[[SPLIT]], %[[CM256]] : i64
 //                exp pass over [0, split & -256) in chunks of 256...
@@ -133,9 +134,10 @@
 // CHECK-NEXT:    llvm.icmp "slt" %[[E]], %[[KEND]] : i64
 // CHECK:         %[[XP:.*]] = llvm.getelementptr inbounds %[[INROW]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:    %[[X:.*]] = llvm.load %[[XP]] : !llvm.ptr -> f32
-// CHECK-NEXT:    llvm.fsub %[[X]], %[[MAXV]] : f32
+// CHECK-NEXT:    %[[XD:.*]] = llvm.fsub %[[X]], %[[MAXV]] : f32
 // CHECK:         llvm.intr.fma
-// CHECK:         %[[EV:.*]] = llvm.select %{{.*}} : i1, f32
+// CHECK:         %[[GUARD:.*]] = llvm.fcmp "uno" %[[XD]], %[[XD]] : f32
+// CHECK-NEXT:    %[[EV:.*]] = llvm.select %[[GUARD]], %[[XD]], %{{.*}} : i1, f32
 // CHECK-NEXT:    %[[BP:.*]] = llvm.getelementptr inbounds|nuw %[[BUF]][%[[E]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:    llvm.store %[[EV]], %[[BP]] : f32, !llvm.ptr
 // CHECK-NEXT:    llvm.fadd %[[S]], %[[EV]] {fastmathFlags = #llvm.fastmath<reassoc>} : f32
