@@ -258,10 +258,13 @@ int64_t blockjit::clusterAllReduceBytes(ArrayRef<int64_t> shape,
   AxisBits bits = axisBitsOf(shape, layout, axis);
   if (!bits.ctaMask)
     return 0;
-  int64_t lines =
-      (layout.perThread() >> llvm::popcount(uint64_t(bits.registerMask))) *
-      (layout.threads >> llvm::popcount(uint64_t(bits.threadMask)));
-  return 2 * layout.ctas * lines * kClusterSlotBytes;
+  // Each thread's groups of lines (one per register group) go as one
+  // packed tuple per writer (combineLinesAcrossCTAs).
+  int64_t groups =
+      layout.perThread() >> llvm::popcount(uint64_t(bits.registerMask));
+  int64_t writers = layout.threads >> llvm::popcount(uint64_t(bits.threadMask));
+  int64_t halfSlots = layout.ctas * writers * clusterLineSlots(groups);
+  return 2 * llvm::alignTo(halfSlots, 2) * kClusterSlotBytes;
 }
 
 std::optional<Layout1D> blockjit::linearLayoutOf(RankedTensorType type) {

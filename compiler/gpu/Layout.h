@@ -146,6 +146,14 @@ AxisBits axisBitsOf(llvm::ArrayRef<int64_t> shape, const Layout1D &layout,
 /// Each value exchanged across a cluster takes an 8-byte slot of the
 /// cluster buffer (every scalar fits), in each of its two halves.
 inline constexpr int64_t kClusterSlotBytes = 8;
+
+/// Slots of the cluster buffer a CTA's 32-bit partials of `groups` lines
+/// take in an all_reduce's exchange: packed, four to an aligned pair of
+/// slots (16 bytes, one st.async.v4 and one vector load), one or two to a
+/// slot.
+inline int64_t clusterLineSlots(int64_t groups) {
+  return groups <= 2 ? 1 : 2 * ((groups + 3) / 4);
+}
 /// The most bytes of cluster buffer one all_reduce of a split block may
 /// take: it is static shared memory, beside the scratch array, under the
 /// 48 KB static limit.
@@ -158,7 +166,8 @@ bool partialsCrossCluster(mlir::Type element);
 
 /// The bytes of cluster buffer a blkgpu.all_reduce of a block of `shape`
 /// along `axis` takes, both halves: each CTA sends every CTA one value per
-/// line of its piece. 0 when the axis keeps within each CTA (no exchange).
+/// line of its piece, packed (clusterLineSlots). 0 when the axis keeps
+/// within each CTA (no exchange).
 int64_t clusterAllReduceBytes(llvm::ArrayRef<int64_t> shape,
                               const Layout1D &layout, int64_t axis);
 

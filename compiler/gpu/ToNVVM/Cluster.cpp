@@ -14,9 +14,11 @@
 // completed, whose bytes every CTA sends after a CTA barrier that follows
 // its reads of exchange n. Values that are not 32 or 64 bits wide use a
 // cluster barrier (arrive.release / wait.acquire) instead.
-// The halves interleave slot by slot, so that exchanges of different sizes
-// (a softmax's pair, a reduction's one value, a 2-D block's lines) never
-// write into the slots their neighbour reads.
+// The halves interleave in 16-byte blocks of two slots, so that exchanges
+// of different sizes (a softmax's pair, a reduction's one value, a 2-D
+// block's lines) never write into the slots their neighbour reads, and a
+// 2-D block's lines go four 32-bit partials to one st.async.v4 and one
+// vector load.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Reduction.h"
@@ -206,6 +208,49 @@ public:
     expectBytes(builder, loc, kernel, phase, copies * bytes);
   }
 
+  /// An exchange of st.async sends (sendRun) of `bytes` in all to this
+  /// CTA.
+  ClusterExchange(OpBuilder &builder, Location loc, KernelState &kernel,
+                  int64_t bytes)
+      : builder(builder), loc(loc), kernel(kernel), async(true) {
+    std::tie(phase, parity) = exchangePhase(builder, loc, kernel);
+    NVVM::Barrier0Op::create(builder, loc);
+    expectBytes(builder, loc, kernel, phase, bytes);
+  }
+
+  /// Sends 1, 2 or 4 32-bit `values` as one st.async (a vector) into
+  /// `slot` (8 bytes aligned, or 16 for four) of CTA `target`; an exchange
+  /// made with a byte count.
+  void sendRun(ValueRange values, Value slot, Value target) {
+    assert(async &&
+           (values.size() == 1 || values.size() == 2 || values.size() == 4));
+    auto clusterPtr = LLVM::LLVMPointerType::get(builder.getContext(), 7);
+    Value remoteSlot =
+        NVVM::MapaOp::create(builder, loc, clusterPtr, slot, target);
+    Value remoteBarrier = NVVM::MapaOp::create(
+        builder, loc, clusterPtr, clusterMbarrier(builder, loc, kernel, phase),
+        target);
+    std::string registers, constraints = "r";
+    SmallVector<Value> operands{sharedAddress(builder, loc, remoteSlot)};
+    for (auto [i, v] : llvm::enumerate(values)) {
+      registers += (i ? ", $" : "$") + std::to_string(i + 1);
+      constraints += ",r";
+      operands.push_back(v);
+    }
+    constraints += ",r";
+    operands.push_back(sharedAddress(builder, loc, remoteBarrier));
+    std::string vector = values.size() == 1   ? ""
+                         : values.size() == 2 ? ".v2"
+                                              : ".v4";
+    if (values.size() > 1)
+      registers = "{" + registers + "}";
+    inlinePtx(builder, loc,
+              "st.async.shared::cluster.mbarrier::complete_tx::bytes" + vector +
+                  ".b32 [$0], " + registers + ", [$" +
+                  std::to_string(values.size() + 1) + "];",
+              constraints, operands);
+  }
+
   /// The half of the cluster buffer this exchange uses (0 or 1).
   Value half() const { return phase; }
 
@@ -239,19 +284,30 @@ private:
 };
 
 /// Slot `index` of the half `phase` of the cluster buffer (a shared-memory
-/// pointer). The halves interleave (slot i of phase p at 2i + p), so
-/// exchanges of different sizes never overlap their neighbours.
+/// pointer). The halves interleave in pairs of slots (slots 2j and 2j + 1
+/// of phase p in the 16 bytes of block 2j + p), so exchanges of different
+/// sizes never overlap their neighbours and an even slot starts 16 aligned
+/// bytes of its half (a vector).
 Value clusterSlot(OpBuilder &builder, Location loc, Value buffer, Value phase,
                   Value index) {
-  Value interleaved = arith::AddIOp::create(
+  auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
+  Value block = arith::AddIOp::create(
+      builder, loc, arith::AndIOp::create(builder, loc, index, i32(~1)), phase);
+  Value offset = arith::AddIOp::create(
       builder, loc,
-      arith::ShLIOp::create(builder, loc, index, i32Constant(builder, loc, 1)),
-      phase);
-  Value offset = arith::MulIOp::create(
-      builder, loc, interleaved, i32Constant(builder, loc, kClusterSlotBytes));
+      arith::MulIOp::create(builder, loc, block, i32(2 * kClusterSlotBytes)),
+      arith::MulIOp::create(builder, loc,
+                            arith::AndIOp::create(builder, loc, index, i32(1)),
+                            i32(kClusterSlotBytes)));
   return LLVM::GEPOp::create(
       builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 3),
       builder.getI8Type(), buffer, ValueRange{offset});
+}
+
+/// Bytes of cluster buffer for `halfSlots` slots in each half (whole
+/// blocks of two slots).
+int64_t clusterBufferBytes(int64_t halfSlots) {
+  return 2 * llvm::alignTo(halfSlots, 2) * kClusterSlotBytes;
 }
 
 } // namespace
@@ -265,7 +321,7 @@ SmallVector<Value> combineAcrossCTAs(
   int64_t numCTAs = kernel.numCTAs;
   int64_t halfSlots = numCTAs * int64_t(values.size());
   Value buffer = kernel.clusterBuffer.get(builder, loc, builder.getI8Type(),
-                                          2 * halfSlots * kClusterSlotBytes);
+                                          clusterBufferBytes(halfSlots));
 
   ClusterExchange exchange(builder, loc, kernel, values, numCTAs);
   // Slot of component c from CTA r: c * numCTAs + r.
@@ -307,6 +363,9 @@ combineLinesAcrossCTAs(OpBuilder &builder, Location loc, KernelState &kernel,
   int64_t numCTAs = kernel.numCTAs;
   int64_t groups = int64_t(partials.size());
   Type accType = partials.front().getType();
+  assert(accType.getIntOrFloatBitWidth() <= 32 &&
+         "partialsCrossCluster: at most 32 bits");
+  Type i32Type = builder.getI32Type();
   // The axis's thread bits are one dimension's, contiguous: a thread is
   // (its position along them, the rest of its bits), the latter naming the
   // lines it holds.
@@ -320,23 +379,48 @@ combineLinesAcrossCTAs(OpBuilder &builder, Location loc, KernelState &kernel,
       arith::AndIOp::create(builder, loc, threadId, i32(threadMask)), i32(low));
   Value lines = withoutBits(builder, loc, threadId, threadMask);
 
-  // Slot of group g from CTA r, for the lines `lines` names:
-  // (r * groups + g) * writers + lines.
-  int64_t halfSlots = numCTAs * groups * writers;
+  // A writer's groups travel as 32-bit words, packed in runs of at most
+  // four (clusterLineSlots): run k at slot tuple + 2k, one st.async and one
+  // vector load each. Tuple (rank r, lines) at slot (r * writers + lines) *
+  // perTuple.
+  int64_t perTuple = clusterLineSlots(groups);
+  int64_t run = groups <= 2 ? groups : 4;
+  auto runLength = [&](int64_t first) {
+    int64_t length = std::min(run, groups - first);
+    return length == 3 ? int64_t(4) : length; // no 3-vectors: padded
+  };
+  int64_t tupleBytes = 0;
+  for (int64_t first = 0; first < groups; first += run)
+    tupleBytes += 4 * runLength(first);
+  int64_t halfSlots = numCTAs * writers * perTuple;
   Value buffer = kernel.clusterBuffer.get(builder, loc, builder.getI8Type(),
-                                          2 * halfSlots * kClusterSlotBytes);
-  ClusterExchange exchange(builder, loc, kernel, partials, numCTAs * writers);
-  auto slot = [&](Value rank, int64_t group) {
-    Value index = arith::AddIOp::create(
-        builder, loc, lines,
-        arith::MulIOp::create(
+                                          clusterBufferBytes(halfSlots));
+  ClusterExchange exchange(builder, loc, kernel,
+                           numCTAs * writers * tupleBytes);
+  auto slot = [&](Value rank, int64_t first) {
+    Value tuple = arith::MulIOp::create(
+        builder, loc,
+        arith::AddIOp::create(
             builder, loc,
-            arith::AddIOp::create(
-                builder, loc,
-                arith::MulIOp::create(builder, loc, rank, i32(groups)),
-                i32(group)),
-            i32(writers)));
+            arith::MulIOp::create(builder, loc, rank, i32(writers)), lines),
+        i32(perTuple));
+    Value index =
+        arith::AddIOp::create(builder, loc, tuple, i32(2 * (first / run)));
     return clusterSlot(builder, loc, buffer, exchange.half(), index);
+  };
+  auto toWord = [&](Value v) -> Value {
+    if (isa<FloatType>(accType))
+      return LLVM::BitcastOp::create(builder, loc, i32Type, v);
+    if (accType.getIntOrFloatBitWidth() < 32)
+      return arith::ExtUIOp::create(builder, loc, i32Type, v);
+    return v;
+  };
+  auto fromWord = [&](Value word) -> Value {
+    if (isa<FloatType>(accType))
+      return LLVM::BitcastOp::create(builder, loc, accType, word);
+    if (accType.getIntOrFloatBitWidth() < 32)
+      return arith::TruncIOp::create(builder, loc, accType, word);
+    return word;
   };
 
   // The thread at `position` along the axis writes its lines' partials to
@@ -350,10 +434,20 @@ combineLinesAcrossCTAs(OpBuilder &builder, Location loc, KernelState &kernel,
                                 position, i32(numCTAs)));
       builder.setInsertionPointToStart(ifOp.thenBlock());
     }
+    SmallVector<SmallVector<Value>> runs;
+    for (int64_t first = 0; first < groups; first += run) {
+      SmallVector<Value> words;
+      for (int64_t g = first; g < first + runLength(first); ++g)
+        words.push_back(
+            g < groups
+                ? toWord(partials[g])
+                : LLVM::PoisonOp::create(builder, loc, i32Type).getResult());
+      runs.push_back(std::move(words));
+    }
     for (int64_t first = 0; first < numCTAs; first += alongAxis) {
       Value target = arith::AddIOp::create(builder, loc, position, i32(first));
-      for (auto [g, partial] : llvm::enumerate(partials))
-        exchange.send(partial, slot(kernel.ctaRank, int64_t(g)), target);
+      for (auto [k, words] : llvm::enumerate(runs))
+        exchange.sendRun(words, slot(kernel.ctaRank, int64_t(k) * run), target);
     }
   }
   exchange.finish();
@@ -364,9 +458,14 @@ combineLinesAcrossCTAs(OpBuilder &builder, Location loc, KernelState &kernel,
   SmallVector<Value> totals(groups);
   for (int64_t sub = 0;; sub = (sub - ctaMask) & ctaMask) {
     Value rank = arith::OrIOp::create(builder, loc, others, i32(sub));
-    for (int64_t g = 0; g < groups; ++g) {
-      Value next = LLVM::LoadOp::create(builder, loc, accType, slot(rank, g));
-      totals[g] = totals[g] ? combine(totals[g], next) : next;
+    for (int64_t first = 0; first < groups; first += run) {
+      int64_t length = runLength(first);
+      SmallVector<Value> words =
+          loadSharedRun(builder, loc, slot(rank, first), i32Type, length);
+      for (int64_t g = first; g < std::min(groups, first + length); ++g) {
+        Value next = fromWord(words[g - first]);
+        totals[g] = totals[g] ? combine(totals[g], next) : next;
+      }
     }
     if (sub == ctaMask)
       break;

@@ -227,6 +227,20 @@ mlir::Value readShared(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::Value smem, mlir::Type storage,
                        mlir::Value linear);
 
+/// `values` (one type) stored at `pointer` (shared memory) and after it in
+/// vectors of up to 16 bytes, the widest that divide their count: fewer
+/// shared-memory instructions than one a value. `pointer` must be aligned
+/// to a vector's bytes.
+void storeSharedRun(mlir::OpBuilder &builder, mlir::Location loc,
+                    mlir::Value pointer, mlir::ValueRange values);
+
+/// `count` values of `type` loaded from `pointer` (shared memory) and after
+/// it, as storeSharedRun stores them.
+llvm::SmallVector<mlir::Value> loadSharedRun(mlir::OpBuilder &builder,
+                                             mlir::Location loc,
+                                             mlir::Value pointer,
+                                             mlir::Type type, int64_t count);
+
 /// The program-wide combination of per-warp partial results (`values`, a
 /// tuple that is the same in every lane of a warp), which every thread gets:
 /// through the scratch array, in warp order from `identity()` with

@@ -24,22 +24,24 @@ SmallVector<Value> combineAcrossWarps(
     function_ref<SmallVector<Value>()> identity,
     function_ref<SmallVector<Value>(ValueRange, ValueRange)> combine) {
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
-  int64_t tupleBytes = 0;
-  for (Value v : values)
-    tupleBytes += blk::elementBytes(v.getType());
+  // Section i starts after the sections of components 0..i-1, at a
+  // multiple of 16 bytes (its warps are read as vectors).
+  SmallVector<int64_t> offsets;
+  int64_t bytes = 0;
+  for (Value v : values) {
+    offsets.push_back(llvm::alignTo(bytes, 16));
+    bytes = offsets.back() + kernel.numWarps * blk::elementBytes(v.getType());
+  }
   Type i8 = builder.getI8Type();
   auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
-  Value smem =
-      kernel.scratch.get(builder, loc, i8, kernel.numWarps * tupleBytes);
-  // Section i starts after the sections of components 0..i-1.
-  SmallVector<Value> sections{smem};
-  int64_t offset = 0;
-  for (Value v : values.drop_back()) {
-    offset += kernel.numWarps * blk::elementBytes(v.getType());
+  Value smem = kernel.scratch.get(builder, loc, i8, bytes);
+  SmallVector<Value> sections;
+  for (int64_t offset : offsets)
     sections.push_back(
-        LLVM::GEPOp::create(builder, loc, ptrType, i8, smem,
-                            ArrayRef<LLVM::GEPArg>{int32_t(offset)}));
-  }
+        offset ? LLVM::GEPOp::create(builder, loc, ptrType, i8, smem,
+                                     ArrayRef<LLVM::GEPArg>{int32_t(offset)})
+                     .getResult()
+               : smem);
   Value threadId = kernel.threadId;
   Value lane =
       arith::AndIOp::create(builder, loc, threadId, i32(kWarpSize - 1));
@@ -58,14 +60,18 @@ SmallVector<Value> combineAcrossWarps(
     }
   }
   programBarrier(builder, loc, kernel);
+  // Each section's warps side by side: read in vectors, combined in warp
+  // order.
+  SmallVector<SmallVector<Value>> perSection;
+  for (Value v : values)
+    perSection.push_back(loadSharedRun(builder, loc,
+                                       sections[perSection.size()], v.getType(),
+                                       kernel.numWarps));
   SmallVector<Value> total = identity();
   for (int w = 0; w < kernel.numWarps; ++w) {
     SmallVector<Value> next;
-    for (auto [v, section] : llvm::zip(values, sections)) {
-      Value slot = LLVM::GEPOp::create(builder, loc, ptrType, v.getType(),
-                                       section, ArrayRef<LLVM::GEPArg>{w});
-      next.push_back(LLVM::LoadOp::create(builder, loc, v.getType(), slot));
-    }
+    for (SmallVector<Value> &section : perSection)
+      next.push_back(section[w]);
     total = combine(total, next);
   }
   programBarrier(builder, loc, kernel);
@@ -225,37 +231,37 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
                                          i32(~(warpMask | laneMask)));
     int64_t warpLow = llvm::countr_zero(uint64_t(warpMask));
     int64_t warps = int64_t(1) << llvm::popcount(uint64_t(warpMask));
+    // A writer's groups of a round lie side by side (slot writer * count +
+    // g): written and read in vectors of up to 16 bytes, so a thread reads
+    // each warp's groups in count / 4 (f32) loads rather than count.
+    auto run = [&](Value thread, int64_t count) {
+      Value first = arith::MulIOp::create(builder, loc, thread, i32(count));
+      return LLVM::GEPOp::create(builder, loc, ptrType, accType, smem,
+                                 ValueRange{first});
+    };
     for (int64_t first = 0; first < groups; first += perRound) {
       int64_t count = std::min(perRound, groups - first);
       {
         OpBuilder::InsertionGuard guard(builder);
         auto ifOp = scf::IfOp::create(builder, loc, isWriter);
         builder.setInsertionPointToStart(ifOp.thenBlock());
-        for (int64_t g = 0; g < count; ++g) {
-          Value slot =
-              arith::AddIOp::create(builder, loc, writer, i32(g * writers));
-          LLVM::StoreOp::create(builder, loc, partials[first + g],
-                                LLVM::GEPOp::create(builder, loc, ptrType,
-                                                    accType, smem,
-                                                    ValueRange{slot}));
-        }
+        storeSharedRun(builder, loc, run(writer, count),
+                       ArrayRef<Value>(partials).slice(first, count));
       }
       programBarrier(builder, loc, kernel);
-      for (int64_t g = 0; g < count; ++g) {
-        Value acc;
-        for (int64_t w = 0; w < warps; ++w) {
-          Value thread =
-              arith::OrIOp::create(builder, loc, others, i32(w << warpLow));
-          Value slot = arith::AddIOp::create(builder, loc, compact(thread),
-                                             i32(g * writers));
-          Value x = LLVM::LoadOp::create(
-              builder, loc, accType,
-              LLVM::GEPOp::create(builder, loc, ptrType, accType, smem,
-                                  ValueRange{slot}));
-          acc = acc ? combineReduction(builder, loc, kind, acc, x) : x;
-        }
-        partials[first + g] = acc;
+      SmallVector<Value> totals(count);
+      for (int64_t w = 0; w < warps; ++w) {
+        Value thread =
+            arith::OrIOp::create(builder, loc, others, i32(w << warpLow));
+        SmallVector<Value> xs = loadSharedRun(
+            builder, loc, run(compact(thread), count), accType, count);
+        for (int64_t g = 0; g < count; ++g)
+          totals[g] =
+              totals[g] ? combineReduction(builder, loc, kind, totals[g], xs[g])
+                        : xs[g];
       }
+      for (int64_t g = 0; g < count; ++g)
+        partials[first + g] = totals[g];
       programBarrier(builder, loc, kernel);
     }
   }

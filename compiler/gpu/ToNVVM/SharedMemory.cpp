@@ -124,4 +124,60 @@ Value readShared(OpBuilder &builder, Location loc, Value smem, Type storage,
   return LLVM::LoadOp::create(builder, loc, storage, slot);
 }
 
+/// Elements of `type` a shared-memory vector access of `count` consecutive
+/// values takes at most: the largest power of two that divides `count`
+/// and fits 16 bytes.
+static int64_t sharedVectorWidth(Type type, int64_t count) {
+  int64_t width = std::max<int64_t>(1, 16 / blk::elementBytes(type));
+  while (count % width)
+    width /= 2;
+  return width;
+}
+
+void storeSharedRun(OpBuilder &builder, Location loc, Value pointer,
+                    ValueRange values) {
+  Type type = values.front().getType();
+  int64_t count = int64_t(values.size());
+  int64_t width = sharedVectorWidth(type, count);
+  auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+  auto vectorType = VectorType::get({width}, type);
+  for (int64_t first = 0; first < count; first += width) {
+    Value slot = LLVM::GEPOp::create(builder, loc, ptrType, type, pointer,
+                                     ArrayRef<LLVM::GEPArg>{int32_t(first)});
+    if (width == 1) {
+      LLVM::StoreOp::create(builder, loc, values[first], slot);
+      continue;
+    }
+    Value vector = LLVM::PoisonOp::create(builder, loc, vectorType);
+    for (int64_t j = 0; j < width; ++j)
+      vector =
+          LLVM::InsertElementOp::create(builder, loc, vector, values[first + j],
+                                        i32Constant(builder, loc, j));
+    LLVM::StoreOp::create(builder, loc, vector, slot,
+                          width * blk::elementBytes(type));
+  }
+}
+
+SmallVector<Value> loadSharedRun(OpBuilder &builder, Location loc,
+                                 Value pointer, Type type, int64_t count) {
+  int64_t width = sharedVectorWidth(type, count);
+  auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+  auto vectorType = VectorType::get({width}, type);
+  SmallVector<Value> values;
+  for (int64_t first = 0; first < count; first += width) {
+    Value slot = LLVM::GEPOp::create(builder, loc, ptrType, type, pointer,
+                                     ArrayRef<LLVM::GEPArg>{int32_t(first)});
+    if (width == 1) {
+      values.push_back(LLVM::LoadOp::create(builder, loc, type, slot));
+      continue;
+    }
+    Value vector = LLVM::LoadOp::create(builder, loc, vectorType, slot,
+                                        width * blk::elementBytes(type));
+    for (int64_t j = 0; j < width; ++j)
+      values.push_back(LLVM::ExtractElementOp::create(
+          builder, loc, vector, i32Constant(builder, loc, j)));
+  }
+  return values;
+}
+
 } // namespace blockjit::nvvm

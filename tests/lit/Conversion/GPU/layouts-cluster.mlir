@@ -134,9 +134,10 @@ func.func @aligned_small_row(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %
 // -----
 
 // all_reduce down the columns of a split 2-D block stays on the cluster:
-// each CTA sends 8 column partials (2 x 4 CTAs x 8 lines x 8 bytes = 512
-// bytes of cluster buffer). The 512-element tile spans 64 rows, so the
-// CTAs take turns along dimension 0.
+// each CTA's 2 writers send their 4 column partials each, packed in one
+// 16-byte run (2 slots), to every CTA (2 halves x 4 CTAs x 2 writers x 2
+// slots x 8 bytes = 256 bytes of cluster buffer). The 512-element tile
+// spans 64 rows, so the CTAs take turns along dimension 0.
 // CHECK:       module attributes {blkgpu.num_ctas = 4 : i32, blkgpu.num_warps = 4 : i32}
 // CHECK-LABEL: func.func @columns
 // CHECK:         blkgpu.all_reduce max {{.*}} : tensor<2048x8xf32, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0], CTAsPerCluster = [4, 1], CTASplitNum = [4, 1], CTAOrder = [1, 0]}>>
@@ -153,11 +154,33 @@ func.func @columns(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
 
 // -----
 
-// 512 columns: each CTA would send 512 partials to each of 4 CTAs (32 KB of
-// cluster buffer, more than the 16 KB an all_reduce may take): one CTA.
+// 64x1024 f16 (vector 8): each of the 128 threads would send its 8 column
+// partials (f32) in two 16-byte runs (4 slots) to each of 4 CTAs: 2 x 4
+// CTAs x 128 writers x 4 slots x 8 bytes = 32 KB of cluster buffer, more
+// than the 16 KB an all_reduce may take: one CTA.
 // CHECK:       module attributes {blkgpu.cluster_fallback = "'blkgpu.all_reduce' is not implemented on blocks split over a cluster", blkgpu.num_warps = 4 : i32}
 // CHECK-LABEL: func.func @wide_columns
-func.func @wide_columns(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
+func.func @wide_columns(%in: !blk.ptr<f16> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 65536 : tensor<65536xi32>
+  %r2 = blk.reshape %r : tensor<65536xi32> -> tensor<64x1024xi32>
+  %p = blk.splat %in : !blk.ptr<f16> -> tensor<64x1024x!blk.ptr<f16>>
+  %ptrs = blk.addptr %p, %r2 : tensor<64x1024x!blk.ptr<f16>>, tensor<64x1024xi32>
+  %x = blk.load %ptrs : tensor<64x1024x!blk.ptr<f16>>
+  %m = blkgpu.all_reduce max %x axis = 0 : tensor<64x1024xf16>
+  blk.store %ptrs, %m : tensor<64x1024x!blk.ptr<f16>>
+  return
+}
+
+// -----
+
+// 512 f32 columns (vector 4): each thread's 4 column partials pack into one
+// 16-byte run (2 slots), 2 x 4 CTAs x 128 writers x 2 slots x 8 bytes =
+// 16384 bytes, just the 16 KB an all_reduce may take: it stays on the
+// cluster (it took 32 KB while every partial had its own 8-byte slot).
+// CHECK:       module attributes {blkgpu.num_ctas = 4 : i32, blkgpu.num_warps = 4 : i32}
+// CHECK-LABEL: func.func @wide_f32_columns
+// CHECK:         blkgpu.all_reduce max {{.*}} : tensor<64x512xf32, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0], CTAsPerCluster = [4, 1], CTASplitNum = [4, 1], CTAOrder = [1, 0]}>>
+func.func @wide_f32_columns(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   %r = blk.make_range 0 to 32768 : tensor<32768xi32>
   %r2 = blk.reshape %r : tensor<32768xi32> -> tensor<64x512xi32>
   %p = blk.splat %in : !blk.ptr<f32> -> tensor<64x512x!blk.ptr<f32>>

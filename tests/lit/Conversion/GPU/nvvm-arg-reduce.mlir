@@ -34,13 +34,55 @@
 // CHECK:         nvvm.shfl.sync  bfly %{{.*}} : f32 -> f32
 // CHECK:         nvvm.shfl.sync  bfly %{{.*}} : i32 -> i32
 // Across warps: lane 0 stores its value at [warp] and its index at byte
-// 16 + 4 * warp, then everyone combines the 4 pairs in warp order.
+// 16 + 4 * warp (the index section starts 16-byte aligned), then everyone
+// reads each section's 4 warps side by side (one 16-byte load of the values,
+// one of the indices) and combines the 4 pairs in warp order from the
+// identity.
+// CHECK:         %[[SMEM:.*]] = llvm.mlir.addressof @__blk_smem_argmax_f32 : !llvm.ptr<3>
+// CHECK-NEXT:    %[[ISEC:.*]] = llvm.getelementptr %[[SMEM]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK:         scf.if
 // CHECK:           llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
 // CHECK:           llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
 // CHECK:         nvvm.barrier0
-// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
-// CHECK:         nvvm.barrier0
+// CHECK-NEXT:    %[[GV:.*]] = llvm.getelementptr %[[SMEM]][0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// CHECK-NEXT:    %[[VV:.*]] = llvm.load %[[GV]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NEXT:    arith.constant 0 : i32
+// CHECK-NEXT:    %[[V0:.*]] = llvm.extractelement %[[VV]][%{{.*}} : i32] : vector<4xf32>
+// CHECK-NEXT:    arith.constant 1 : i32
+// CHECK-NEXT:    %[[V1:.*]] = llvm.extractelement %[[VV]][%{{.*}} : i32] : vector<4xf32>
+// CHECK-NEXT:    arith.constant 2 : i32
+// CHECK-NEXT:    %[[V2:.*]] = llvm.extractelement %[[VV]][%{{.*}} : i32] : vector<4xf32>
+// CHECK-NEXT:    arith.constant 3 : i32
+// CHECK-NEXT:    %[[V3:.*]] = llvm.extractelement %[[VV]][%{{.*}} : i32] : vector<4xf32>
+// CHECK-NEXT:    %[[GI:.*]] = llvm.getelementptr %[[ISEC]][0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i32
+// CHECK-NEXT:    %[[VI:.*]] = llvm.load %[[GI]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-NEXT:    arith.constant 0 : i32
+// CHECK-NEXT:    %[[I0:.*]] = llvm.extractelement %[[VI]][%{{.*}} : i32] : vector<4xi32>
+// CHECK-NEXT:    arith.constant 1 : i32
+// CHECK-NEXT:    %[[I1:.*]] = llvm.extractelement %[[VI]][%{{.*}} : i32] : vector<4xi32>
+// CHECK-NEXT:    arith.constant 2 : i32
+// CHECK-NEXT:    %[[I2:.*]] = llvm.extractelement %[[VI]][%{{.*}} : i32] : vector<4xi32>
+// CHECK-NEXT:    arith.constant 3 : i32
+// CHECK-NEXT:    %[[I3:.*]] = llvm.extractelement %[[VI]][%{{.*}} : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[IMAX2:.*]] = arith.constant 2147483647 : i32
+// CHECK-NEXT:    %[[NINF2:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT:    arith.cmpi slt, %[[I0]], %[[IMAX2]] : i32
+// CHECK:         arith.cmpf ogt, %[[V0]], %[[NINF2]] : f32
+// CHECK:         %[[B0:.*]] = arith.select %{{.*}}, %[[V0]], %[[NINF2]] : f32
+// CHECK-NEXT:    %[[J0:.*]] = arith.select %{{.*}}, %[[I0]], %[[IMAX2]] : i32
+// CHECK-NEXT:    arith.cmpi slt, %[[I1]], %[[J0]] : i32
+// CHECK:         arith.cmpf ogt, %[[V1]], %[[B0]] : f32
+// CHECK:         %[[B1:.*]] = arith.select %{{.*}}, %[[V1]], %[[B0]] : f32
+// CHECK-NEXT:    %[[J1:.*]] = arith.select %{{.*}}, %[[I1]], %[[J0]] : i32
+// CHECK-NEXT:    arith.cmpi slt, %[[I2]], %[[J1]] : i32
+// CHECK:         arith.cmpf ogt, %[[V2]], %[[B1]] : f32
+// CHECK:         %[[B2:.*]] = arith.select %{{.*}}, %[[V2]], %[[B1]] : f32
+// CHECK-NEXT:    %[[J2:.*]] = arith.select %{{.*}}, %[[I2]], %[[J1]] : i32
+// CHECK-NEXT:    arith.cmpi slt, %[[I3]], %[[J2]] : i32
+// CHECK:         arith.cmpf ogt, %[[V3]], %[[B2]] : f32
+// CHECK:         arith.select %{{.*}}, %[[V3]], %[[B2]] : f32
+// CHECK-NEXT:    arith.select %{{.*}}, %[[I3]], %[[J2]] : i32
+// CHECK-NEXT:    nvvm.barrier0
 // W1-LABEL:    func.func @argmax_f32
 // W1-NOT:        nvvm.barrier0
 // W1-NOT:        addr_space = 3

@@ -5,8 +5,9 @@
 // cluster of 4 CTAs (4 warps, vector 4; docs/LAYOUTS.md). The row index's
 // bits lie in thread bits 1-6, CTA bits 0-1 and register bits 2-4: each
 // thread combines 8 registers per column it holds (4 partials), then
-// shuffles (offsets 2, 4, 8, 16), then warps through the scratch array,
-// then the cluster:
+// shuffles (offsets 2, 4, 8, 16), then warps through the scratch array
+// (each writer's 4 partials side by side: one vector<4xf32> store, one
+// vector<4xf32> load per warp), then the cluster:
 // - at entry, thread 0 initializes the two mbarriers of
 //   @__blk_cluster_mbar_columns and fences the init, before the entry
 //   cluster barrier;
@@ -15,17 +16,22 @@
 //   along the axis (tid & 126) >> 1;
 // - the exchange counter n steps (half n & 1, mbarrier parity
 //   (n >> 1) & 1); after a CTA barrier, thread 0 expects 128 bytes on the
-//   half's mbarrier (4 CTAs x 8 lines x 4 bytes); positions 0-3 each send
-//   the 4 partials with st.async to CTA `position` (the slot and the
-//   mbarrier mapa'd to shared::cluster addresses): slot (rank * 4 + g) * 2
-//   + lines of the buffer, interleaved with the other half (2 * slot +
-//   half), 8 bytes each: 2 x 4 x 8 x 8 = 512 bytes;
+//   half's mbarrier (4 CTAs x 2 writers x one 16-byte run of 4 words);
+//   positions 0-3 each send their 4 partials, bitcast to i32, as one
+//   st.async .v4.b32 to CTA `position` (the slot and the mbarrier mapa'd
+//   to shared::cluster addresses), into slot tuple = (rank * 2 + lines) * 2
+//   (clusterLineSlots(4) = 2 slots a tuple), which is even: byte
+//   ((tuple & ~1) + half) * 16 + (tuple & 1) * 8 = (tuple + half) * 16,
+//   16-byte aligned. Each half holds 4 CTAs x 2 writers x 2 slots = 16
+//   slots: 2 x 16 x 8 = 256 bytes;
 // - every thread waits on the mbarrier (try_wait.parity loop, no cluster
-//   barrier), then reads its lines' partials of the 4 CTAs (16 loads) and
-//   combines them in rank order.
+//   barrier), then reads its lines' run from each of the 4 CTAs (rank
+//   (rank & ~3) | sub, sub = 0..3: one vector<4xi32> load, align 16, each),
+//   bitcasts the words back to f32 and combines them per column in rank
+//   order.
 
 // CHECK:       llvm.mlir.global internal @__blk_cluster_mbar_columns() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
-// CHECK-NEXT:  llvm.mlir.global internal @__blk_cluster_columns() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<512 x i8>
+// CHECK-NEXT:  llvm.mlir.global internal @__blk_cluster_columns() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<256 x i8>
 // CHECK-LABEL: func.func @columns
 // CHECK:         %[[CLUSTER:.*]] = llvm.mlir.addressof @__blk_cluster_columns : !llvm.ptr<3>
 // CHECK:         %[[MBAR:.*]] = llvm.mlir.addressof @__blk_cluster_mbar_columns : !llvm.ptr<3>
@@ -44,7 +50,10 @@
 // CHECK-COUNT-4: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %c8_i32
 // CHECK-COUNT-4: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %c16_i32
 // CHECK-NOT:     nvvm.shfl.sync
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK:         nvvm.barrier0
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NOT:     llvm.load
 // CHECK:         nvvm.barrier0
 // CHECK-NEXT:    %[[AXISBITS:.*]] = arith.andi %[[TID]], %c126_i32 : i32
 // CHECK-NEXT:    %[[POS:.*]] = arith.shrui %[[AXISBITS]], %c1_i32 : i32
@@ -65,17 +74,27 @@
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[SENDER:.*]] = arith.cmpi ult, %[[POS]], %c4_i32 : i32
 // CHECK-NEXT:    scf.if %[[SENDER]] {
-// CHECK:           %[[SLOT:.*]] = llvm.getelementptr %[[CLUSTER]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT:      %[[W0:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// CHECK-NEXT:      %[[W1:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// CHECK-NEXT:      %[[W2:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// CHECK-NEXT:      %[[W3:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// CHECK-NEXT:      %[[RW:.*]] = arith.muli %[[RANK]], %c2_i32 : i32
+// CHECK-NEXT:      %[[RWL:.*]] = arith.addi %[[RW]], %[[LINES]] : i32
+// CHECK-NEXT:      %[[TUPLE:.*]] = arith.muli %[[RWL]], %c2_i32 : i32
+// CHECK-NEXT:      %[[EVEN:.*]] = arith.andi %[[TUPLE]], %c-2_i32 : i32
+// CHECK-NEXT:      %[[BLOCK:.*]] = arith.addi %[[EVEN]], %[[HALF]] : i32
+// CHECK-NEXT:      %[[ODD:.*]] = arith.andi %[[TUPLE]], %c1_i32 : i32
+// CHECK-NEXT:      %[[INBLOCK:.*]] = arith.muli %[[ODD]], %c8_i32 : i32
+// CHECK-NEXT:      %[[BLOCKBYTES:.*]] = arith.muli %[[BLOCK]], %c16_i32 : i32
+// CHECK-NEXT:      %[[OFFSET:.*]] = arith.addi %[[BLOCKBYTES]], %[[INBLOCK]] : i32
+// CHECK-NEXT:      %[[SLOT:.*]] = llvm.getelementptr %[[CLUSTER]][%[[OFFSET]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK-NEXT:      %[[REMOTE:.*]] = nvvm.mapa %[[SLOT]], %[[POS]] : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK-NEXT:      %[[LBAR:.*]] = llvm.getelementptr %[[MBAR]][%[[HALF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK-NEXT:      %[[RBAR:.*]] = nvvm.mapa %[[LBAR]], %[[POS]] : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK-NEXT:      %[[BITS:.*]] = llvm.bitcast %{{.*}} : f32 to i32
 // CHECK-NEXT:      %[[RADDR:.*]] = llvm.ptrtoint %[[REMOTE]] : !llvm.ptr<7> to i32
 // CHECK-NEXT:      %[[RBARADDR:.*]] = llvm.ptrtoint %[[RBAR]] : !llvm.ptr<7> to i32
-// CHECK-NEXT:      llvm.inline_asm has_side_effects "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [$0], $1, [$2];", "r,r,r" %[[RADDR]], %[[BITS]], %[[RBARADDR]] : (i32, i32, i32) -> ()
-// CHECK-COUNT-3:   st.async.shared::cluster.mbarrier::complete_tx::bytes.b32
-// CHECK-NOT:       st.async
-// CHECK:         }
+// CHECK-NEXT:      llvm.inline_asm has_side_effects "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [$0], {$1, $2, $3, $4}, [$5];", "r,r,r,r,r,r" %[[RADDR]], %[[W0]], %[[W1]], %[[W2]], %[[W3]], %[[RBARADDR]] : (i32, i32, i32, i32, i32, i32) -> ()
+// CHECK-NEXT:    }
 // CHECK-NEXT:    %[[WBAR:.*]] = llvm.getelementptr %[[MBAR]][%[[HALF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i64
 // CHECK-NEXT:    %[[WADDR:.*]] = llvm.ptrtoint %[[WBAR]] : !llvm.ptr<3> to i32
 // CHECK-NEXT:    scf.while : () -> () {
@@ -83,7 +102,82 @@
 // CHECK:         } do {
 // CHECK-NEXT:      scf.yield
 // CHECK-NEXT:    }
-// CHECK-COUNT-16: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// Rank (rank & ~3) | 0: its run at the same slot arithmetic, one aligned
+// vector load, the words bitcast back.
+// CHECK-NEXT:    %[[OTHERS:.*]] = arith.andi %[[RANK]], %c-4_i32 : i32
+// CHECK-NEXT:    %[[R0W:.*]] = arith.muli %[[OTHERS]], %c2_i32 : i32
+// CHECK-NEXT:    %[[R0WL:.*]] = arith.addi %[[R0W]], %[[LINES]] : i32
+// CHECK-NEXT:    %[[R0TUPLE:.*]] = arith.muli %[[R0WL]], %c2_i32 : i32
+// CHECK-NEXT:    %[[R0EVEN:.*]] = arith.andi %[[R0TUPLE]], %c-2_i32 : i32
+// CHECK-NEXT:    %[[R0BLOCK:.*]] = arith.addi %[[R0EVEN]], %[[HALF]] : i32
+// CHECK-NEXT:    %[[R0ODD:.*]] = arith.andi %[[R0TUPLE]], %c1_i32 : i32
+// CHECK-NEXT:    %[[R0IN:.*]] = arith.muli %[[R0ODD]], %c8_i32 : i32
+// CHECK-NEXT:    %[[R0BYTES:.*]] = arith.muli %[[R0BLOCK]], %c16_i32 : i32
+// CHECK-NEXT:    %[[R0OFF:.*]] = arith.addi %[[R0BYTES]], %[[R0IN]] : i32
+// CHECK-NEXT:    %[[R0PTR:.*]] = llvm.getelementptr %[[CLUSTER]][%[[R0OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK-NEXT:    %[[R0V:.*]] = llvm.load %[[R0PTR]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-NEXT:    %[[R0E0:.*]] = llvm.extractelement %[[R0V]][%c0_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R0E1:.*]] = llvm.extractelement %[[R0V]][%c1_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R0E2:.*]] = llvm.extractelement %[[R0V]][%c2_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R0E3:.*]] = llvm.extractelement %[[R0V]][%c3_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R0G0:.*]] = llvm.bitcast %[[R0E0]] : i32 to f32
+// CHECK-NEXT:    %[[R0G1:.*]] = llvm.bitcast %[[R0E1]] : i32 to f32
+// CHECK-NEXT:    %[[R0G2:.*]] = llvm.bitcast %[[R0E2]] : i32 to f32
+// CHECK-NEXT:    %[[R0G3:.*]] = llvm.bitcast %[[R0E3]] : i32 to f32
+// Ranks | 1, | 2, | 3 in turn: each group's running max takes the next
+// rank's word.
+// CHECK-NEXT:    %[[RANK1:.*]] = arith.ori %[[OTHERS]], %c1_i32 : i32
+// CHECK-NEXT:    %[[R1W:.*]] = arith.muli %[[RANK1]], %c2_i32 : i32
+// CHECK-NEXT:    %[[R1WL:.*]] = arith.addi %[[R1W]], %[[LINES]] : i32
+// CHECK-NEXT:    arith.muli %[[R1WL]], %c2_i32 : i32
+// CHECK:         %[[R1V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-NEXT:    %[[R1E0:.*]] = llvm.extractelement %[[R1V]][%c0_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R1E1:.*]] = llvm.extractelement %[[R1V]][%c1_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R1E2:.*]] = llvm.extractelement %[[R1V]][%c2_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R1E3:.*]] = llvm.extractelement %[[R1V]][%c3_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R1G0:.*]] = llvm.bitcast %[[R1E0]] : i32 to f32
+// CHECK-NEXT:    %[[M1G0:.*]] = arith.maximumf %[[R0G0]], %[[R1G0]] : f32
+// CHECK-NEXT:    %[[R1G1:.*]] = llvm.bitcast %[[R1E1]] : i32 to f32
+// CHECK-NEXT:    %[[M1G1:.*]] = arith.maximumf %[[R0G1]], %[[R1G1]] : f32
+// CHECK-NEXT:    %[[R1G2:.*]] = llvm.bitcast %[[R1E2]] : i32 to f32
+// CHECK-NEXT:    %[[M1G2:.*]] = arith.maximumf %[[R0G2]], %[[R1G2]] : f32
+// CHECK-NEXT:    %[[R1G3:.*]] = llvm.bitcast %[[R1E3]] : i32 to f32
+// CHECK-NEXT:    %[[M1G3:.*]] = arith.maximumf %[[R0G3]], %[[R1G3]] : f32
+// CHECK-NEXT:    %[[RANK2:.*]] = arith.ori %[[OTHERS]], %c2_i32 : i32
+// CHECK-NEXT:    %[[R2W:.*]] = arith.muli %[[RANK2]], %c2_i32 : i32
+// CHECK-NEXT:    %[[R2WL:.*]] = arith.addi %[[R2W]], %[[LINES]] : i32
+// CHECK-NEXT:    arith.muli %[[R2WL]], %c2_i32 : i32
+// CHECK:         %[[R2V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-NEXT:    %[[R2E0:.*]] = llvm.extractelement %[[R2V]][%c0_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R2E1:.*]] = llvm.extractelement %[[R2V]][%c1_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R2E2:.*]] = llvm.extractelement %[[R2V]][%c2_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R2E3:.*]] = llvm.extractelement %[[R2V]][%c3_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R2G0:.*]] = llvm.bitcast %[[R2E0]] : i32 to f32
+// CHECK-NEXT:    %[[M2G0:.*]] = arith.maximumf %[[M1G0]], %[[R2G0]] : f32
+// CHECK-NEXT:    %[[R2G1:.*]] = llvm.bitcast %[[R2E1]] : i32 to f32
+// CHECK-NEXT:    %[[M2G1:.*]] = arith.maximumf %[[M1G1]], %[[R2G1]] : f32
+// CHECK-NEXT:    %[[R2G2:.*]] = llvm.bitcast %[[R2E2]] : i32 to f32
+// CHECK-NEXT:    %[[M2G2:.*]] = arith.maximumf %[[M1G2]], %[[R2G2]] : f32
+// CHECK-NEXT:    %[[R2G3:.*]] = llvm.bitcast %[[R2E3]] : i32 to f32
+// CHECK-NEXT:    %[[M2G3:.*]] = arith.maximumf %[[M1G3]], %[[R2G3]] : f32
+// CHECK-NEXT:    %[[RANK3:.*]] = arith.ori %[[OTHERS]], %c3_i32 : i32
+// CHECK-NEXT:    %[[R3W:.*]] = arith.muli %[[RANK3]], %c2_i32 : i32
+// CHECK-NEXT:    %[[R3WL:.*]] = arith.addi %[[R3W]], %[[LINES]] : i32
+// CHECK-NEXT:    arith.muli %[[R3WL]], %c2_i32 : i32
+// CHECK:         %[[R3V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-NEXT:    %[[R3E0:.*]] = llvm.extractelement %[[R3V]][%c0_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R3E1:.*]] = llvm.extractelement %[[R3V]][%c1_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R3E2:.*]] = llvm.extractelement %[[R3V]][%c2_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R3E3:.*]] = llvm.extractelement %[[R3V]][%c3_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[R3G0:.*]] = llvm.bitcast %[[R3E0]] : i32 to f32
+// CHECK-NEXT:    %{{.*}} = arith.maximumf %[[M2G0]], %[[R3G0]] : f32
+// CHECK-NEXT:    %[[R3G1:.*]] = llvm.bitcast %[[R3E1]] : i32 to f32
+// CHECK-NEXT:    %{{.*}} = arith.maximumf %[[M2G1]], %[[R3G1]] : f32
+// CHECK-NEXT:    %[[R3G2:.*]] = llvm.bitcast %[[R3E2]] : i32 to f32
+// CHECK-NEXT:    %{{.*}} = arith.maximumf %[[M2G2]], %[[R3G2]] : f32
+// CHECK-NEXT:    %[[R3G3:.*]] = llvm.bitcast %[[R3E3]] : i32 to f32
+// CHECK-NEXT:    %{{.*}} = arith.maximumf %[[M2G3]], %[[R3G3]] : f32
+// CHECK-NOT:     llvm.load
 // CHECK-NOT:     nvvm.mapa
 // CHECK-NOT:     st.async
 // CHECK:         nvvm.cluster.arrive
@@ -128,10 +222,15 @@ func.func @rows(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %out: !blk.ptr
 
 // 64x256 over 4 warps: the rows take one thread bit (2 positions along the
 // axis) and 2 CTA bits, so each thread sends its partials to 2 CTAs
-// (position and position + 2): 2 x 4 st.async (4 column partials), each
-// with the mapa'd slot and mbarrier, unguarded (only thread 0's expect_tx
-// of 4 CTAs x 256 lines x 4 bytes = 4096 bytes sits in an scf.if).
+// (position and position + 2): its 4 column partials packed in one
+// st.async .v4.b32 per target, 2 in all, each with the mapa'd slot and
+// mbarrier (the slot's address is the same for both targets: 4 mapa),
+// unguarded (only thread 0's expect_tx sits in an scf.if: 4 CTAs x 64
+// writers x one 16-byte run = 4096 bytes). Each half holds 4 CTAs x 64
+// writers x 2 slots = 512 slots: 2 x 512 x 8 = 8192 bytes of cluster
+// buffer. Readers load each of the 4 ranks' runs as one vector<4xi32>.
 // CHECK:         llvm.mlir.global internal @__blk_cluster_mbar_wide() {{.*}} : !llvm.array<16 x i8>
+// CHECK-NEXT:    llvm.mlir.global internal @__blk_cluster_wide() {{.*}} : !llvm.array<8192 x i8>
 // CHECK-LABEL: func.func @wide
 // CHECK:         %[[COUNT:.*]] = llvm.alloca
 // CHECK:         mbarrier.init.shared::cta.b64
@@ -146,11 +245,22 @@ func.func @rows(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %out: !blk.ptr
 // CHECK-NEXT:      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "r,r" %{{.*}}, %c4096_i32
 // CHECK-NEXT:    }
 // CHECK-NOT:     scf.if
-// CHECK-COUNT-16: nvvm.mapa
+// CHECK-COUNT-2: nvvm.mapa
+// CHECK-NEXT:    llvm.ptrtoint
+// CHECK-NEXT:    llvm.ptrtoint
+// CHECK-NEXT:    "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [$0], {$1, $2, $3, $4}, [$5];", "r,r,r,r,r,r"
+// CHECK-NEXT:    arith.addi %{{.*}}, %c2_i32 : i32
+// CHECK-NEXT:    nvvm.mapa
+// CHECK-NEXT:    nvvm.mapa
+// CHECK-NEXT:    llvm.ptrtoint
+// CHECK-NEXT:    llvm.ptrtoint
+// CHECK-NEXT:    "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [$0], {$1, $2, $3, $4}, [$5];", "r,r,r,r,r,r"
 // CHECK-NOT:     nvvm.mapa
 // CHECK-NOT:     scf.if
 // CHECK-NOT:     nvvm.cluster
 // CHECK:         scf.while
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-NOT:     llvm.load
 // CHECK-NOT:     st.async
 // CHECK-NOT:     nvvm.cluster
 // CHECK:         nvvm.cluster.arrive

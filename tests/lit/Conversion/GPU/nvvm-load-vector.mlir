@@ -102,9 +102,15 @@ func.func @masked_unaligned_length(%in: !blk.ptr<f32> {blk.divisibility = 16 : i
 // -----
 
 // Without blk.divisibility on the stride the row start is only known to be
-// 4-byte aligned: scalar loads even though the mask is uniform.
+// 4-byte aligned: scalar loads even though the mask is uniform. The only
+// vector is the cross-warp step's read of the 2 warps' shared slots (one
+// 8-byte load).
 // CHECK-LABEL: func.func @unaligned_stride
 // CHECK-COUNT-4: blk.load %{{.*}} : !blk.ptr<f32>
+// CHECK-NOT:     blk.load
+// CHECK-NOT:     vector<
+// CHECK:         llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK-COUNT-2: llvm.extractelement %{{.*}} : vector<2xf32>
 // CHECK-NOT:     blk.load
 // CHECK-NOT:     vector<
 // CHECK:         return
@@ -184,9 +190,15 @@ func.func @unmasked(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %out: !blk
 // -----
 
 // Without blk.divisibility on the pointer itself: scalar loads, no branch.
+// The only vector is the cross-warp step's read of the 2 warps' shared
+// slots (one 8-byte load).
 // CHECK-LABEL: func.func @unaligned_pointer
 // CHECK-NOT:     scf.if
 // CHECK-COUNT-4: blk.load %{{.*}} : !blk.ptr<f32>
+// CHECK-NOT:     blk.load
+// CHECK-NOT:     vector<
+// CHECK:         llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK-COUNT-2: llvm.extractelement %{{.*}} : vector<2xf32>
 // CHECK-NOT:     blk.load
 // CHECK-NOT:     vector<
 // CHECK:         return

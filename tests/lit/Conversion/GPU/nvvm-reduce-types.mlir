@@ -11,7 +11,14 @@
 // CHECK-COUNT-7: arith.addf %{{.*}}, %{{.*}} : f32
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly %{{.*}} : f32 -> f32
 // CHECK:         llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
-// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// The 4 warps' f32 slots side by side: one 16-byte load, then the identity
+// and the slots summed in warp order.
+// CHECK:         nvvm.barrier0
+// CHECK-NEXT:    llvm.getelementptr %{{.*}}[0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// CHECK-NEXT:    llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-COUNT-4: llvm.extractelement %{{.*}} : vector<4xf32>
+// CHECK-NEXT:    arith.constant 0.000000e+00 : f32
+// CHECK-COUNT-3: arith.addf %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT:    %[[ACC:.*]] = arith.addf %{{.*}} : f32
 // CHECK-NEXT:    nvvm.barrier0
 // CHECK-NEXT:    %[[H:.*]] = arith.truncf %[[ACC]] : f32 to f16

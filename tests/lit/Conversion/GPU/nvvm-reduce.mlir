@@ -18,8 +18,9 @@
 // A reduction combines in-thread, then across the warp with butterfly
 // shuffles (so every lane has the warp's value), then across warps: lane 0
 // of each warp writes its value to a shared-memory array (address space 3)
-// of num_warps elements, all threads wait (barrier), every thread combines
-// all the slots, and a second barrier keeps the next reduction through the
+// of num_warps elements, all threads wait (barrier), every thread reads all
+// the slots (side by side: 16-byte vector loads) and combines them in warp
+// order, and a second barrier keeps the next reduction through the
 // same array (next loop iteration) from overwriting slots still being read.
 
 // SHFL: {{^}}10{{$}}
@@ -72,18 +73,22 @@
 // CHECK-NEXT:      llvm.store %[[WMAX]], %[[SLOT]] : f32, !llvm.ptr<3>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    nvvm.barrier0
-// CHECK-NEXT:    %[[NINF2:.*]] = arith.constant 0xFF800000 : f32
+// The 4 warps' slots side by side: one 16-byte load, then the identity
+// and the slots combined in warp order.
 // CHECK-NEXT:    %[[G0:.*]] = llvm.getelementptr %[[SMEM]][0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
-// CHECK-NEXT:    %[[L0:.*]] = llvm.load %[[G0]] : !llvm.ptr<3> -> f32
+// CHECK-NEXT:    %[[V:.*]] = llvm.load %[[G0]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NEXT:    %[[I0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:    %[[L0:.*]] = llvm.extractelement %[[V]][%[[I0]] : i32] : vector<4xf32>
+// CHECK-NEXT:    %[[I1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[L1:.*]] = llvm.extractelement %[[V]][%[[I1]] : i32] : vector<4xf32>
+// CHECK-NEXT:    %[[I2:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:    %[[L2:.*]] = llvm.extractelement %[[V]][%[[I2]] : i32] : vector<4xf32>
+// CHECK-NEXT:    %[[I3:.*]] = arith.constant 3 : i32
+// CHECK-NEXT:    %[[L3:.*]] = llvm.extractelement %[[V]][%[[I3]] : i32] : vector<4xf32>
+// CHECK-NEXT:    %[[NINF2:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-NEXT:    %[[R0:.*]] = arith.maximumf %[[NINF2]], %[[L0]] : f32
-// CHECK-NEXT:    %[[G1:.*]] = llvm.getelementptr %[[SMEM]][1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
-// CHECK-NEXT:    %[[L1:.*]] = llvm.load %[[G1]] : !llvm.ptr<3> -> f32
 // CHECK-NEXT:    %[[R1:.*]] = arith.maximumf %[[R0]], %[[L1]] : f32
-// CHECK-NEXT:    %[[G2:.*]] = llvm.getelementptr %[[SMEM]][2] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
-// CHECK-NEXT:    %[[L2:.*]] = llvm.load %[[G2]] : !llvm.ptr<3> -> f32
 // CHECK-NEXT:    %[[R2:.*]] = arith.maximumf %[[R1]], %[[L2]] : f32
-// CHECK-NEXT:    %[[G3:.*]] = llvm.getelementptr %[[SMEM]][3] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
-// CHECK-NEXT:    %[[L3:.*]] = llvm.load %[[G3]] : !llvm.ptr<3> -> f32
 // CHECK-NEXT:    %[[MAX:.*]] = arith.maximumf %[[R2]], %[[L3]] : f32
 // CHECK-NEXT:    nvvm.barrier0
 // The sum uses its own shared array; in-thread, 4 partials as for the max.
@@ -91,7 +96,11 @@
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly %{{.*}} : f32 -> f32
 // CHECK:         llvm.mlir.addressof @__blk_smem_{{[A-Za-z0-9_]+}} : !llvm.ptr<3>
 // CHECK:         nvvm.barrier0
-// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NEXT:    llvm.getelementptr %{{.*}}[0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// CHECK-NEXT:    llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-COUNT-4: llvm.extractelement %{{.*}} : vector<4xf32>
+// CHECK-NEXT:    arith.constant 0.000000e+00 : f32
+// CHECK-COUNT-3: arith.addf %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT:    %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT:    nvvm.barrier0
 // CHECK-NEXT:    %[[T:.*]] = arith.addf %[[MAX]], %[[SUM]] : f32
@@ -100,12 +109,19 @@
 // CHECK-NEXT:    scf.if %[[FIRST]] {
 // CHECK-NEXT:      blk.store %{{.*}}, %[[T]] : !blk.ptr<f32>
 
-// 8 warps: 8-slot arrays, all 8 slots read back.
+// 8 warps: 8-slot arrays, all 8 slots read back as two 16-byte loads
+// (slots 0-3, 4-7), then combined from the identity in warp order.
 // W8-DAG:      llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
 // W8-LABEL:    func.func @max_and_sum
 // W8:            nvvm.barrier0
-// W8-COUNT-8:    llvm.load %{{.*}} : !llvm.ptr<3> -> f32
-// W8-NEXT:       arith.maximumf
+// W8-NEXT:       %[[G0:.*]] = llvm.getelementptr %[[SMEM:.*]][0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// W8-NEXT:       %[[V0:.*]] = llvm.load %[[G0]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// W8-COUNT-4:    llvm.extractelement %[[V0]][%{{.*}} : i32] : vector<4xf32>
+// W8-NEXT:       %[[G4:.*]] = llvm.getelementptr %[[SMEM]][4] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// W8-NEXT:       %[[V4:.*]] = llvm.load %[[G4]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// W8-COUNT-4:    llvm.extractelement %[[V4]][%{{.*}} : i32] : vector<4xf32>
+// W8-NEXT:       arith.constant 0xFF800000 : f32
+// W8-COUNT-8:    arith.maximumf
 // W8-NEXT:       nvvm.barrier0
 
 // One warp: the shuffles are the whole reduction; no shared memory.

@@ -26,7 +26,8 @@
 // the loop carries those 4 values, and the body first loads row + nprogs (if
 // that is < n_rows) for the next iteration. Each reduction is 5 butterfly
 // shuffles within a warp, then one float per warp (8 = 32 bytes of shared
-// memory) between two barriers. Two vector loads in all (prologue and
+// memory) between two barriers, read back side by side as two 16-byte
+// shared vector loads. Two global vector loads in all (prologue and
 // prefetch), none left on the row itself.
 //
 // Without options (or with the defaults spelled out) it is the JIT's
@@ -48,6 +49,11 @@
 // CHECK-SAME:     %{{[^:]*}}: i32 {blk.divisibility = 16 : i32}, %{{[^:]*}}: i32 {blk.divisibility = 16 : i32}, %[[N_ROWS:[^:]*]]: i32, %[[N_COLS:[^:]*]]: i32 {blk.divisibility = 16 : i32})
 // CHECK-SAME:    attributes {nvvm.kernel, nvvm.maxntid = array<i32: 256, 1, 1>}
 // CHECK:         %[[SMEM:.*]] = llvm.mlir.addressof @__blk_smem_softmax : !llvm.ptr<3>
+//                the lane indices of the vector extracts (hoisted constants)
+// CHECK-DAG:     %[[K3:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-DAG:     %[[K2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG:     %[[K1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG:     %[[K0:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // CHECK:         %[[PID:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
 // CHECK:         %[[NP:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
@@ -94,10 +100,28 @@
 // CHECK:         llvm.cond_br
 // CHECK:         llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
 // CHECK-NEXT:    llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+//                the 8 warps' slots side by side: two 16-byte loads (slots
+//                0-3, 4-7), combined in warp order (the -inf identity folded)
 // CHECK:         nvvm.barrier0
-// CHECK-NEXT:    llvm.load %[[SMEM]] : !llvm.ptr<3> -> f32
-// CHECK:         llvm.getelementptr %[[SMEM]][7] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
-// CHECK:         nvvm.barrier0
+// CHECK-NEXT:    %[[S0:.*]] = llvm.load %[[SMEM]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NEXT:    %[[W0:.*]] = llvm.extractelement %[[S0]][%[[K0]] : i32] : vector<4xf32>
+// CHECK-NEXT:    %[[W1:.*]] = llvm.extractelement %[[S0]][%[[K1]] : i32] : vector<4xf32>
+// CHECK-NEXT:    %[[W2:.*]] = llvm.extractelement %[[S0]][%[[K2]] : i32] : vector<4xf32>
+// CHECK-NEXT:    %[[W3:.*]] = llvm.extractelement %[[S0]][%[[K3]] : i32] : vector<4xf32>
+// CHECK-NEXT:    %[[G4:.*]] = llvm.getelementptr %[[SMEM]][4] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// CHECK-NEXT:    %[[S4:.*]] = llvm.load %[[G4]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NEXT:    %[[W4:.*]] = llvm.extractelement %[[S4]][%[[K0]] : i32] : vector<4xf32>
+// CHECK-NEXT:    %[[W5:.*]] = llvm.extractelement %[[S4]][%[[K1]] : i32] : vector<4xf32>
+// CHECK-NEXT:    %[[W6:.*]] = llvm.extractelement %[[S4]][%[[K2]] : i32] : vector<4xf32>
+// CHECK-NEXT:    %[[W7:.*]] = llvm.extractelement %[[S4]][%[[K3]] : i32] : vector<4xf32>
+// CHECK-NEXT:    %[[A1:.*]] = llvm.intr.maximum(%[[W0]], %[[W1]])
+// CHECK-NEXT:    %[[A2:.*]] = llvm.intr.maximum(%[[A1]], %[[W2]])
+// CHECK-NEXT:    %[[A3:.*]] = llvm.intr.maximum(%[[A2]], %[[W3]])
+// CHECK-NEXT:    %[[A4:.*]] = llvm.intr.maximum(%[[A3]], %[[W4]])
+// CHECK-NEXT:    %[[A5:.*]] = llvm.intr.maximum(%[[A4]], %[[W5]])
+// CHECK-NEXT:    %[[A6:.*]] = llvm.intr.maximum(%[[A5]], %[[W6]])
+// CHECK-NEXT:    llvm.intr.maximum(%[[A6]], %[[W7]])
+// CHECK-NEXT:    nvvm.barrier0
 //                exp, sum (5 shuffles, shared memory), one reciprocal
 // CHECK:         llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
