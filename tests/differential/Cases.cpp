@@ -1196,6 +1196,72 @@ void addExampleCases(std::vector<Case> &cases) {
   }
 }
 
+// blkgpu.all_reduce down the rows of a block split over the 4 CTAs of a
+// cluster: each column's max or sum (keep_dims), broadcast back and
+// subtracted. Blocks 1 to 32 columns wide give a thread 1 to 8 columns'
+// partials, which cross the cluster packed 1, 2 or 4 to a st.async (i16
+// partials widened to 32 bits on the way); values are small integers (in
+// eighths for f32), so every order of the sums is exact.
+void addClusterAllReduceCases(std::vector<Case> &cases) {
+  for (bool isMax : {true, false}) {
+    for (DType t : {DType::F32, DType::I32, DType::I16}) {
+      const char *kindName = isMax ? "max" : "sum";
+      auto kernel =
+          jit(std::string("cluster_all_reduce_") + kindName + "_" + suffix(t),
+              [isMax, t](Ptr<> in, Ptr<> out, Int nr, Int nc, Constexpr RB,
+                         Constexpr CB) {
+                Tensor r = arange(0, RB).expand_dims(1);
+                Tensor c = arange(0, CB).expand_dims(0);
+                Tensor mask = (r < nr) & (c < nc);
+                double lowest = isFloat(t)        ? -INFINITY
+                                : t == DType::I16 ? -32768.0
+                                                  : -2147483648.0;
+                Tensor x = load(in + r * nc + c, mask, isMax ? lowest : 0.0);
+                Tensor line = isMax ? max(x, 0, /*keep_dims=*/true)
+                                    : sum(x, 0, /*keep_dims=*/true);
+                store(out + r * nc + c, x - line, mask);
+              });
+      for (auto [rows, cols] : {std::pair<int64_t, int64_t>{300, 1},
+                                {300, 2},
+                                {129, 5},
+                                {129, 16},
+                                {64, 33}}) {
+        Case c{std::string("cluster_all_reduce_") + kindName + "_" + suffix(t) +
+                   "_" + std::to_string(rows) + "x" + std::to_string(cols) +
+                   "_ctas4",
+               {kindName, "Tensor::expand_dims"},
+               kernel};
+        std::mt19937 rng(unsigned(rows * 7 + cols));
+        std::vector<double> in(rows * cols);
+        for (double &x : in)
+          x = isFloat(t) ? double(int(rng() % 2001) - 1000) / 8
+                         : double(int(rng() % 41) - 20);
+        c.buffers = {{t, in}, {t, sentinel(rows * cols + 3)}};
+        c.args = {bufArg(0),
+                  bufArg(1),
+                  i32Arg(int32_t(rows)),
+                  i32Arg(int32_t(cols)),
+                  constArg(next_power_of_2(rows)),
+                  constArg(next_power_of_2(cols))};
+        c.grid = {1};
+        c.numWarps = 4;
+        c.numCTAs = 4;
+        c.reference = [isMax, rows, cols](Buffers &b) {
+          for (int64_t col = 0; col < cols; ++col) {
+            double line = isMax ? -kInf : 0;
+            for (int64_t row = 0; row < rows; ++row)
+              line = isMax ? std::max(line, b[0][row * cols + col])
+                           : line + b[0][row * cols + col];
+            for (int64_t row = 0; row < rows; ++row)
+              b[1][row * cols + col] = b[0][row * cols + col] - line;
+          }
+        };
+        cases.push_back(std::move(c));
+      }
+    }
+  }
+}
+
 const std::vector<Case> &allCases() {
   static const std::vector<Case> cases = [] {
     std::vector<Case> all;
@@ -1204,6 +1270,7 @@ const std::vector<Case> &allCases() {
     addDivisionByScalarCases(all);
     addStructureCases(all);
     addReductionCases(all);
+    addClusterAllReduceCases(all);
     addExampleCases(all);
     addTrialKernelCases(all);
     addStoreOnceCases(all);

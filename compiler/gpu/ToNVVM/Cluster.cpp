@@ -105,27 +105,48 @@ void expectBytes(OpBuilder &builder, Location loc, KernelState &kernel,
              i32Constant(builder, loc, bytes)});
 }
 
-/// Stores `value` into `slot` (this CTA's shared memory) of CTA `target`,
-/// counted on that CTA's mbarrier of half `phase`.
-void sendTo(OpBuilder &builder, Location loc, KernelState &kernel, Value value,
-            Value slot, Value phase, Value target) {
+/// Stores `values` into `slot` (this CTA's shared memory) of CTA `target`,
+/// counted on that CTA's mbarrier of half `phase`: one st.async of one
+/// 32- or 64-bit value, or of 2 or 4 32-bit ones as a vector (`slot`
+/// aligned to their bytes).
+void sendTo(OpBuilder &builder, Location loc, KernelState &kernel,
+            ValueRange values, Value slot, Value phase, Value target) {
+  assert((values.size() == 1 || values.size() == 2 || values.size() == 4) &&
+         "st.async sends a value, a pair or a quadruple");
   auto clusterPtr = LLVM::LLVMPointerType::get(builder.getContext(), 7);
   Value remoteSlot =
       NVVM::MapaOp::create(builder, loc, clusterPtr, slot, target);
   Value remoteBarrier = NVVM::MapaOp::create(
       builder, loc, clusterPtr, clusterMbarrier(builder, loc, kernel, phase),
       target);
-  bool wide = value.getType().getIntOrFloatBitWidth() == 64;
-  Value bits = LLVM::BitcastOp::create(
-      builder, loc, wide ? builder.getI64Type() : builder.getI32Type(), value);
+  bool wide = values.front().getType().getIntOrFloatBitWidth() == 64;
+  assert((!wide || values.size() == 1) && "64-bit values go one at a time");
+  Type bitsType = wide ? builder.getI64Type() : builder.getI32Type();
+  SmallVector<Value> bits;
+  for (Value v : values)
+    bits.push_back(v.getType() == bitsType
+                       ? v
+                       : LLVM::BitcastOp::create(builder, loc, bitsType, v));
+  std::string registers, constraints = "r";
+  SmallVector<Value> operands{sharedAddress(builder, loc, remoteSlot)};
+  for (auto [i, v] : llvm::enumerate(bits)) {
+    registers += (i ? ", $" : "$") + std::to_string(i + 1);
+    constraints += wide ? ",l" : ",r";
+    operands.push_back(v);
+  }
+  constraints += ",r";
+  operands.push_back(sharedAddress(builder, loc, remoteBarrier));
+  std::string form = wide                 ? ".b64"
+                     : values.size() == 1 ? ".b32"
+                     : values.size() == 2 ? ".v2.b32"
+                                          : ".v4.b32";
+  if (values.size() > 1)
+    registers = "{" + registers + "}";
   inlinePtx(builder, loc,
-            wide ? "st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 "
-                   "[$0], $1, [$2];"
-                 : "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 "
-                   "[$0], $1, [$2];",
-            wide ? "r,l,r" : "r,r,r",
-            {sharedAddress(builder, loc, remoteSlot), bits,
-             sharedAddress(builder, loc, remoteBarrier)});
+            "st.async.shared::cluster.mbarrier::complete_tx::bytes" + form +
+                " [$0], " + registers + ", [$" +
+                std::to_string(values.size() + 1) + "];",
+            constraints, operands);
 }
 
 /// Waits until this CTA's mbarrier of half `phase` completes the phase of
@@ -222,33 +243,8 @@ public:
   /// `slot` (8 bytes aligned, or 16 for four) of CTA `target`; an exchange
   /// made with a byte count.
   void sendRun(ValueRange values, Value slot, Value target) {
-    assert(async &&
-           (values.size() == 1 || values.size() == 2 || values.size() == 4));
-    auto clusterPtr = LLVM::LLVMPointerType::get(builder.getContext(), 7);
-    Value remoteSlot =
-        NVVM::MapaOp::create(builder, loc, clusterPtr, slot, target);
-    Value remoteBarrier = NVVM::MapaOp::create(
-        builder, loc, clusterPtr, clusterMbarrier(builder, loc, kernel, phase),
-        target);
-    std::string registers, constraints = "r";
-    SmallVector<Value> operands{sharedAddress(builder, loc, remoteSlot)};
-    for (auto [i, v] : llvm::enumerate(values)) {
-      registers += (i ? ", $" : "$") + std::to_string(i + 1);
-      constraints += ",r";
-      operands.push_back(v);
-    }
-    constraints += ",r";
-    operands.push_back(sharedAddress(builder, loc, remoteBarrier));
-    std::string vector = values.size() == 1   ? ""
-                         : values.size() == 2 ? ".v2"
-                                              : ".v4";
-    if (values.size() > 1)
-      registers = "{" + registers + "}";
-    inlinePtx(builder, loc,
-              "st.async.shared::cluster.mbarrier::complete_tx::bytes" + vector +
-                  ".b32 [$0], " + registers + ", [$" +
-                  std::to_string(values.size() + 1) + "];",
-              constraints, operands);
+    assert(async && "runs go by st.async");
+    sendTo(builder, loc, kernel, values, slot, phase, target);
   }
 
   /// The half of the cluster buffer this exchange uses (0 or 1).
@@ -258,7 +254,7 @@ public:
   /// `target`, at `builder`'s point.
   void send(Value value, Value slot, Value target) {
     if (async) {
-      sendTo(builder, loc, kernel, value, slot, phase, target);
+      sendTo(builder, loc, kernel, ValueRange{value}, slot, phase, target);
       return;
     }
     auto clusterPtr = LLVM::LLVMPointerType::get(builder.getContext(), 7);

@@ -276,3 +276,68 @@ func.func @wide(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
   blk.store %pp, %m : tensor<64x256x!blk.ptr<f32>>
   return
 }
+
+// -----
+
+// i16 partials (an integer reduction accumulates in its own type) travel
+// widened to 32-bit words: 2048x16 i16 on 4 warps takes vectors of 8
+// (16 bytes), so a thread holds 8 columns' partials (2 writers a CTA), sent
+// as two st.async .v4.b32 runs (slots tuple and tuple + 2) of arith.extui'd
+// words: 4 CTAs x 2 writers x 32 bytes = 256 bytes expected, 4 x 2 x 4
+// slots a half = 512 bytes of buffer; read back as two vector<4xi32> loads
+// from each of the 4 CTAs and truncated to i16 before they combine.
+// CHECK:         llvm.mlir.global internal @__blk_cluster_narrow_ints() {{.*}} : !llvm.array<512 x i8>
+// CHECK-LABEL: func.func @narrow_ints
+// CHECK:         "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "r,r" %{{.*}}, %c256_i32
+// CHECK:         scf.if
+// CHECK-NEXT:      %[[W0:.*]] = arith.extui %{{.*}} : i16 to i32
+// CHECK-NEXT:      %[[W1:.*]] = arith.extui %{{.*}} : i16 to i32
+// CHECK-NEXT:      %[[W2:.*]] = arith.extui %{{.*}} : i16 to i32
+// CHECK-NEXT:      %[[W3:.*]] = arith.extui %{{.*}} : i16 to i32
+// CHECK-NEXT:      %[[W4:.*]] = arith.extui %{{.*}} : i16 to i32
+// CHECK-NEXT:      %[[W5:.*]] = arith.extui %{{.*}} : i16 to i32
+// CHECK-NEXT:      %[[W6:.*]] = arith.extui %{{.*}} : i16 to i32
+// CHECK-NEXT:      %[[W7:.*]] = arith.extui %{{.*}} : i16 to i32
+// CHECK:           "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [$0], {$1, $2, $3, $4}, [$5];", "r,r,r,r,r,r" %{{.*}}, %[[W0]], %[[W1]], %[[W2]], %[[W3]], %{{.*}}
+// CHECK:           "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [$0], {$1, $2, $3, $4}, [$5];", "r,r,r,r,r,r" %{{.*}}, %[[W4]], %[[W5]], %[[W6]], %[[W7]], %{{.*}}
+// CHECK-NOT:     st.async
+// CHECK:         scf.while
+// CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-NOT:     llvm.load
+// CHECK:         arith.trunci %{{.*}} : i32 to i16
+// CHECK:         arith.maxsi %{{.*}}, %{{.*}} : i16
+func.func @narrow_ints(%in: !blk.ptr<i16> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 32768 : tensor<32768xi32>
+  %r2 = blk.reshape %r : tensor<32768xi32> -> tensor<2048x16xi32>
+  %p = blk.splat %in : !blk.ptr<i16> -> tensor<2048x16x!blk.ptr<i16>>
+  %pp = blk.addptr %p, %r2 : tensor<2048x16x!blk.ptr<i16>>, tensor<2048x16xi32>
+  %x = blk.load %pp : tensor<2048x16x!blk.ptr<i16>>
+  %m = blkgpu.all_reduce max %x axis = 0 : tensor<2048x16xi16>
+  blk.store %pp, %m : tensor<2048x16x!blk.ptr<i16>>
+  return
+}
+
+// -----
+
+// Two columns (vector 2): a thread's 2 partials go in one st.async .v2.b32
+// into one 8-byte slot (clusterLineSlots(2) = 1) and come back as one
+// vector<2xi32> load a CTA: 4 CTAs x 1 writer x 8 bytes = 32 bytes
+// expected, 2 x 4 slots x 8 = 64 bytes of buffer.
+// CHECK:         llvm.mlir.global internal @__blk_cluster_pairs() {{.*}} : !llvm.array<64 x i8>
+// CHECK-LABEL: func.func @pairs
+// CHECK:         "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "r,r" %{{.*}}, %c32_i32
+// CHECK:         "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [$0], {$1, $2}, [$3];", "r,r,r,r"
+// CHECK-NOT:     st.async
+// CHECK:         scf.while
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+// CHECK-NOT:     llvm.load %{{.*}} -> vector<2xi32>
+func.func @pairs(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 8192 : tensor<8192xi32>
+  %r2 = blk.reshape %r : tensor<8192xi32> -> tensor<4096x2xi32>
+  %p = blk.splat %in : !blk.ptr<f32> -> tensor<4096x2x!blk.ptr<f32>>
+  %pp = blk.addptr %p, %r2 : tensor<4096x2x!blk.ptr<f32>>, tensor<4096x2xi32>
+  %x = blk.load %pp : tensor<4096x2x!blk.ptr<f32>>
+  %m = blkgpu.all_reduce sum %x axis = 0 : tensor<4096x2xf32>
+  blk.store %pp, %m : tensor<4096x2x!blk.ptr<f32>>
+  return
+}
