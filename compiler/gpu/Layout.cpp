@@ -263,8 +263,7 @@ int64_t blockjit::clusterAllReduceBytes(ArrayRef<int64_t> shape,
   int64_t groups =
       layout.perThread() >> llvm::popcount(uint64_t(bits.registerMask));
   int64_t writers = layout.threads >> llvm::popcount(uint64_t(bits.threadMask));
-  int64_t halfSlots = layout.ctas * writers * clusterLineSlots(groups);
-  return 2 * llvm::alignTo(halfSlots, 2) * kClusterSlotBytes;
+  return clusterBufferBytes(layout.ctas * writers * clusterLineSlots(groups));
 }
 
 std::optional<Layout1D> blockjit::linearLayoutOf(RankedTensorType type) {

@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -153,6 +154,12 @@ inline constexpr int64_t kClusterSlotBytes = 8;
 /// slot.
 inline int64_t clusterLineSlots(int64_t groups) {
   return groups <= 2 ? 1 : 2 * ((groups + 3) / 4);
+}
+
+/// Bytes of cluster buffer that hold `halfSlots` slots in each of its two
+/// halves, which interleave in 16-byte blocks of two slots.
+inline int64_t clusterBufferBytes(int64_t halfSlots) {
+  return 2 * int64_t(llvm::alignTo(halfSlots, 2)) * kClusterSlotBytes;
 }
 /// The most bytes of cluster buffer one all_reduce of a split block may
 /// take: it is static shared memory, beside the scratch array, under the

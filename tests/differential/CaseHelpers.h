@@ -94,6 +94,18 @@ inline std::vector<double> sentinel(int64_t n) {
 
 inline std::string suffix(DType type) { return std::string(dtypeName(type)); }
 
+/// The arguments of a kernel over a rows x cols tile of buffer 0 into
+/// buffer 1: (in, out, n_rows, n_cols, RB, CB), the blocks the next powers
+/// of two.
+inline std::vector<ArgSpec> tileArgs(int64_t rows, int64_t cols) {
+  return {bufArg(0),
+          bufArg(1),
+          i32Arg(int32_t(rows)),
+          i32Arg(int32_t(cols)),
+          constArg(next_power_of_2(rows)),
+          constArg(next_power_of_2(cols))};
+}
+
 //===----------------------------------------------------------------------===//
 // Case families (one Cases*.cpp each)
 //===----------------------------------------------------------------------===//

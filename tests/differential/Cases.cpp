@@ -979,7 +979,6 @@ void addReductionCases(std::vector<Case> &cases) {
                                   // 8192 column results: on the GPU they
                                   // cross threads in rounds of 16 KB.
                                   {5, 4097}}) {
-          int64_t R = next_power_of_2(rows), C = next_power_of_2(cols);
           const char *kindName = kind == Max   ? "max"
                                  : kind == Min ? "min"
                                                : "sum";
@@ -1033,12 +1032,7 @@ void addReductionCases(std::vector<Case> &cases) {
           }
           int64_t outLen = axis == 0 ? cols : rows;
           c.buffers = {{t, in}, {t, sentinel(outLen + 3)}};
-          c.args = {bufArg(0),
-                    bufArg(1),
-                    i32Arg(int32_t(rows)),
-                    i32Arg(int32_t(cols)),
-                    constArg(R),
-                    constArg(C)};
+          c.args = tileArgs(rows, cols);
           c.grid = {1};
           c.numWarps = 4;
           c.reference = [kind, axis, rows, cols](Buffers &b) {
@@ -1237,12 +1231,7 @@ void addClusterAllReduceCases(std::vector<Case> &cases) {
           x = isFloat(t) ? double(int(rng() % 2001) - 1000) / 8
                          : double(int(rng() % 41) - 20);
         c.buffers = {{t, in}, {t, sentinel(rows * cols + 3)}};
-        c.args = {bufArg(0),
-                  bufArg(1),
-                  i32Arg(int32_t(rows)),
-                  i32Arg(int32_t(cols)),
-                  constArg(next_power_of_2(rows)),
-                  constArg(next_power_of_2(cols))};
+        c.args = tileArgs(rows, cols);
         c.grid = {1};
         c.numWarps = 4;
         c.numCTAs = 4;

@@ -275,12 +275,7 @@ void add2D(std::vector<Case> &cases, Scan s, DType t, int64_t rows,
          coversOf(s), kernel};
   c.buffers = {{t, scanInputs(s, t, rows * cols, unsigned(rows * 7 + cols))},
                {t, sentinel(rows * cols + 5)}};
-  c.args = {bufArg(0),
-            bufArg(1),
-            i32Arg(int32_t(rows)),
-            i32Arg(int32_t(cols)),
-            constArg(next_power_of_2(rows)),
-            constArg(next_power_of_2(cols))};
+  c.args = tileArgs(rows, cols);
   c.grid = {1};
   c.reference = [s, t, rows, cols, axis, reverse](Buffers &b) {
     if (axis == 0)

@@ -216,28 +216,14 @@ class ClusterExchange {
 public:
   ClusterExchange(OpBuilder &builder, Location loc, KernelState &kernel,
                   ValueRange sent, int64_t copies)
-      : builder(builder), loc(loc), kernel(kernel),
-        async(sendableByStAsync(sent)) {
-    std::tie(phase, parity) = exchangePhase(builder, loc, kernel);
-    if (!async)
-      return;
-    int64_t bytes = 0;
-    for (Value v : sent)
-      bytes += v.getType().getIntOrFloatBitWidth() / 8;
-    // Every thread has read the previous exchange of this half's slots.
-    NVVM::Barrier0Op::create(builder, loc);
-    expectBytes(builder, loc, kernel, phase, copies * bytes);
-  }
+      : ClusterExchange(builder, loc, kernel, sendableByStAsync(sent),
+                        copies * bytesOf(sent)) {}
 
   /// An exchange of st.async sends (sendRun) of `bytes` in all to this
   /// CTA.
   ClusterExchange(OpBuilder &builder, Location loc, KernelState &kernel,
                   int64_t bytes)
-      : builder(builder), loc(loc), kernel(kernel), async(true) {
-    std::tie(phase, parity) = exchangePhase(builder, loc, kernel);
-    NVVM::Barrier0Op::create(builder, loc);
-    expectBytes(builder, loc, kernel, phase, bytes);
-  }
+      : ClusterExchange(builder, loc, kernel, /*async=*/true, bytes) {}
 
   /// Sends 1, 2 or 4 32-bit `values` as one st.async (a vector) into
   /// `slot` (8 bytes aligned, or 16 for four) of CTA `target`; an exchange
@@ -272,6 +258,28 @@ public:
   }
 
 private:
+  /// st.async exchanges announce the `bytes` this CTA receives.
+  ClusterExchange(OpBuilder &builder, Location loc, KernelState &kernel,
+                  bool async, int64_t bytes)
+      : builder(builder), loc(loc), kernel(kernel), async(async) {
+    std::tie(phase, parity) = exchangePhase(builder, loc, kernel);
+    if (!async)
+      return;
+    // Every thread has read the previous exchange of this half's slots.
+    NVVM::Barrier0Op::create(builder, loc);
+    expectBytes(builder, loc, kernel, phase, bytes);
+  }
+
+  /// Bytes of one copy of `sent`: 0 unless st.async can send it.
+  static int64_t bytesOf(ValueRange sent) {
+    if (!sendableByStAsync(sent))
+      return 0;
+    int64_t bytes = 0;
+    for (Value v : sent)
+      bytes += v.getType().getIntOrFloatBitWidth() / 8;
+    return bytes;
+  }
+
   OpBuilder &builder;
   Location loc;
   KernelState &kernel;
@@ -298,12 +306,6 @@ Value clusterSlot(OpBuilder &builder, Location loc, Value buffer, Value phase,
   return LLVM::GEPOp::create(
       builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 3),
       builder.getI8Type(), buffer, ValueRange{offset});
-}
-
-/// Bytes of cluster buffer for `halfSlots` slots in each half (whole
-/// blocks of two slots).
-int64_t clusterBufferBytes(int64_t halfSlots) {
-  return 2 * llvm::alignTo(halfSlots, 2) * kClusterSlotBytes;
 }
 
 } // namespace

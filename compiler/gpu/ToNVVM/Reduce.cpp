@@ -63,10 +63,9 @@ SmallVector<Value> combineAcrossWarps(
   // Each section's warps side by side: read in vectors, combined in warp
   // order.
   SmallVector<SmallVector<Value>> perSection;
-  for (Value v : values)
-    perSection.push_back(loadSharedRun(builder, loc,
-                                       sections[perSection.size()], v.getType(),
-                                       kernel.numWarps));
+  for (auto [v, section] : llvm::zip(values, sections))
+    perSection.push_back(
+        loadSharedRun(builder, loc, section, v.getType(), kernel.numWarps));
   SmallVector<Value> total = identity();
   for (int w = 0; w < kernel.numWarps; ++w) {
     SmallVector<Value> next;
