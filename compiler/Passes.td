@@ -186,6 +186,27 @@ def BlkFuseClusterSoftmax : Pass<"blk-fuse-cluster-softmax", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
 
+def BlkRematerializeAddresses
+    : Pass<"blk-rematerialize-addresses", "mlir::ModuleOp"> {
+  let summary = "Compute each 2-D access's addresses and mask where it is";
+  let description = [{
+    After blk-assign-layouts: the index arithmetic of each blk.load and
+    blk.store of a 2-D (or higher) block whose addresses read a range
+    (splats, splat constants, make_range, range broadcasts, expand_dims,
+    addptr and integer arith ops on them) is cloned right in front of the
+    access, and the cloned make_range and broadcast ops are marked
+    blkgpu.rematerialized. convert-blk-to-nvvm derives their indices from a
+    copy of the thread index that LLVM cannot see through, so LICM does not
+    hoist a thread's row offsets and masks out of a loop and CSE does not
+    share a load's with its store's: they are not held in registers across
+    the reductions in between (a whole-column softmax's per-row 64-bit
+    pointers and masks took 3 registers an element). Anything else an
+    access uses stays shared; 1-D accesses (a base and constant offsets)
+    are left as they are.
+  }];
+  let dependentDialects = ["blockjit::blkgpu::BlkGPUDialect"];
+}
+
 def BlkStageInShared : Pass<"blk-stage-in-shared", "mlir::ModuleOp"> {
   let summary = "Keep blocks too large for registers in shared memory";
   let description = [{

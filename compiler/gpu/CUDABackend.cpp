@@ -38,6 +38,7 @@ void addLayoutStagePasses(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(createBlkFuseClusterSoftmax());
   pm.addPass(
       createBlkStageInShared(BlkStageInSharedOptions{options.target.smArch}));
+  pm.addPass(createBlkRematerializeAddresses());
 }
 
 void addNVVMStagePasses(OpPassManager &pm, const CompileOptions &options) {

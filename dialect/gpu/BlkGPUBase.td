@@ -53,6 +53,12 @@ def BlkGPU_Dialect : Dialect {
     /// the pieces later, with blkgpu.cluster_softmax_stats).
     static constexpr ::llvm::StringLiteral kCTALocalAttrName =
         "blkgpu.cta_local";
+    /// A unit attribute on a blk.make_range or a range blk.broadcast that
+    /// blk-rematerialize-addresses cloned in front of an access: its
+    /// indices come from a copy of the thread index that LLVM cannot see
+    /// through, so they are computed there, neither hoisted nor shared.
+    static constexpr ::llvm::StringLiteral kRematerializedAttrName =
+        "blkgpu.rematerialized";
 
   private:
     void registerAttributes();

@@ -130,6 +130,15 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
                              << " is a unit attribute of blk.reduce";
     return success();
   }
+  if (attr.getName() == kRematerializedAttrName) {
+    StringRef name = op->getName().getStringRef();
+    if ((name != "blk.make_range" && name != "blk.broadcast") ||
+        !isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << kRematerializedAttrName
+                             << " is a unit attribute of blk.make_range and "
+                                "blk.broadcast";
+    return success();
+  }
   return op->emitError() << "unknown blkgpu attribute '"
                          << attr.getName().getValue() << "' (the module takes "
                          << kNumWarpsAttrName << ", " << kNumCTAsAttrName
@@ -137,5 +146,6 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
                          << kDynamicSharedBytesAttrName << ", "
                          << kResidencyAttrName << " and "
                          << kClusterFallbackAttrName << ", blk.reduce "
-                         << kCTALocalAttrName << ")";
+                         << kCTALocalAttrName << ", blk.make_range and "
+                         << "blk.broadcast " << kRematerializedAttrName << ")";
 }

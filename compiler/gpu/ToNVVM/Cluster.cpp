@@ -44,19 +44,6 @@ void clusterBarrier(OpBuilder &builder, Location loc) {
   NVVM::ClusterWaitOp::create(builder, loc, UnitAttr());
 }
 
-/// `asm` as inline PTX with `constraints` over `operands`, of result
-/// `result` (none when null); side effects assumed.
-Value inlinePtx(OpBuilder &builder, Location loc, StringRef asmString,
-                StringRef constraints, ValueRange operands,
-                Type result = Type()) {
-  auto op = LLVM::InlineAsmOp::create(
-      builder, loc, result ? TypeRange{result} : TypeRange{}, operands,
-      asmString, constraints, /*has_side_effects=*/true,
-      /*is_align_stack=*/false, LLVM::TailCallKind::None,
-      LLVM::AsmDialectAttr(), ArrayAttr());
-  return result ? op.getResult(0) : Value();
-}
-
 /// The 32-bit address of a pointer into (this or a cluster CTA's) shared
 /// memory, as PTX's .shared instructions take it.
 Value sharedAddress(OpBuilder &builder, Location loc, Value pointer) {

@@ -187,6 +187,29 @@ mlir::Value warpShuffle(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::Value blockElementIndex(mlir::OpBuilder &builder, mlir::Location loc,
                               const KernelState &kernel, const Layout1D &layout,
                               int64_t k);
+/// The same from `base`, the thread's part of every element's index
+/// (threadElementBase).
+mlir::Value blockElementIndex(mlir::OpBuilder &builder, mlir::Location loc,
+                              mlir::Value base, const Layout1D &layout,
+                              int64_t k);
+/// The thread's part of the linear indices of its elements: the thread
+/// index's, and the CTA rank's in a cluster; element k adds a constant.
+mlir::Value threadElementBase(mlir::OpBuilder &builder, mlir::Location loc,
+                              const KernelState &kernel,
+                              const Layout1D &layout);
+/// The same for the elements of `op`; through an opaque copy (a side-effect
+/// mov) when `op` is blkgpu.rematerialized, so that LLVM neither hoists
+/// what is computed from it out of a loop nor merges it with another op's.
+mlir::Value threadElementBase(mlir::OpBuilder &builder, mlir::Location loc,
+                              const KernelState &kernel, const Layout1D &layout,
+                              mlir::Operation *op);
+
+/// `asmString` as inline PTX with `constraints` over `operands`, of type
+/// `result` (none when null); side effects assumed.
+mlir::Value inlinePtx(mlir::OpBuilder &builder, mlir::Location loc,
+                      llvm::StringRef asmString, llvm::StringRef constraints,
+                      mlir::ValueRange operands,
+                      mlir::Type result = mlir::Type());
 
 /// The multi-index of row-major linear index `linear` in `shape` (all sizes
 /// are powers of two: masks and shifts).

@@ -24,9 +24,10 @@ struct MakeRangeLowering : KernelOpLowering<blk::MakeRangeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = range.getLoc();
     Layout1D layout = layoutOf(range.getType());
+    Value base = threadElementBase(rewriter, loc, kernel, layout, range);
     SmallVector<Value> elements;
     for (int64_t k = 0; k < layout.perThread(); ++k) {
-      Value i = blockElementIndex(rewriter, loc, kernel, layout, k);
+      Value i = blockElementIndex(rewriter, loc, base, layout, k);
       if (range.getStartAttr().getInt() != 0)
         i = arith::AddIOp::create(
             rewriter, loc, i,
@@ -134,16 +135,17 @@ Value publishBlock(OpBuilder &builder, Location loc, KernelState &kernel,
 /// the range's dimension, which every thread computes from its elements'
 /// linear indices, so nothing moves.
 SmallVector<Value> broadcastRange(OpBuilder &builder, Location loc,
-                                  KernelState &kernel,
-                                  RankedTensorType resultType,
+                                  KernelState &kernel, blk::BroadcastOp bcast,
                                   const RangeBroadcast &range) {
+  RankedTensorType resultType = bcast.getType();
   int64_t stride = 1;
   for (int64_t size : resultType.getShape().drop_front(range.dim + 1))
     stride *= size;
   Layout1D layout = layoutOf(resultType);
+  Value base = threadElementBase(builder, loc, kernel, layout, bcast);
   SmallVector<Value> indices;
   for (int64_t k = 0; k < layout.perThread(); ++k) {
-    Value linear = blockElementIndex(builder, loc, kernel, layout, k);
+    Value linear = blockElementIndex(builder, loc, base, layout, k);
     Value along = arith::AndIOp::create(
         builder, loc,
         arith::ShRUIOp::create(builder, loc, linear,
@@ -174,8 +176,7 @@ struct BroadcastLowering : KernelOpLowering<blk::BroadcastOp> {
     auto range = kernel.rangeBroadcasts.find(bcast);
     if (range != kernel.rangeBroadcasts.end()) {
       rewriter.replaceOpWithMultiple(
-          bcast, {broadcastRange(rewriter, loc, kernel, resultType,
-                                 range->second)});
+          bcast, {broadcastRange(rewriter, loc, kernel, bcast, range->second)});
       return success();
     }
     Type storage = sharedStorageType(srcType.getElementType());

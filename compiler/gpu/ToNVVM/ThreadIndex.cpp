@@ -1,7 +1,10 @@
 //===- ThreadIndex.cpp - which block elements a thread owns; shuffles ----===//
 #include "compiler/gpu/ToNVVM/Lowering.h"
 
+#include "dialect/gpu/BlkGPUDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -30,20 +33,57 @@ Value elementIndex(OpBuilder &builder, Location loc, Value threadId,
                                i32Constant(builder, loc, layout.size - 1));
 }
 
+Value threadElementBase(OpBuilder &builder, Location loc,
+                        const KernelState &kernel, const Layout1D &layout) {
+  Value thread = arith::MulIOp::create(
+      builder, loc, kernel.threadId, i32Constant(builder, loc, layout.vector));
+  if (!layout.split())
+    return thread;
+  // Layout1D::index: the CTAs take turns tile by tile.
+  Value turn = arith::MulIOp::create(builder, loc, kernel.ctaRank,
+                                     i32Constant(builder, loc, layout.tile()));
+  return arith::AddIOp::create(builder, loc, thread, turn);
+}
+
+Value threadElementBase(OpBuilder &builder, Location loc,
+                        const KernelState &kernel, const Layout1D &layout,
+                        Operation *op) {
+  Value base = threadElementBase(builder, loc, kernel, layout);
+  if (!op->hasAttr(blkgpu::BlkGPUDialect::kRematerializedAttrName))
+    return base;
+  return inlinePtx(builder, loc, "mov.b32 $0, $1;", "=r,r", base,
+                   builder.getI32Type());
+}
+
+Value blockElementIndex(OpBuilder &builder, Location loc, Value base,
+                        const Layout1D &layout, int64_t k) {
+  if (layout.split())
+    return arith::AddIOp::create(
+        builder, loc, base, i32Constant(builder, loc, layout.index(0, 0, k)));
+  int64_t offset = (k / layout.vector) * layout.tile() + k % layout.vector;
+  Value raw = arith::AddIOp::create(builder, loc, base,
+                                    i32Constant(builder, loc, offset));
+  if (!layout.replicated())
+    return raw;
+  return arith::AndIOp::create(builder, loc, raw,
+                               i32Constant(builder, loc, layout.size - 1));
+}
+
 Value blockElementIndex(OpBuilder &builder, Location loc,
                         const KernelState &kernel, const Layout1D &layout,
                         int64_t k) {
-  if (!layout.split())
-    return elementIndex(builder, loc, kernel.threadId, layout, k);
-  // Layout1D::index: the CTAs take turns tile by tile.
-  Value thread = arith::MulIOp::create(
-      builder, loc, kernel.threadId, i32Constant(builder, loc, layout.vector));
-  Value turn = arith::MulIOp::create(builder, loc, kernel.ctaRank,
-                                     i32Constant(builder, loc, layout.tile()));
-  Value base = arith::AddIOp::create(builder, loc, thread, turn);
-  return arith::AddIOp::create(
-      builder, loc, base,
-      i32Constant(builder, loc, layout.index(0, 0, k)));
+  return blockElementIndex(
+      builder, loc, threadElementBase(builder, loc, kernel, layout), layout, k);
+}
+
+Value inlinePtx(OpBuilder &builder, Location loc, StringRef asmString,
+                StringRef constraints, ValueRange operands, Type result) {
+  auto op = LLVM::InlineAsmOp::create(
+      builder, loc, result ? TypeRange{result} : TypeRange{}, operands,
+      asmString, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr(), ArrayAttr());
+  return result ? op.getResult(0) : Value();
 }
 
 SmallVector<Value> delinearize(OpBuilder &builder, Location loc,

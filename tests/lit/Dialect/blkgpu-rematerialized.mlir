@@ -1,0 +1,31 @@
+// RUN: blockjit-opt %s --split-input-file --verify-diagnostics | FileCheck %s
+
+// blkgpu.rematerialized (set by blk-rematerialize-addresses) is a unit
+// attribute of blk.make_range and blk.broadcast only: the ops whose lowering
+// reads the thread index.
+
+// CHECK-LABEL: func.func @marked
+// CHECK: blk.make_range 0 to 16 {blkgpu.rematerialized}
+// CHECK: blk.broadcast %{{.*}} {blkgpu.rematerialized}
+func.func @marked() -> tensor<16x4xi32> {
+  %r = blk.make_range 0 to 16 {blkgpu.rematerialized} : tensor<16xi32>
+  %e = blk.expand_dims %r axis = 1 : tensor<16xi32> -> tensor<16x1xi32>
+  %b = blk.broadcast %e {blkgpu.rematerialized} : tensor<16x1xi32> -> tensor<16x4xi32>
+  return %b : tensor<16x4xi32>
+}
+
+// -----
+
+func.func @on_arith(%a: tensor<16xi32>) -> tensor<16xi32> {
+  // expected-error @+1 {{blkgpu.rematerialized is a unit attribute of blk.make_range and blk.broadcast}}
+  %b = arith.addi %a, %a {blkgpu.rematerialized} : tensor<16xi32>
+  return %b : tensor<16xi32>
+}
+
+// -----
+
+func.func @not_unit() -> tensor<16xi32> {
+  // expected-error @+1 {{blkgpu.rematerialized is a unit attribute of blk.make_range and blk.broadcast}}
+  %r = blk.make_range 0 to 16 {blkgpu.rematerialized = 1 : i32} : tensor<16xi32>
+  return %r : tensor<16xi32>
+}
