@@ -190,19 +190,23 @@ def BlkRematerializeAddresses
     : Pass<"blk-rematerialize-addresses", "mlir::ModuleOp"> {
   let summary = "Compute each 2-D access's addresses and mask where it is";
   let description = [{
-    After blk-assign-layouts: the index arithmetic of each blk.load and
-    blk.store of a 2-D (or higher) block whose addresses read a range
-    (splats, splat constants, make_range, range broadcasts, expand_dims,
-    addptr and integer arith ops on them) is cloned right in front of the
-    access, and the cloned make_range and broadcast ops are marked
-    blkgpu.rematerialized. convert-blk-to-nvvm derives their indices from a
-    copy of the thread index that LLVM cannot see through, so LICM does not
+    After blk-assign-layouts: the index arithmetic of the addresses and
+    mask of each blk.load and blk.store of a 2-D (or higher) block whose
+    addresses read a range (splats, splat constants, make_range, range
+    broadcasts, expand_dims, addptr and cheap integer arith ops, no
+    division) is cloned right in front of the access, and the cloned range
+    broadcasts (and ranges read directly) are marked
+    blkgpu.rematerialized. convert-blk-to-nvvm derives their indices from
+    a copy of the thread's first element index that LLVM cannot see
+    through, so LICM does not
     hoist a thread's row offsets and masks out of a loop and CSE does not
     share a load's with its store's: they are not held in registers across
     the reductions in between (a whole-column softmax's per-row 64-bit
     pointers and masks took 3 registers an element). Anything else an
-    access uses stays shared; 1-D accesses (a base and constant offsets)
-    are left as they are.
+    address uses (a loaded block, a reduction, a division) stays shared;
+    the originals that nothing else uses are erased. 1-D accesses (one
+    base and per-element constants), blkgpu.async_load and the atomics are
+    left as they are.
   }];
   let dependentDialects = ["blockjit::blkgpu::BlkGPUDialect"];
 }

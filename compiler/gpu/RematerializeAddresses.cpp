@@ -28,7 +28,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Iterators.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace blockjit {
 #define GEN_PASS_DEF_BLKREMATERIALIZEADDRESSES
@@ -38,17 +39,27 @@ namespace blockjit {
 using namespace mlir;
 using namespace blockjit;
 
-namespace {
+/// Whether `op` is integer arithmetic that is as cheap to recompute as to
+/// keep (no division: LICM hoists those for a reason).
+static bool isCheapIntegerOp(Operation *op) {
+  if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::AndIOp,
+           arith::OrIOp, arith::XOrIOp, arith::ShLIOp, arith::ShRSIOp,
+           arith::ShRUIOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+           arith::CmpIOp, arith::SelectOp, arith::MinSIOp, arith::MaxSIOp,
+           arith::MinUIOp, arith::MaxUIOp>(op))
+    return false;
+  return llvm::all_of(op->getOperandTypes(), [](Type type) {
+    return getElementTypeOrSelf(type).isIntOrIndex();
+  });
+}
 
 /// Whether `op` is cheap index arithmetic that an access may recompute: a
 /// splat, a splat constant, a range or a range broadcast (computed from the
-/// thread index), expand_dims, addptr, or an arith op on integers (and
-/// their i1 comparisons).
-bool isIndexArithmetic(Operation *op) {
-  if (op->getNumResults() != 1 || op->getNumRegions() != 0)
-    return false;
-  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!type)
+/// thread index), expand_dims, addptr, or cheap integer arithmetic, each
+/// giving a block.
+static bool isIndexArithmetic(Operation *op) {
+  if (op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType()))
     return false;
   if (isa<blk::SplatOp, blk::MakeRangeOp, blk::ExpandDimsOp, blk::AddPtrOp>(op))
     return true;
@@ -56,34 +67,36 @@ bool isIndexArithmetic(Operation *op) {
     return isa<SplatElementsAttr>(constant.getValue());
   if (auto broadcast = dyn_cast<blk::BroadcastOp>(op))
     return blk::rangeBroadcastOf(broadcast).has_value();
-  return op->getDialect()->getNamespace() == "arith" &&
-         type.getElementType().isIntOrIndex() &&
-         op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op);
+  return isCheapIntegerOp(op);
 }
+
+namespace {
 
 /// Clones the index arithmetic of one access in front of it.
 class AccessCloner {
 public:
   explicit AccessCloner(Operation *access) : builder(access) {}
 
-  /// `value`, recomputed here if it is index arithmetic.
-  Value clone(Value value) {
+  /// `value`, recomputed here if it is index arithmetic. The originals
+  /// replaced go to `originals`.
+  Value clone(Value value, SetVector<Operation *> &originals) {
     if (Value done = mapping.lookupOrNull(value))
       return done;
     Operation *def = value.getDefiningOp();
     if (!def || !isIndexArithmetic(def))
       return value;
     for (Value operand : def->getOperands())
-      clone(operand);
+      clone(operand, originals);
     Operation *copy = builder.clone(*def, mapping);
+    originals.insert(def);
     if (isa<blk::MakeRangeOp, blk::BroadcastOp>(copy))
       threadIndexed.push_back(copy);
     return copy->getResult(0);
   }
 
-  /// Marks the copied ranges and range broadcasts blkgpu.rematerialized
-  /// (a range only if something reads its own elements: under range
-  /// broadcasts alone it lowers to nothing).
+  /// Marks the copied range broadcasts blkgpu.rematerialized, and the
+  /// copied ranges that something reads directly (under range broadcasts
+  /// alone a range lowers to nothing).
   void markThreadIndexed() {
     for (Operation *op : threadIndexed)
       if (!isa<blk::MakeRangeOp>(op) ||
@@ -107,48 +120,84 @@ private:
   SmallVector<Operation *> threadIndexed;
 };
 
-/// Whether `value`'s index arithmetic reads the thread index (a range):
-/// only then is there something per element to recompute.
-bool usesRange(Value value, int budget = 64) {
-  Operation *def = value.getDefiningOp();
-  if (!def || !isIndexArithmetic(def) || budget <= 0)
-    return false;
-  if (isa<blk::MakeRangeOp>(def))
-    return true;
-  return llvm::any_of(def->getOperands(), [&](Value operand) {
-    return usesRange(operand, budget - 1);
-  });
+/// Whether values' index arithmetic reads the thread index (a range): only
+/// then is there something per element to recompute. Memoized: index
+/// arithmetic is a DAG.
+class RangeUse {
+public:
+  bool operator()(Value value) {
+    auto [it, inserted] = known.try_emplace(value, false);
+    if (!inserted)
+      return it->second;
+    Operation *def = value.getDefiningOp();
+    bool uses = def && isIndexArithmetic(def) &&
+                (isa<blk::MakeRangeOp>(def) ||
+                 llvm::any_of(def->getOperands(),
+                              [&](Value operand) { return (*this)(operand); }));
+    known[value] = uses;
+    return uses;
+  }
+
+private:
+  DenseMap<Value, bool> known;
+};
+
+/// The address and mask operands of a blk.load or blk.store of a block of
+/// rank 2 or more whose addresses read a range (1-D accesses are one base
+/// and per-element constants already); none for anything else
+/// (blkgpu.async_load and the atomics keep theirs).
+SmallVector<OpOperand *> addressOperands(Operation *op, RangeUse &usesRange) {
+  OpOperand *pointers = nullptr, *mask = nullptr;
+  if (auto load = dyn_cast<blk::LoadOp>(op)) {
+    pointers = &load.getPtrMutable();
+    if (load.getMask())
+      mask = &load.getMaskMutable()[0];
+  } else if (auto store = dyn_cast<blk::StoreOp>(op)) {
+    pointers = &store.getPtrMutable();
+    if (store.getMask())
+      mask = &store.getMaskMutable()[0];
+  }
+  auto type = pointers ? dyn_cast<RankedTensorType>(pointers->get().getType())
+                       : RankedTensorType();
+  if (!type || type.getRank() < 2 || !usesRange(pointers->get()))
+    return {};
+  SmallVector<OpOperand *> operands{pointers};
+  if (mask)
+    operands.push_back(mask);
+  return operands;
 }
 
 struct BlkRematerializeAddresses
     : blockjit::impl::BlkRematerializeAddressesBase<BlkRematerializeAddresses> {
   void runOnOperation() override {
-    SmallVector<Operation *> accesses;
+    RangeUse usesRange;
+    SmallVector<std::pair<Operation *, SmallVector<OpOperand *>>> accesses;
     getOperation().walk([&](Operation *op) {
-      Value pointers;
-      if (auto load = dyn_cast<blk::LoadOp>(op))
-        pointers = load.getPtr();
-      else if (auto store = dyn_cast<blk::StoreOp>(op))
-        pointers = store.getPtr();
-      auto type = pointers ? dyn_cast<RankedTensorType>(pointers.getType())
-                           : RankedTensorType();
-      // 1-D blocks' addresses are a base and constant offsets already.
-      if (type && type.getRank() >= 2 && usesRange(pointers))
-        accesses.push_back(op);
+      SmallVector<OpOperand *> operands = addressOperands(op, usesRange);
+      if (!operands.empty())
+        accesses.push_back({op, std::move(operands)});
     });
-    for (Operation *access : accesses) {
+    SetVector<Operation *> originals;
+    for (auto &[access, operands] : accesses) {
       AccessCloner cloner(access);
-      for (OpOperand &operand : access->getOpOperands())
-        if (isa<RankedTensorType>(operand.get().getType()))
-          operand.set(cloner.clone(operand.get()));
+      for (OpOperand *operand : operands)
+        operand->set(cloner.clone(operand->get(), originals));
       cloner.markThreadIndexed();
     }
-    // The originals that only the accesses used.
-    getOperation().walk<WalkOrder::PostOrder, mlir::ReverseIterator>(
-        [&](Operation *op) {
-          if (isIndexArithmetic(op) && op->use_empty())
-            op->erase();
-        });
+    // The originals nothing else uses, users before their operands.
+    SmallVector<Operation *> worklist(originals.begin(), originals.end());
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!originals.contains(op) || !op->use_empty())
+        continue;
+      originals.remove(op);
+      SmallVector<Operation *> operands;
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          operands.push_back(def);
+      op->erase();
+      worklist.append(operands);
+    }
   }
 };
 

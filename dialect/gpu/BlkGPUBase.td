@@ -53,10 +53,11 @@ def BlkGPU_Dialect : Dialect {
     /// the pieces later, with blkgpu.cluster_softmax_stats).
     static constexpr ::llvm::StringLiteral kCTALocalAttrName =
         "blkgpu.cta_local";
-    /// A unit attribute on a blk.make_range or a range blk.broadcast that
-    /// blk-rematerialize-addresses cloned in front of an access: its
-    /// indices come from a copy of the thread index that LLVM cannot see
-    /// through, so they are computed there, neither hoisted nor shared.
+    /// A unit attribute of blk.make_range and blk.broadcast (it matters on
+    /// ranges and range broadcasts, which read the thread index):
+    /// blk-rematerialize-addresses cloned the op in front of an access, and
+    /// its indices come from a copy of the thread index that LLVM cannot
+    /// see through, so they are computed there, neither hoisted nor shared.
     static constexpr ::llvm::StringLiteral kRematerializedAttrName =
         "blkgpu.rematerialized";
 

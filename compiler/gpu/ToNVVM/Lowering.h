@@ -197,12 +197,12 @@ mlir::Value blockElementIndex(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::Value threadElementBase(mlir::OpBuilder &builder, mlir::Location loc,
                               const KernelState &kernel,
                               const Layout1D &layout);
-/// The same for the elements of `op`; through an opaque copy (a side-effect
-/// mov) when `op` is blkgpu.rematerialized, so that LLVM neither hoists
+/// The same for the elements of `op`: when `op` is blkgpu.rematerialized,
+/// through an opaque copy (a side-effect mov), so that LLVM neither hoists
 /// what is computed from it out of a loop nor merges it with another op's.
-mlir::Value threadElementBase(mlir::OpBuilder &builder, mlir::Location loc,
-                              const KernelState &kernel, const Layout1D &layout,
-                              mlir::Operation *op);
+mlir::Value threadElementBaseFor(mlir::OpBuilder &builder, mlir::Location loc,
+                                 const KernelState &kernel,
+                                 const Layout1D &layout, mlir::Operation *op);
 
 /// `asmString` as inline PTX with `constraints` over `operands`, of type
 /// `result` (none when null); side effects assumed.

@@ -24,7 +24,7 @@ struct MakeRangeLowering : KernelOpLowering<blk::MakeRangeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = range.getLoc();
     Layout1D layout = layoutOf(range.getType());
-    Value base = threadElementBase(rewriter, loc, kernel, layout, range);
+    Value base = threadElementBaseFor(rewriter, loc, kernel, layout, range);
     SmallVector<Value> elements;
     for (int64_t k = 0; k < layout.perThread(); ++k) {
       Value i = blockElementIndex(rewriter, loc, base, layout, k);
@@ -142,7 +142,7 @@ SmallVector<Value> broadcastRange(OpBuilder &builder, Location loc,
   for (int64_t size : resultType.getShape().drop_front(range.dim + 1))
     stride *= size;
   Layout1D layout = layoutOf(resultType);
-  Value base = threadElementBase(builder, loc, kernel, layout, bcast);
+  Value base = threadElementBaseFor(builder, loc, kernel, layout, bcast);
   SmallVector<Value> indices;
   for (int64_t k = 0; k < layout.perThread(); ++k) {
     Value linear = blockElementIndex(builder, loc, base, layout, k);

@@ -15,42 +15,62 @@ Value i32Constant(OpBuilder &builder, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(builder, loc, value, 32);
 }
 
-Value rawElementIndex(OpBuilder &builder, Location loc, Value threadId,
-                      const Layout1D &layout, int64_t k) {
-  Value base = arith::MulIOp::create(builder, loc, threadId,
-                                     i32Constant(builder, loc, layout.vector));
-  int64_t offset = (k / layout.vector) * layout.tile() + k % layout.vector;
-  return arith::AddIOp::create(builder, loc, base,
-                               i32Constant(builder, loc, offset));
+/// Element k's offset from its thread's first element (Layout1D::rawIndex).
+static int64_t elementOffset(const Layout1D &layout, int64_t k) {
+  return (k / layout.vector) * layout.tile() + k % layout.vector;
 }
 
-Value elementIndex(OpBuilder &builder, Location loc, Value threadId,
-                   const Layout1D &layout, int64_t k) {
-  Value raw = rawElementIndex(builder, loc, threadId, layout, k);
+/// `raw` wrapped into the block (replicas hold the same elements).
+static Value wrapIntoBlock(OpBuilder &builder, Location loc, Value raw,
+                           const Layout1D &layout) {
   if (!layout.replicated())
     return raw;
   return arith::AndIOp::create(builder, loc, raw,
                                i32Constant(builder, loc, layout.size - 1));
 }
 
-Value threadElementBase(OpBuilder &builder, Location loc,
-                        const KernelState &kernel, const Layout1D &layout) {
+/// The thread's first element: threadId * vector, and in a cluster
+/// Layout1D::index's turns of the CTAs, tile by tile.
+static Value firstElement(OpBuilder &builder, Location loc, Value threadId,
+                          Value ctaRank, const Layout1D &layout) {
   Value thread = arith::MulIOp::create(
-      builder, loc, kernel.threadId, i32Constant(builder, loc, layout.vector));
+      builder, loc, threadId, i32Constant(builder, loc, layout.vector));
   if (!layout.split())
     return thread;
-  // Layout1D::index: the CTAs take turns tile by tile.
-  Value turn = arith::MulIOp::create(builder, loc, kernel.ctaRank,
+  Value turn = arith::MulIOp::create(builder, loc, ctaRank,
                                      i32Constant(builder, loc, layout.tile()));
   return arith::AddIOp::create(builder, loc, thread, turn);
 }
 
+Value rawElementIndex(OpBuilder &builder, Location loc, Value threadId,
+                      const Layout1D &layout, int64_t k) {
+  Value base = arith::MulIOp::create(builder, loc, threadId,
+                                     i32Constant(builder, loc, layout.vector));
+  return arith::AddIOp::create(
+      builder, loc, base, i32Constant(builder, loc, elementOffset(layout, k)));
+}
+
+Value elementIndex(OpBuilder &builder, Location loc, Value threadId,
+                   const Layout1D &layout, int64_t k) {
+  return wrapIntoBlock(
+      builder, loc, rawElementIndex(builder, loc, threadId, layout, k), layout);
+}
+
 Value threadElementBase(OpBuilder &builder, Location loc,
-                        const KernelState &kernel, const Layout1D &layout,
-                        Operation *op) {
+                        const KernelState &kernel, const Layout1D &layout) {
+  return firstElement(builder, loc, kernel.threadId, kernel.ctaRank, layout);
+}
+
+Value threadElementBaseFor(OpBuilder &builder, Location loc,
+                           const KernelState &kernel, const Layout1D &layout,
+                           Operation *op) {
   Value base = threadElementBase(builder, loc, kernel, layout);
   if (!op->hasAttr(blkgpu::BlkGPUDialect::kRematerializedAttrName))
     return base;
+  // No range is put back on the copy (an and with the thread count): with
+  // it LLVM splits each row's offset into the thread's and a constant row's
+  // times the stride, and hoists the latter again (a whole-column softmax
+  // of 64 elements a thread: 127 -> 158 registers).
   return inlinePtx(builder, loc, "mov.b32 $0, $1;", "=r,r", base,
                    builder.getI32Type());
 }
@@ -60,13 +80,9 @@ Value blockElementIndex(OpBuilder &builder, Location loc, Value base,
   if (layout.split())
     return arith::AddIOp::create(
         builder, loc, base, i32Constant(builder, loc, layout.index(0, 0, k)));
-  int64_t offset = (k / layout.vector) * layout.tile() + k % layout.vector;
-  Value raw = arith::AddIOp::create(builder, loc, base,
-                                    i32Constant(builder, loc, offset));
-  if (!layout.replicated())
-    return raw;
-  return arith::AndIOp::create(builder, loc, raw,
-                               i32Constant(builder, loc, layout.size - 1));
+  Value raw = arith::AddIOp::create(
+      builder, loc, base, i32Constant(builder, loc, elementOffset(layout, k)));
+  return wrapIntoBlock(builder, loc, raw, layout);
 }
 
 Value blockElementIndex(OpBuilder &builder, Location loc,

@@ -120,3 +120,39 @@ func.func @row_and_gather(%idx: !blk.ptr<i32>, %in: !blk.ptr<f32>, %out: !blk.pt
   blk.store %op, %s : tensor<64x!blk.ptr<f32>>
   return
 }
+
+// -----
+
+// An access inside scf.if gets its copy inside the branch. An original that
+// a 1-D access still uses stays (only the 2-D access's copy is new), and a
+// store's value is never copied, even when it is index arithmetic; nor is a
+// division in an address (it stays shared, an operand of the copy).
+
+// CHECK-LABEL: func.func @branch_and_shared
+// CHECK:         %[[R:.*]] = blk.make_range 0 to 32 : tensor<32xi32>
+// CHECK:         %[[Q:.*]] = arith.divsi
+// CHECK:         blk.store %{{.*}}, %[[R]] : tensor<32x!blk.ptr<i32>>
+// CHECK:         scf.if
+// CHECK:           blk.make_range 0 to 32 :
+// CHECK:           blk.broadcast %{{.*}} {blkgpu.rematerialized}
+// CHECK:           arith.addi %{{.*}}, %[[Q]]
+// CHECK:           blk.addptr
+// CHECK-NEXT:      blk.store %{{.*}}, %[[V:.*]] : tensor<32x4x!blk.ptr<i32>>
+// CHECK:         }
+func.func @branch_and_shared(%out1: !blk.ptr<i32>, %out2: !blk.ptr<i32>, %c: i1, %d: i32) {
+  %r = blk.make_range 0 to 32 : tensor<32xi32>
+  %b1 = blk.splat %out1 : !blk.ptr<i32> -> tensor<32x!blk.ptr<i32>>
+  %p1 = blk.addptr %b1, %r : tensor<32x!blk.ptr<i32>>, tensor<32xi32>
+  %r2 = blk.expand_dims %r axis = 1 : tensor<32xi32> -> tensor<32x1xi32>
+  %rb = blk.broadcast %r2 : tensor<32x1xi32> -> tensor<32x4xi32>
+  %ds = blk.splat %d : i32 -> tensor<32x4xi32>
+  %q = arith.divsi %rb, %ds : tensor<32x4xi32>
+  %off = arith.addi %rb, %q : tensor<32x4xi32>
+  %b2 = blk.splat %out2 : !blk.ptr<i32> -> tensor<32x4x!blk.ptr<i32>>
+  %p2 = blk.addptr %b2, %off : tensor<32x4x!blk.ptr<i32>>, tensor<32x4xi32>
+  blk.store %p1, %r : tensor<32x!blk.ptr<i32>>
+  scf.if %c {
+    blk.store %p2, %off : tensor<32x4x!blk.ptr<i32>>
+  }
+  return
+}
