@@ -9,15 +9,17 @@
 // pointers and 16 masks through its reductions, 254 registers where its
 // data takes 64, one CTA an SM instead of two.
 //
-// This pass clones the index arithmetic of each 2-D blk.load and blk.store
-// (splats, constants, ranges, range broadcasts, expand_dims, addptr and
-// integer elementwise ops on them) right in front of it, and marks the
-// cloned ranges blkgpu.rematerialized: the lowering then derives their
-// indices from a copy of the thread index that LLVM cannot see through
-// (nothing computed from it is loop-invariant, or equal to another use's),
-// so each access recomputes its addresses from a few live scalars (the
-// thread index, the base pointers and strides). Anything else an address
-// uses (a loaded block, a reduction) stays shared.
+// This pass clones the index arithmetic of the addresses and mask of each
+// 2-D blk.load and blk.store (splats, splat constants, ranges, range
+// broadcasts, expand_dims, addptr and cheap integer ops, no division) right
+// in front of it, and marks the cloned range broadcasts (and ranges read
+// directly) blkgpu.rematerialized: the lowering then derives their indices
+// from a copy of the thread's first element index that LLVM cannot see
+// through (nothing computed from it is loop-invariant, or equal to another
+// use's), so each access recomputes its addresses from a few live scalars
+// (the thread index, the base pointers and strides). Anything else an
+// address uses (a loaded block, a reduction, a division) stays shared, and
+// the originals nothing else uses are erased.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Passes.h"

@@ -29,19 +29,6 @@ static Value wrapIntoBlock(OpBuilder &builder, Location loc, Value raw,
                                i32Constant(builder, loc, layout.size - 1));
 }
 
-/// The thread's first element: threadId * vector, and in a cluster
-/// Layout1D::index's turns of the CTAs, tile by tile.
-static Value firstElement(OpBuilder &builder, Location loc, Value threadId,
-                          Value ctaRank, const Layout1D &layout) {
-  Value thread = arith::MulIOp::create(
-      builder, loc, threadId, i32Constant(builder, loc, layout.vector));
-  if (!layout.split())
-    return thread;
-  Value turn = arith::MulIOp::create(builder, loc, ctaRank,
-                                     i32Constant(builder, loc, layout.tile()));
-  return arith::AddIOp::create(builder, loc, thread, turn);
-}
-
 Value rawElementIndex(OpBuilder &builder, Location loc, Value threadId,
                       const Layout1D &layout, int64_t k) {
   Value base = arith::MulIOp::create(builder, loc, threadId,
@@ -58,7 +45,14 @@ Value elementIndex(OpBuilder &builder, Location loc, Value threadId,
 
 Value threadElementBase(OpBuilder &builder, Location loc,
                         const KernelState &kernel, const Layout1D &layout) {
-  return firstElement(builder, loc, kernel.threadId, kernel.ctaRank, layout);
+  Value thread = arith::MulIOp::create(
+      builder, loc, kernel.threadId, i32Constant(builder, loc, layout.vector));
+  if (!layout.split())
+    return thread;
+  // Layout1D::index: the CTAs take turns tile by tile.
+  Value turn = arith::MulIOp::create(builder, loc, kernel.ctaRank,
+                                     i32Constant(builder, loc, layout.tile()));
+  return arith::AddIOp::create(builder, loc, thread, turn);
 }
 
 Value threadElementBaseFor(OpBuilder &builder, Location loc,
