@@ -150,6 +150,33 @@ void referenceSoftmaxColumns(const In *in, Out *out, int64_t rows, int64_t cols,
   }
 }
 
+/// softmax_columns_stats: for each block of `rowsPerSplit` rows and each
+/// column, the maximum (NaN if any element is) and the sum of exp(x - max)
+/// (0 for a block of only -inf; NaN with a NaN or +inf), into `stats` as
+/// [2, n_splits, cols]: maxima, then sums.
+template <typename In, typename ToDouble>
+void referenceSoftmaxColumnsStats(const In *in, double *stats, int64_t rows,
+                                  int64_t cols, int64_t inStride,
+                                  int64_t rowsPerSplit, ToDouble toDouble) {
+  int64_t splits = (rows + rowsPerSplit - 1) / rowsPerSplit;
+  for (int64_t s = 0; s < splits; ++s) {
+    int64_t begin = s * rowsPerSplit,
+            end = std::min(rows, begin + rowsPerSplit);
+    std::vector<double> column(end - begin);
+    for (int64_t c = 0; c < cols; ++c) {
+      for (int64_t r = begin; r < end; ++r)
+        column[r - begin] = toDouble(in[r * inStride + c]);
+      double maximum = reference::maxOf(column), sum = 0;
+      double shift =
+          maximum == -std::numeric_limits<double>::infinity() ? 0.0 : maximum;
+      for (double v : column)
+        sum += std::exp(v - shift);
+      stats[s * cols + c] = maximum;
+      stats[(splits + s) * cols + c] = sum;
+    }
+  }
+}
+
 /// softmax's backward of each row: dx = y * (dy - sum(y * dy)).
 template <typename In, typename Out, typename ToDouble>
 void referenceSoftmaxBackward(const In *y, const In *dy, Out *dx, int64_t rows,

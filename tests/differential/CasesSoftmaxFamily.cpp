@@ -151,6 +151,7 @@ void addRowKernelCases(std::vector<Case> &cases) {
 void addSoftmaxFamilyCases(std::vector<Case> &cases) {
   family::addRowKernelCases(cases);
   family::addColumnCases(cases);
+  family::addColumnSplitCases(cases);
   family::addMaskedBackwardLayerNormCases(cases);
 }
 

@@ -133,6 +133,7 @@ inline void writeRows(std::vector<double> &out,
 
 void addRowKernelCases(std::vector<Case> &cases);
 void addColumnCases(std::vector<Case> &cases);
+void addColumnSplitCases(std::vector<Case> &cases);
 void addMaskedBackwardLayerNormCases(std::vector<Case> &cases);
 
 } // namespace blockjit::difftest::family

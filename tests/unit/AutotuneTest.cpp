@@ -1152,3 +1152,99 @@ TEST(SoftmaxColumnsTuning, TimesWholeColumnsAndChunksWithinTheirLimits) {
   EXPECT_TRUE(shortColumns->wholeColumn);
   EXPECT_EQ(shortColumns->m, 64);
 }
+
+// softmax_columns_stats / _combine / _normalize (SoftmaxColumnsSplit.cpp):
+// the row blocks, the grids and the configs each tuner times.
+TEST(SoftmaxColumnsSplitTuning, RowBlocksGiveAboutAThousandPrograms) {
+  // Strips of 64 columns times row blocks: about 1024 programs, row blocks
+  // a power of two of at least 64 rows.
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{32768, 781},
+                            {32768, 1024},
+                            {32768, 4096},
+                            {32768, 12288},
+                            {4096, 781},
+                            {1823, 781},
+                            {32769, 20},
+                            {1, 17},
+                            {9, 4097}}) {
+    int64_t perSplit = examples::softmaxColumnsSplitRows(rows, cols);
+    int64_t splits = examples::softmaxColumnsSplits(rows, cols);
+    EXPECT_GE(perSplit, 64) << rows << "x" << cols;
+    EXPECT_TRUE(llvm::isPowerOf2_64(uint64_t(perSplit)));
+    EXPECT_EQ(splits, cdiv(rows, perSplit));
+    int64_t programs = cdiv(cols, 64) * splits;
+    if (perSplit > 64) // not held up by the 64-row floor
+      EXPECT_GE(programs, 512) << rows << "x" << cols;
+    EXPECT_LE(programs, 2048 + cdiv(cols, 64)) << rows << "x" << cols;
+    int64_t combineBlock = examples::softmaxColumnsCombineBlock(rows, cols);
+    EXPECT_TRUE(llvm::isPowerOf2_64(uint64_t(combineBlock)));
+    EXPECT_LE(combineBlock, 64);
+    EXPECT_GE(combineBlock, std::min<int64_t>(splits, 64));
+  }
+  // 32768 x 781: 13 strips of 64 columns, 64 blocks of 512 rows.
+  EXPECT_EQ(examples::softmaxColumnsSplitRows(32768, 781), 512);
+  EXPECT_EQ(examples::softmaxColumnsSplits(32768, 781), 64);
+}
+
+TEST(SoftmaxColumnsSplitTuning, TunersTimeConfigsWithinTheirLimits) {
+  float buffer = 0;
+  KernelResources resources;
+  resources.maxResidentPrograms = 264;
+  for (auto [rows, cols] :
+       {std::pair<int32_t, int32_t>{32768, 781}, {4096, 12288}, {1823, 781}}) {
+    int32_t perSplit = int32_t(examples::softmaxColumnsSplitRows(rows, cols));
+    int32_t splits = int32_t(examples::softmaxColumnsSplits(rows, cols));
+    // stats: 4 to 32 elements a thread (16 with a second stage), a grid of
+    // (strips, row blocks), the CPU one config.
+    const AutotuneSpec &stats = examples::softmaxColumnsStatsTuner().spec();
+    std::vector<Arg> statsArgs{&buffer, &buffer,  cols,         rows,
+                               cols,    perSplit, Constexpr(1), Constexpr(1)};
+    std::vector<TuningConfig> timed =
+        stats.prune(stats.configs, statsArgs, Target::cuda(90));
+    ASSERT_FALSE(timed.empty());
+    for (const TuningConfig &c : timed) {
+      double perThread = double(c.constexprValue("BLOCK_M", 0) *
+                                c.constexprValue("BLOCK_N", 0)) /
+                         (32.0 * c.numWarps);
+      EXPECT_GE(perThread, 4) << c.str();
+      EXPECT_LE(perThread, c.numStages > 1 ? 16 : 32) << c.str();
+      EXPECT_LE(c.constexprValue("BLOCK_M", 0), std::max(8, perSplit));
+      Grid grid = stats.grid(c, resources, statsArgs);
+      EXPECT_EQ(grid.x, cdiv(cols, c.constexprValue("BLOCK_N", 1)));
+      EXPECT_EQ(grid.y, splits);
+    }
+    EXPECT_EQ(stats.prune(stats.configs, statsArgs, Target::cpu()).size(), 1u);
+    // combine: one program per strip.
+    const AutotuneSpec &combine = examples::softmaxColumnsCombineTuner().spec();
+    std::vector<Arg> combineArgs{&buffer, &buffer,      splits,
+                                 cols,    Constexpr(1), Constexpr(1)};
+    for (const TuningConfig &c :
+         combine.prune(combine.configs, combineArgs, Target::cuda(90)))
+      EXPECT_EQ(combine.grid(c, resources, combineArgs).x,
+                cdiv(cols, c.constexprValue("BLOCK_N", 1)))
+          << c.str();
+    EXPECT_EQ(combine.prune(combine.configs, combineArgs, Target::cpu()).size(),
+              1u);
+    // normalize: whole rows (BLOCK_N up to the row's power of two) on a
+    // persistent grid of at most one program per chunk of rows.
+    const AutotuneSpec &normalize =
+        examples::softmaxColumnsNormalizeTuner().spec();
+    std::vector<Arg> normalizeArgs{&buffer, &buffer,      &buffer,
+                                   cols,    cols,         rows,
+                                   cols,    Constexpr(1), Constexpr(1)};
+    timed = normalize.prune(normalize.configs, normalizeArgs, Target::cuda(90));
+    ASSERT_FALSE(timed.empty());
+    for (const TuningConfig &c : timed) {
+      int64_t blockM = c.constexprValue("BLOCK_M", 0);
+      EXPECT_LE(c.constexprValue("BLOCK_N", 0),
+                std::max<int64_t>(64, next_power_of_2(cols)))
+          << c.str();
+      Grid grid = normalize.grid(c, resources, normalizeArgs);
+      EXPECT_GE(grid.x, 1);
+      EXPECT_LE(grid.x, std::min<int64_t>(264, cdiv(rows, blockM))) << c.str();
+    }
+    EXPECT_EQ(
+        normalize.prune(normalize.configs, normalizeArgs, Target::cpu()).size(),
+        1u);
+  }
+}

@@ -1,0 +1,205 @@
+//===- SoftmaxColumnsSplit.cpp - softmax over dim 0 in two launches ------===//
+//
+// softmax_columns splits a strip's rows over at most one cluster (16 CTAs),
+// so a tall matrix with few strips (32768 x 781) keeps few SMs' worth of
+// loads in flight. These two kernels split the rows over the whole grid
+// instead, as Inductor's split reductions do, with launch boundaries as
+// the grid-wide barriers:
+//
+//   softmax_columns_stats      program (strip, split) reads rows
+//                              [split * rows_per_split, +rows_per_split) of
+//                              its strip of BLOCK_N columns once and writes
+//                              each column's maximum and sum of exp(x - max)
+//                              over them (softmax_online's update, down the
+//                              column) to stats: [2, n_splits, n_cols] f32.
+//   softmax_columns_combine    program (strip) combines the n_splits
+//                              statistics of its columns into column_stats:
+//                              [2, n_cols] f32 (a few KB, from L2).
+//   softmax_columns_normalize  a persistent program walks chunks of
+//                              BLOCK_M whole rows, BLOCK_N columns at a
+//                              time, and writes exp(x - max) / sum.
+//
+// The matrix is read twice and written once, as chunked softmax_columns
+// does, but every program reads whole rows of the strip (BLOCK_N up to 256
+// columns) and there are as many programs as the grid holds. The grid's x
+// axis runs over strips, so consecutive programs read neighbouring columns
+// of the same rows (what DRAM serves best). normalize writes whole rows:
+// strips of an odd-length row start mid-sector, and a sector that two
+// programs write at different times can reach DRAM half written (read,
+// merged and written again). It takes the rows in reverse: the row blocks
+// stats read last, which L2 may still hold, are re-read first.
+//
+//===----------------------------------------------------------------------===//
+#include "examples/kernels/FamilyRegistration.h"
+#include "examples/kernels/Kernels.h"
+#include "examples/kernels/RowTuning.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace blockjit::examples {
+
+namespace {
+
+/// Row blocks are sized so that strips of kSplitStripColumns columns give
+/// about kSplitPrograms programs (eight per SM of a 132-SM GPU: narrow
+/// matrices have few strips, so their rows split finer), at least
+/// kSplitMinRows rows each and a power of two.
+constexpr int64_t kSplitPrograms = 1024;
+constexpr int64_t kSplitStripColumns = 64;
+constexpr int64_t kSplitMinRows = 64;
+/// combine reads at most this many row blocks' statistics at a time.
+constexpr int64_t kMaxCombineBlock = 64;
+
+/// The running maximum m and sum s of exp(. - m) per element, merged with
+/// another such pair (m2, s2): s2 == nullopt stands for one value m2 (-inf
+/// where masked), whose own sum is exp(m2 - m2). An element that has seen
+/// only -inf shifts by 0, so its sum stays 0 (exp(-inf - -inf) would be
+/// NaN); +inf or NaN make it NaN, as softmax does.
+std::vector<Tensor> onlineUpdate(const Tensor &m, const Tensor &s,
+                                 const Tensor &m2,
+                                 std::optional<Tensor> s2 = std::nullopt) {
+  Tensor mNew = maximum(m, m2);
+  Tensor shift = where(mNew == -INFINITY, 0.0, mNew);
+  Tensor added = exp(m2 - shift);
+  return {mNew, s * exp(m - shift) + (s2 ? *s2 * added : added)};
+}
+
+/// Each column's maximum and sum, [1, BLOCK_N], from per-element running
+/// statistics: the rows combined, each sum rescaled to the column maximum.
+/// A column of only -inf has maximum -inf and sum 0 (and gives NaN when
+/// normalized, as softmax does); NaN or +inf give NaN.
+std::vector<Tensor> columnStats(const Tensor &m, const Tensor &s) {
+  Tensor colMax = max(m, 0, /*keep_dims=*/true);
+  Tensor shift = where(colMax == -INFINITY, 0.0, colMax);
+  return {colMax, sum(s * exp(m - shift), 0, /*keep_dims=*/true)};
+}
+
+} // namespace
+
+void softmax_columns_stats_kernel(Ptr<float> stats_ptr, Ptr<> input_ptr,
+                                  Int input_row_stride, Int n_rows, Int n_cols,
+                                  Int rows_per_split, Constexpr BLOCK_M,
+                                  Constexpr BLOCK_N) {
+  Int strip = program_id(0);
+  Int split = program_id(1);
+  Int n_splits = num_programs(1);
+  Tensor cols = (strip * BLOCK_N + arange(0, BLOCK_N)).expand_dims(0);
+  Tensor col_mask = cols < n_cols;
+  Tensor chunk_rows = arange(0, BLOCK_M).expand_dims(1);
+  Int row_start = split * rows_per_split;
+  Tensor row_end = minimum(row_start + rows_per_split, n_rows);
+  std::vector<Tensor> running =
+      for_range(row_start, row_end, BLOCK_M,
+                {full({BLOCK_M, BLOCK_N}, -INFINITY, DType::F32),
+                 full({BLOCK_M, BLOCK_N}, 0.0, DType::F32)},
+                [&](Int chunk_start, std::vector<Tensor> carried) {
+                  Tensor rows = chunk_start + chunk_rows;
+                  Tensor mask = (rows < row_end) & col_mask;
+                  Tensor x = load(input_ptr + (rows * input_row_stride + cols),
+                                  mask, -INFINITY)
+                                 .to(DType::F32);
+                  return onlineUpdate(carried[0], carried[1], x);
+                });
+  std::vector<Tensor> stats = columnStats(running[0], running[1]);
+  store(stats_ptr + (split * n_cols + cols), stats[0], col_mask);
+  store(stats_ptr + ((n_splits + split) * n_cols + cols), stats[1], col_mask);
+}
+
+void softmax_columns_combine_kernel(Ptr<float> column_stats_ptr,
+                                    Ptr<float> stats_ptr, Int n_splits,
+                                    Int n_cols, Constexpr BLOCK_S,
+                                    Constexpr BLOCK_N) {
+  Tensor cols = (program_id(0) * BLOCK_N + arange(0, BLOCK_N)).expand_dims(0);
+  Tensor col_mask = cols < n_cols;
+  // The row blocks' maxima and sums of these columns, BLOCK_S at a time.
+  Tensor split_rows = arange(0, BLOCK_S).expand_dims(1);
+  std::vector<Tensor> running = for_range(
+      0, n_splits, BLOCK_S,
+      {full({BLOCK_S, BLOCK_N}, -INFINITY, DType::F32),
+       full({BLOCK_S, BLOCK_N}, 0.0, DType::F32)},
+      [&](Int split_start, std::vector<Tensor> carried) {
+        Tensor splits = split_start + split_rows;
+        Tensor mask = (splits < n_splits) & col_mask;
+        Tensor m = load(stats_ptr + (splits * n_cols + cols), mask, -INFINITY);
+        Tensor s =
+            load(stats_ptr + ((n_splits + splits) * n_cols + cols), mask, 0.0);
+        return onlineUpdate(carried[0], carried[1], m, s);
+      });
+  std::vector<Tensor> stats = columnStats(running[0], running[1]);
+  store(column_stats_ptr + cols, stats[0], col_mask);
+  store(column_stats_ptr + (n_cols + cols), stats[1], col_mask);
+}
+
+void softmax_columns_normalize_kernel(Ptr<> output_ptr, Ptr<> input_ptr,
+                                      Ptr<float> column_stats_ptr,
+                                      Int input_row_stride,
+                                      Int output_row_stride, Int n_rows,
+                                      Int n_cols, Constexpr BLOCK_M,
+                                      Constexpr BLOCK_N) {
+  // Persistent over chunks of BLOCK_M whole rows, the last rows first (see
+  // above); each chunk's rows are written left to right by one program.
+  Tensor n_chunks = cdiv(n_rows, BLOCK_M);
+  Tensor chunk_rows = arange(0, BLOCK_M).expand_dims(1);
+  for_range(program_id(0), n_chunks, num_programs(0), [&](Int chunk) {
+    Tensor rows = (n_chunks - 1 - chunk) * BLOCK_M + chunk_rows;
+    Tensor row_mask = rows < n_rows;
+    for_range(0, n_cols, BLOCK_N, [&](Int col_start) {
+      Tensor cols = (col_start + arange(0, BLOCK_N)).expand_dims(0);
+      Tensor col_mask = cols < n_cols;
+      Tensor col_max = load(column_stats_ptr + cols, col_mask, 0.0);
+      Tensor col_sum = load(column_stats_ptr + (n_cols + cols), col_mask, 1.0);
+      Tensor mask = row_mask & col_mask;
+      Tensor x =
+          load(input_ptr + (rows * input_row_stride + cols), mask, -INFINITY)
+              .to(DType::F32);
+      store(output_ptr + (rows * output_row_stride + cols),
+            exp(x - col_max) / col_sum, mask);
+    });
+  });
+}
+
+const std::shared_ptr<KernelDef> &softmaxColumnsStats() {
+  static auto kernel =
+      jit("softmax_columns_stats", softmax_columns_stats_kernel,
+          {"stats_ptr", "input_ptr", "input_row_stride", "n_rows", "n_cols",
+           "rows_per_split", "BLOCK_M", "BLOCK_N"});
+  return kernel;
+}
+
+const std::shared_ptr<KernelDef> &softmaxColumnsCombine() {
+  static auto kernel =
+      jit("softmax_columns_combine", softmax_columns_combine_kernel,
+          {"column_stats_ptr", "stats_ptr", "n_splits", "n_cols", "BLOCK_S",
+           "BLOCK_N"});
+  return kernel;
+}
+
+const std::shared_ptr<KernelDef> &softmaxColumnsNormalize() {
+  static auto kernel =
+      jit("softmax_columns_normalize", softmax_columns_normalize_kernel,
+          {"output_ptr", "input_ptr", "column_stats_ptr", "input_row_stride",
+           "output_row_stride", "n_rows", "n_cols", "BLOCK_M", "BLOCK_N"});
+  return kernel;
+}
+
+int64_t softmaxColumnsSplitRows(int64_t rows, int64_t cols) {
+  rows = std::max<int64_t>(rows, 1);
+  int64_t strips = cdiv(std::max<int64_t>(cols, 1), kSplitStripColumns);
+  int64_t splits = cdiv(kSplitPrograms, strips);
+  return std::max(kSplitMinRows, next_power_of_2(cdiv(rows, splits)));
+}
+
+int64_t softmaxColumnsSplits(int64_t rows, int64_t cols) {
+  return cdiv(std::max<int64_t>(rows, 1), softmaxColumnsSplitRows(rows, cols));
+}
+
+int64_t softmaxColumnsCombineBlock(int64_t rows, int64_t cols) {
+  return std::min(kMaxCombineBlock,
+                  next_power_of_2(softmaxColumnsSplits(rows, cols)));
+}
+
+} // namespace blockjit::examples

@@ -1,0 +1,324 @@
+//===- SoftmaxColumnsSplitTuning.cpp - the split kernels' tuners ---------===//
+//
+// softmax_columns_stats: [BLOCK_M, BLOCK_N] chunks (8..256 rows x 16..256
+// columns) x num_warps 1..16 x num_stages 1..2 (the next chunk loading
+// while one is combined), one program per (strip, row block) on a 2-D
+// grid; rows_per_split is the caller's (softmaxColumnsSplitRows), in the
+// key with n_rows and n_cols rounded up to powers of two.
+// softmax_columns_combine, a few KB from L2, takes BLOCK_N 16..128 over 1
+// to 4 warps, one program per strip. softmax_columns_normalize: chunks of
+// 1..32 whole rows, 64..4096 columns at a time, on a persistent grid.
+//
+//===----------------------------------------------------------------------===//
+#include "examples/kernels/FamilyRegistration.h"
+#include "examples/kernels/Kernels.h"
+#include "examples/kernels/RowTuning.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace blockjit::examples {
+
+namespace {
+
+/// Where each kernel's arguments sit.
+struct SplitArgs {
+  int input, rows, cols, rowsPerSplit;
+};
+constexpr SplitArgs kStatsArgs{1, 3, 4, 5};
+/// normalize's input, n_rows and n_cols.
+constexpr RowArgPositions kNormalizeArgs{1, 5, 6, 7};
+/// combine's n_splits and n_cols.
+enum { kCombineSplits = 2, kCombineCols = 3 };
+
+constexpr int64_t kBlockMs[] = {8, 16, 32, 64, 128, 256};
+constexpr int64_t kBlockNs[] = {16, 32, 64, 128, 256};
+/// Programs that keep a large GPU busy: four per SM of an H100.
+constexpr double kBusyPrograms = 528;
+constexpr int kTimed = 12;
+
+TuningConfig splitConfig(int warps, int stages, int64_t blockM,
+                         int64_t blockN) {
+  return {warps, stages, 1, {{"BLOCK_M", blockM}, {"BLOCK_N", blockN}}};
+}
+
+struct SplitShape {
+  int64_t rows, cols, rowsPerSplit;
+  double bytes;
+};
+
+SplitShape shapeOf(llvm::ArrayRef<Arg> args, SplitArgs at) {
+  SplitShape s;
+  s.rows = std::max<int64_t>(1, integerArgAt(args, at.rows, 1));
+  s.cols = std::max<int64_t>(1, integerArgAt(args, at.cols, 1));
+  s.rowsPerSplit =
+      std::max<int64_t>(1, integerArgAt(args, at.rowsPerSplit, s.rows));
+  s.bytes = args.size() > size_t(at.input)
+                ? double(dtypeBytes(args[at.input].dtype))
+                : 4.0;
+  return s;
+}
+
+/// The CPU's (and the untuned) blocks: 64 columns of up to 64 rows.
+TuningConfig defaultConfig(const SplitShape &s) {
+  return splitConfig(
+      4, 1, std::min<int64_t>(64, next_power_of_2(s.rowsPerSplit)),
+      std::clamp<int64_t>(next_power_of_2(s.cols), kBlockNs[0], 64));
+}
+
+/// 4 to 32 elements of a chunk per thread (16 with the next chunk loading),
+/// no wider than the matrix (beyond the narrowest strip) and no taller than
+/// a split.
+bool worthTiming(const TuningConfig &c, const SplitShape &s) {
+  int64_t blockM = c.constexprValue("BLOCK_M", 1);
+  int64_t blockN = c.constexprValue("BLOCK_N", 1);
+  double perThread = double(blockM * blockN) / (32.0 * c.numWarps);
+  if (perThread < 4 || perThread > (c.numStages > 1 ? 16 : 32))
+    return false;
+  if (blockN > next_power_of_2(s.cols) && blockN != kBlockNs[0])
+    return false;
+  return blockM <= std::max(kBlockMs[0], next_power_of_2(s.rowsPerSplit));
+}
+
+/// Smaller is better: 16 elements a thread, rows read in runs of 256 bytes
+/// or more (two lines), enough programs for the GPU, the next chunk loading
+/// where a split takes several chunks.
+double estimate(const TuningConfig &c, const SplitShape &s) {
+  double blockM = double(c.constexprValue("BLOCK_M", 1));
+  double blockN = double(c.constexprValue("BLOCK_N", 1));
+  double perThread = blockM * blockN / (32.0 * c.numWarps);
+  double cost = std::abs(std::log2(perThread / 16));
+  double run = blockN * s.bytes;
+  cost += run < 256 ? std::log2(256 / run) : 0;
+  double programs = std::ceil(double(s.cols) / blockN) *
+                    std::ceil(double(s.rows) / double(s.rowsPerSplit));
+  cost += programs < kBusyPrograms ? std::log2(kBusyPrograms / programs) : 0;
+  double chunks = std::ceil(double(s.rowsPerSplit) / blockM);
+  if (c.numStages > 1)
+    cost += chunks >= 4 ? -0.25 : 0.25;
+  return cost;
+}
+
+AutotuneSpec statsSpec(SplitArgs at) {
+  AutotuneSpec spec;
+  for (int64_t blockM : kBlockMs)
+    for (int64_t blockN : kBlockNs)
+      for (int warps : {1, 2, 4, 8, 16})
+        for (int stages : {1, 2})
+          spec.configs.push_back(splitConfig(warps, stages, blockM, blockN));
+  spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
+              {"n_cols", KeyBucket::PowerOfTwo},
+              {"rows_per_split", KeyBucket::Exact}};
+  spec.grid = [at](const TuningConfig &c, const KernelResources &,
+                   llvm::ArrayRef<Arg> args) {
+    SplitShape s = shapeOf(args, at);
+    return Grid{int(cdiv(s.cols, c.constexprValue("BLOCK_N", 1))),
+                int(cdiv(s.rows, s.rowsPerSplit)), 1};
+  };
+  spec.prune = [at](llvm::ArrayRef<TuningConfig> configs,
+                    llvm::ArrayRef<Arg> args, const Target &target) {
+    SplitShape s = shapeOf(args, at);
+    // The CPU ignores warps and stages: its blocks only.
+    if (target.kind == TargetKind::CPU)
+      return std::vector<TuningConfig>{defaultConfig(s)};
+    std::vector<TuningConfig> kept;
+    for (const TuningConfig &c : configs)
+      if (worthTiming(c, s))
+        kept.push_back(c);
+    if (kept.empty())
+      kept.push_back(defaultConfig(s));
+    return kept;
+  };
+  spec.estimate = [at](const TuningConfig &c, llvm::ArrayRef<Arg> args,
+                       const Target &) {
+    return estimate(c, shapeOf(args, at));
+  };
+  spec.topK = kTimed;
+  // Each of the fastest one step away: BLOCK_M, BLOCK_N and num_warps
+  // halved and doubled.
+  spec.refine = [at](const TuningConfig &c, llvm::ArrayRef<Arg> args,
+                     const Target &) {
+    SplitShape s = shapeOf(args, at);
+    int64_t blockM = c.constexprValue("BLOCK_M", 1);
+    int64_t blockN = c.constexprValue("BLOCK_N", 1);
+    std::vector<TuningConfig> near;
+    auto add = [&](int warps, int64_t m, int64_t n) {
+      TuningConfig next = splitConfig(warps, c.numStages, m, n);
+      if (warps >= 1 && warps <= 16 && m >= kBlockMs[0] &&
+          m <= std::end(kBlockMs)[-1] && n >= kBlockNs[0] &&
+          n <= std::end(kBlockNs)[-1] && worthTiming(next, s))
+        near.push_back(std::move(next));
+    };
+    add(c.numWarps, blockM / 2, blockN);
+    add(c.numWarps, blockM * 2, blockN);
+    add(c.numWarps, blockM, blockN / 2);
+    add(c.numWarps, blockM, blockN * 2);
+    add(c.numWarps / 2, blockM, blockN);
+    add(c.numWarps * 2, blockM, blockN);
+    return near;
+  };
+  return spec;
+}
+
+/// The example specialization blockjit-dump compiles: 1024 rows a split,
+/// the default blocks of a 32768 x 1024 f32 matrix.
+SpecializationKey exampleKey(const KernelDef &kernel, const ExampleConfig &c) {
+  TuningConfig blocks = defaultConfig({32768, 1024, 512, 4});
+  return familyExampleKey(kernel, c,
+                          {blocks.constexprValue("BLOCK_M", 64),
+                           blocks.constexprValue("BLOCK_N", 64)});
+}
+
+/// normalize: [BLOCK_M, BLOCK_N] chunks of whole rows (1..32 rows x 64..4096
+/// columns, 4 to 32 elements a thread, 16 with the next chunk loading) on a
+/// persistent grid; the CPU takes 4 rows of up to 1024 columns.
+AutotuneSpec normalizeSpec() {
+  AutotuneSpec spec;
+  for (int64_t blockM : {1, 2, 4, 8, 16, 32})
+    for (int64_t blockN : {64, 128, 256, 512, 1024, 2048, 4096})
+      for (int warps : {1, 2, 4, 8, 16})
+        for (int stages : {1, 2})
+          spec.configs.push_back(
+              {warps, stages, 1, {{"BLOCK_M", blockM}, {"BLOCK_N", blockN}}});
+  spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
+              {"n_cols", KeyBucket::PowerOfTwo}};
+  spec.grid = [](const TuningConfig &c, const KernelResources &resources,
+                 llvm::ArrayRef<Arg> args) {
+    int64_t rows =
+        std::max<int64_t>(1, integerArgAt(args, kNormalizeArgs.rows, 1));
+    return Grid{
+        persistentGrid(resources, cdiv(rows, c.constexprValue("BLOCK_M", 1)))};
+  };
+  auto shape = [](llvm::ArrayRef<Arg> args) {
+    return SplitShape{
+        std::max<int64_t>(1, integerArgAt(args, kNormalizeArgs.rows, 1)),
+        std::max<int64_t>(1, integerArgAt(args, kNormalizeArgs.cols, 1)), 1,
+        double(dtypeBytes(args[kNormalizeArgs.input].dtype))};
+  };
+  spec.prune = [shape](llvm::ArrayRef<TuningConfig> configs,
+                       llvm::ArrayRef<Arg> args, const Target &target) {
+    SplitShape s = shape(args);
+    int64_t width = next_power_of_2(s.cols);
+    std::vector<TuningConfig> kept;
+    for (const TuningConfig &c : configs) {
+      int64_t blockM = c.constexprValue("BLOCK_M", 1);
+      int64_t blockN = c.constexprValue("BLOCK_N", 1);
+      double perThread = double(blockM * blockN) / (32.0 * c.numWarps);
+      bool worth = perThread >= 4 && perThread <= (c.numStages > 1 ? 16 : 32) &&
+                   (blockN <= width || blockN == 64) &&
+                   blockM <= next_power_of_2(s.rows);
+      if (target.kind == TargetKind::CPU
+              ? blockM == 4 && blockN == std::clamp<int64_t>(width, 64, 1024) &&
+                    c.numWarps == 4 && c.numStages == 1
+              : worth)
+        kept.push_back(c);
+    }
+    if (kept.empty())
+      kept.push_back(configs.front());
+    return kept;
+  };
+  // Smaller is better: 16 elements a thread, a row in one chunk (or 4 KB of
+  // it), the next chunk loading.
+  spec.estimate = [shape](const TuningConfig &c, llvm::ArrayRef<Arg> args,
+                          const Target &) {
+    SplitShape s = shape(args);
+    double blockM = double(c.constexprValue("BLOCK_M", 1));
+    double blockN = double(c.constexprValue("BLOCK_N", 1));
+    double perThread = blockM * blockN / (32.0 * c.numWarps);
+    double widest =
+        std::min<double>(double(next_power_of_2(s.cols)), 4096 / s.bytes);
+    return std::abs(std::log2(perThread / 16)) +
+           std::abs(std::log2(blockN / widest)) + (c.numStages > 1 ? -0.25 : 0);
+  };
+  spec.topK = kTimed;
+  spec.restore = {
+      rowMajorBuffer("output_ptr", 0, /*rowStride=*/4, kNormalizeArgs)};
+  return spec;
+}
+
+/// combine: BLOCK_N 16..128 over 1..4 warps (the CPU: 64 columns), one
+/// program per strip; BLOCK_S is the caller's.
+AutotuneSpec combineSpec() {
+  AutotuneSpec spec;
+  for (int64_t blockN : {16, 32, 64, 128})
+    for (int warps : {1, 2, 4})
+      spec.configs.push_back({warps, 1, 1, {{"BLOCK_N", blockN}}});
+  spec.key = {{"n_splits", KeyBucket::Exact},
+              {"n_cols", KeyBucket::PowerOfTwo}};
+  spec.grid = [](const TuningConfig &c, const KernelResources &,
+                 llvm::ArrayRef<Arg> args) {
+    return Grid{
+        int(cdiv(std::max<int64_t>(1, integerArgAt(args, kCombineCols, 1)),
+                 c.constexprValue("BLOCK_N", 1))),
+        1, 1};
+  };
+  spec.prune = [](llvm::ArrayRef<TuningConfig> configs,
+                  llvm::ArrayRef<Arg> args, const Target &target) {
+    int64_t cols = std::max<int64_t>(1, integerArgAt(args, kCombineCols, 1));
+    std::vector<TuningConfig> kept;
+    for (const TuningConfig &c : configs) {
+      int64_t blockN = c.constexprValue("BLOCK_N", 1);
+      bool fits = blockN <= std::max<int64_t>(16, next_power_of_2(cols));
+      if (target.kind == TargetKind::CPU ? blockN == 64 && c.numWarps == 4
+                                         : fits)
+        kept.push_back(c);
+    }
+    if (kept.empty())
+      kept.push_back(configs.front());
+    return kept;
+  };
+  return spec;
+}
+
+} // namespace
+
+Autotuner &softmaxColumnsStatsTuner() {
+  static Autotuner tuner(softmaxColumnsStats(), statsSpec(kStatsArgs));
+  return tuner;
+}
+
+Autotuner &softmaxColumnsCombineTuner() {
+  static Autotuner tuner(softmaxColumnsCombine(), combineSpec());
+  return tuner;
+}
+
+Autotuner &softmaxColumnsNormalizeTuner() {
+  // In place (output_ptr == input_ptr) must survive the timed runs.
+  static Autotuner tuner(softmaxColumnsNormalize(), normalizeSpec());
+  return tuner;
+}
+
+static KernelRegistration statsRegistration({
+    "softmax_columns_stats",
+    "softmax over dim 0, launch 1 of 3: per row block, each column's max and "
+    "sum of exp",
+    softmaxColumnsStats(),
+    [](const ExampleConfig &c) {
+      return exampleKey(*softmaxColumnsStats(), c);
+    },
+    softmaxColumnsStatsTuner,
+});
+
+static KernelRegistration combineRegistration({
+    "softmax_columns_combine",
+    "softmax over dim 0, launch 2 of 3: the row blocks' statistics combined "
+    "per column",
+    softmaxColumnsCombine(),
+    [](const ExampleConfig &c) {
+      return familyExampleKey(*softmaxColumnsCombine(), c,
+                              {softmaxColumnsCombineBlock(32768, 1024), 64});
+    },
+    softmaxColumnsCombineTuner,
+});
+
+static KernelRegistration normalizeRegistration({
+    "softmax_columns_normalize",
+    "softmax over dim 0, launch 3 of 3: exp(x - max) / sum per row block",
+    softmaxColumnsNormalize(),
+    [](const ExampleConfig &c) {
+      return familyExampleKey(*softmaxColumnsNormalize(), c, {4, 1024});
+    },
+    softmaxColumnsNormalizeTuner,
+});
+
+} // namespace blockjit::examples

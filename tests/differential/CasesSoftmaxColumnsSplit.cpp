@@ -1,0 +1,222 @@
+//===- CasesSoftmaxColumnsSplit.cpp - softmax over dim 0, two launches ---===//
+//
+// softmax_columns_stats, softmax_columns_combine and
+// softmax_columns_normalize (examples/kernels/SoftmaxColumnsSplit.cpp),
+// each checked on its own: the stats of every row block against the double
+// reference's; combine, given the reference's row-block stats rounded to
+// f32, against each column's; normalize, given the column stats rounded to
+// f32, against the column softmax. Shapes: 1 to 32769 rows (row blocks of
+// 64 to 1024 rows, a partial last one), 5 to 4097 columns (a partial last
+// strip or column chunk); softmax's special rows
+// laid out as columns (a column of -inf, a +inf, a NaN, +-1000, denormals,
+// one-hot: a row block can hold only -inf while the column does not), NaN
+// in the padding between rows; f32, f16, bf16 and bf16 in with f32 out;
+// blocks from 8 x 16 to 16 x 256 (normalize: 1 x 64 to 4 x 1024), one and
+// two stages, fewer persistent programs than row chunks; in place.
+//
+// Tolerance: stats and combine abs 1e-6 + rel 1e-5 (the maxima come out
+// exact; a sum of up to 1024 exps in f32); normalize softmax's, abs 1e-6
+// in f32, plus one ulp of a 16-bit output.
+//
+//===----------------------------------------------------------------------===//
+#include "examples/kernels/Kernels.h"
+#include "examples/kernels/ReferenceFamily.h"
+#include "tests/differential/SoftmaxFamilyInputs.h"
+
+namespace blockjit::difftest::family {
+
+namespace {
+
+/// specialRows() with lines as columns (as CasesSoftmaxColumns.cpp): column
+/// c is line c of specialRows over a cols x rows shape; NaN in the padding.
+std::vector<double> specialColumns(DType t, Shape s, unsigned seed) {
+  std::vector<double> lines = specialRows(t, {s.cols, s.rows}, s.rows, seed);
+  std::vector<double> v(s.rows * s.inStride(), kNaN);
+  for (int64_t r = 0; r < s.rows; ++r)
+    for (int64_t k = 0; k < s.cols; ++k)
+      v[r * s.inStride() + k] = lines[k * s.rows + r];
+  return v;
+}
+
+/// The blocks and launch of one case.
+struct SplitBlocks {
+  int64_t m, n;
+  int warps = 4, stages = 1;
+  std::string variant;
+};
+
+int64_t splitsOf(Shape s) {
+  return examples::softmaxColumnsSplits(s.rows, s.cols);
+}
+
+int64_t rowsPerSplit(Shape s) {
+  return examples::softmaxColumnsSplitRows(s.rows, s.cols);
+}
+
+Grid splitGrid(Shape s, int64_t blockN) {
+  return {int(cdiv(s.cols, blockN)), int(splitsOf(s)), 1};
+}
+
+/// Each row block's stats ([2, n_splits, cols]) of the input as `in`
+/// holds it, or with `rows` = s.rows each column's ([2, cols]).
+std::vector<double> referenceStats(DType in, const std::vector<double> &x,
+                                   Shape s, int64_t rows) {
+  std::vector<double> rounded(x.size());
+  for (size_t i = 0; i < x.size(); ++i)
+    rounded[i] = roundTo(in, x[i]);
+  std::vector<double> stats(2 * cdiv(s.rows, rows) * s.cols);
+  examples::referenceSoftmaxColumnsStats(rounded.data(), stats.data(), s.rows,
+                                         s.cols, s.inStride(), rows,
+                                         [](double v) { return v; });
+  return stats;
+}
+
+Case statsCase(DType in, Shape s, const SplitBlocks &b) {
+  int64_t perSplit = rowsPerSplit(s);
+  Case c{caseName("softmax_columns_stats", in, DType::F32, s, b.variant),
+         {"example:softmax_columns_stats"},
+         examples::softmaxColumnsStats()};
+  c.buffers = {{DType::F32, sentinel(2 * splitsOf(s) * s.cols)},
+               {in, specialColumns(in, s, unsigned(s.rows * 5 + s.cols))}};
+  c.args = {bufArg(0),
+            bufArg(1),
+            i32Arg(int32_t(s.inStride())),
+            i32Arg(int32_t(s.rows)),
+            i32Arg(int32_t(s.cols)),
+            i32Arg(int32_t(perSplit)),
+            constArg(b.m),
+            constArg(b.n)};
+  c.grid = splitGrid(s, b.n);
+  c.numWarps = b.warps;
+  c.numStages = b.stages;
+  c.reference = [s, perSplit](Buffers &buffers) {
+    examples::referenceSoftmaxColumnsStats(
+        buffers[1].data(), buffers[0].data(), s.rows, s.cols, s.inStride(),
+        perSplit, [](double x) { return x; });
+  };
+  c.tolerance = {1e-6, 1e-5, "softmax_columns_stats: abs 1e-6 + rel 1e-5"};
+  return c;
+}
+
+/// Combines row blocks' stats ([2, splits, cols], f32-rounded) into each
+/// column's, as softmax_columns_combine does, in double.
+std::vector<double> combineStats(const std::vector<double> &stats,
+                                 int64_t splits, int64_t cols) {
+  std::vector<double> column(2 * cols);
+  for (int64_t c = 0; c < cols; ++c) {
+    std::vector<double> maxima(splits);
+    for (int64_t k = 0; k < splits; ++k)
+      maxima[k] = stats[k * cols + c];
+    double maximum = examples::reference::maxOf(maxima), sum = 0;
+    double shift = maximum == -INFINITY ? 0.0 : maximum;
+    for (int64_t k = 0; k < splits; ++k)
+      sum += stats[(splits + k) * cols + c] * std::exp(maxima[k] - shift);
+    column[c] = maximum;
+    column[cols + c] = sum;
+  }
+  return column;
+}
+
+Case combineCase(DType in, Shape s, int64_t blockN, int warps,
+                 const std::string &variant) {
+  int64_t splits = splitsOf(s);
+  Case c{caseName("softmax_columns_combine", in, DType::F32, s, variant),
+         {"example:softmax_columns_combine"},
+         examples::softmaxColumnsCombine()};
+  std::vector<double> x = specialColumns(in, s, unsigned(s.rows * 5 + s.cols));
+  c.buffers = {{DType::F32, sentinel(2 * s.cols)},
+               {DType::F32, referenceStats(in, x, s, rowsPerSplit(s))}};
+  c.args = {bufArg(0),
+            bufArg(1),
+            i32Arg(int32_t(splits)),
+            i32Arg(int32_t(s.cols)),
+            constArg(examples::softmaxColumnsCombineBlock(s.rows, s.cols)),
+            constArg(blockN)};
+  c.grid = {int(cdiv(s.cols, blockN)), 1, 1};
+  c.numWarps = warps;
+  c.reference = [splits, s](Buffers &buffers) {
+    buffers[0] = combineStats(buffers[1], splits, s.cols);
+  };
+  c.tolerance = {1e-6, 1e-5, "softmax_columns_combine: abs 1e-6 + rel 1e-5"};
+  return c;
+}
+
+Case normalizeCase(DType in, DType out, Shape s, const SplitBlocks &b,
+                   bool inPlace = false) {
+  std::string variant = b.variant + (inPlace ? "_in_place" : "");
+  Case c{caseName("softmax_columns_normalize", in, out, s, variant),
+         {"example:softmax_columns_normalize"},
+         examples::softmaxColumnsNormalize()};
+  std::vector<double> x = specialColumns(in, s, unsigned(s.rows * 5 + s.cols));
+  // In place: the output is the input's buffer (and type, and stride).
+  c.buffers = {{DType::F32, referenceStats(in, x, s, s.rows)}, {in, x}};
+  if (!inPlace)
+    c.buffers.push_back({out, sentinel(s.rows * s.outStride())});
+  int output = inPlace ? 1 : 2;
+  int64_t outStride = inPlace ? s.inStride() : s.outStride();
+  c.args = {bufArg(output),
+            bufArg(1),
+            bufArg(0),
+            i32Arg(int32_t(s.inStride())),
+            i32Arg(int32_t(outStride)),
+            i32Arg(int32_t(s.rows)),
+            i32Arg(int32_t(s.cols)),
+            constArg(b.m),
+            constArg(b.n)};
+  // Persistent: fewer programs than chunks of rows where there are several.
+  c.grid = {int(std::max<int64_t>(1, cdiv(s.rows, b.m) / 3)), 1, 1};
+  c.numWarps = b.warps;
+  c.numStages = b.stages;
+  c.reference = [s, output, outStride](Buffers &buffers) {
+    std::vector<double> result(buffers[output].size());
+    examples::referenceSoftmaxColumns(buffers[1].data(), result.data(), s.rows,
+                                      s.cols, s.inStride(), outStride,
+                                      [](double v) { return v; });
+    writeRows(buffers[output], result, s, outStride);
+  };
+  c.tolerance = outputTolerance(inPlace ? in : out, 1e-6, 0,
+                                "softmax_columns f32: abs 1e-6 (+1 ulp)");
+  return c;
+}
+
+} // namespace
+
+void addColumnSplitCases(std::vector<Case> &cases) {
+  const Shape shapes[] = {{1, 17},   {17, 781},   {781, 33},  {4097, 5},
+                          {9, 4097}, {1823, 781}, {32769, 20}};
+  const SplitBlocks blocks[] = {{64, 64, 4, 1, ""},
+                                {8, 16, 1, 1, "bm8_bn16_w1"},
+                                {16, 256, 8, 2, "bm16_bn256_s2"}};
+  // normalize's: whole rows of up to 1024 columns, or columns in chunks.
+  const SplitBlocks rowBlocks[] = {{4, 1024, 4, 1, ""},
+                                   {1, 64, 1, 1, "bm1_bn64_w1"},
+                                   {8, 256, 8, 2, "bm8_bn256_s2"}};
+  for (Shape s : shapes) {
+    for (const SplitBlocks &b : blocks) {
+      // The widest blocks once, on the irregular shape.
+      if (!b.variant.empty() && !(s.rows == 1823 && s.cols == 781) && b.m != 8)
+        continue;
+      for (DType t : {DType::F32, DType::F16, DType::BF16})
+        cases.push_back(statsCase(t, s, b));
+      if (b.variant.empty())
+        for (DType t : {DType::F32, DType::BF16})
+          cases.push_back(combineCase(t, s, 64, 4, ""));
+    }
+    for (const SplitBlocks &b : rowBlocks) {
+      if (!b.variant.empty() && !(s.rows == 1823 && s.cols == 781) && b.m != 1)
+        continue;
+      for (auto [in, out] : dtypePairs())
+        cases.push_back(normalizeCase(in, out, s, b));
+    }
+  }
+  // Narrow strips on one warp; 128 columns a program.
+  cases.push_back(combineCase(DType::F32, {1823, 781}, 16, 1, "bn16_w1"));
+  cases.push_back(combineCase(DType::F32, {32769, 20}, 128, 4, "bn128"));
+  // In place, as softmax_columns may be called.
+  cases.push_back(normalizeCase(DType::F32, DType::F32, {1823, 781},
+                                rowBlocks[0], /*inPlace=*/true));
+  cases.push_back(normalizeCase(DType::BF16, DType::BF16, {1823, 781},
+                                rowBlocks[0], /*inPlace=*/true));
+}
+
+} // namespace blockjit::difftest::family
