@@ -28,28 +28,52 @@ namespace blockjit::examples {
 
 namespace {
 
-const char *const kFamily[] = {"log_softmax",      "softmax_temperature",
-                               "softmax_scale",    "softmax_masked",
-                               "softmax_causal",   "softmax_columns",
-                               "softmax_backward", "layernorm"};
+const char *const kFamily[] = {
+    "log_softmax",           "softmax_temperature", "softmax_scale",
+    "softmax_masked",        "softmax_causal",      "softmax_columns",
+    "softmax_columns_split", "softmax_backward",    "layernorm"};
 
-/// A kernel's run on rows x cols f32 inputs.
-struct Problem {
+/// The launch arguments given the inputs' device pointers, the output's
+/// (rows x cols, contiguous) and the scratch buffers'.
+using ArgsFn = std::function<std::vector<Arg>(
+    llvm::ArrayRef<Arg> inputs, Arg output, llvm::ArrayRef<Arg> scratch)>;
+
+/// One launch of a problem: its kernel's tuner and arguments.
+struct Step {
   Autotuner *tuner = nullptr;
+  ArgsFn args;
+  /// What a fixed config's persistent grid spreads: rows, or column strips.
+  int64_t work = 0;
+  /// A fixed config's whole grid (the 2-D grids of softmax_columns_split),
+  /// instead of a persistent one over `work`.
+  std::optional<Grid> grid;
+};
+
+/// A kernel's run on rows x cols f32 inputs: one launch, or a few in turn
+/// (softmax_columns_split) passing f32 scratch buffers.
+struct Problem {
+  std::vector<Step> steps;
   /// Host inputs, in the order of the kernel's input pointers.
   std::vector<std::vector<float>> inputs;
-  /// The launch arguments given the inputs' device pointers and the
-  /// output's (rows x cols, contiguous).
-  std::function<std::vector<Arg>(llvm::ArrayRef<Arg> inputs, Arg output)> args;
+  /// Scratch buffers' sizes in f32 elements.
+  std::vector<int64_t> scratch;
   /// The reference's output, rows x cols.
   std::vector<double> expected;
   /// |got - want| <= abs + rel * |want| for every element.
   double abs = 0, rel = 0;
-  /// The least the kernel reads and writes.
+  /// The least the kernels read and write.
   double bytes = 0;
-  /// What a fixed config's persistent grid spreads: rows, or column strips.
-  int64_t work = 0;
 };
+
+/// A one-launch problem's step.
+Step oneStep(Autotuner &tuner, int64_t work,
+             std::function<std::vector<Arg>(llvm::ArrayRef<Arg>, Arg)> args) {
+  return {&tuner,
+          [args](llvm::ArrayRef<Arg> in, Arg out, llvm::ArrayRef<Arg>) {
+            return args(in, out);
+          },
+          work};
+}
 
 std::vector<float> normals(int64_t n, double mean, double sd, unsigned seed) {
   std::mt19937 rng(seed);
@@ -69,7 +93,7 @@ llvm::Error problemError(const llvm::Twine &message) {
 /// The problem of a row kernel: one input x, out[r] = rowFn(x[r]).
 llvm::Expected<Problem> makeProblem(llvm::StringRef name, int64_t rows,
                                     int64_t cols) {
-  if (name != "softmax_columns" && cols > kSoftmaxMaxBlock)
+  if (!name.starts_with("softmax_columns") && cols > kSoftmaxMaxBlock)
     return problemError(name + " holds a row in one block: --cols at most " +
                         llvm::Twine(kSoftmaxMaxBlock) +
                         " (softmax_online reads longer rows in chunks)");
@@ -83,8 +107,13 @@ llvm::Expected<Problem> makeProblem(llvm::StringRef name, int64_t rows,
   const float *x = p.inputs[0].data();
   p.expected.resize(n);
   double *want = p.expected.data();
-  p.work = rows;
   p.bytes = 2 * matrixBytes;
+  // A row kernel's one launch.
+  auto rowStep =
+      [&](Autotuner &tuner,
+          std::function<std::vector<Arg>(llvm::ArrayRef<Arg>, Arg)> args) {
+        p.steps.push_back(oneStep(tuner, rows, args));
+      };
   // The one-input row kernels, with an optional Float before BLOCK_SIZE.
   auto rowArgs = [=](std::optional<float> scalar) {
     return [=](llvm::ArrayRef<Arg> in, Arg out) {
@@ -96,26 +125,22 @@ llvm::Expected<Problem> makeProblem(llvm::StringRef name, int64_t rows,
     };
   };
   if (name == "log_softmax") {
-    p.tuner = &logSoftmaxTuner();
-    p.args = rowArgs(std::nullopt);
+    rowStep(logSoftmaxTuner(), rowArgs(std::nullopt));
     referenceLogSoftmax(x, want, rows, cols, cols, cols, toDouble);
     p.abs = 1e-5, p.rel = 1e-6;
   } else if (name == "softmax_temperature") {
     const float temperature = 0.7f;
-    p.tuner = &softmaxTemperatureTuner();
-    p.args = rowArgs(temperature);
+    rowStep(softmaxTemperatureTuner(), rowArgs(temperature));
     referenceSoftmaxTemperature(x, want, rows, cols, cols, cols, temperature,
                                 toDouble);
     p.abs = 1e-6, p.rel = 1e-5;
   } else if (name == "softmax_scale") {
     const float scale = 2.5f;
-    p.tuner = &softmaxScaleTuner();
-    p.args = rowArgs(scale);
+    rowStep(softmaxScaleTuner(), rowArgs(scale));
     referenceSoftmaxScale(x, want, rows, cols, cols, cols, scale, toDouble);
     p.abs = 2.5e-6, p.rel = 1e-6;
   } else if (name == "softmax_causal") {
-    p.tuner = &softmaxCausalTuner();
-    p.args = rowArgs(std::nullopt);
+    rowStep(softmaxCausalTuner(), rowArgs(std::nullopt));
     referenceSoftmaxCausal(x, want, rows, cols, cols, cols, toDouble);
     p.abs = 1e-6;
     // Row r reads min(r + 1, cols) elements; every row is written.
@@ -130,11 +155,10 @@ llvm::Expected<Problem> makeProblem(llvm::StringRef name, int64_t rows,
     for (int64_t c = 1; c < cols; ++c)
       mask[c] = c % 7 == 0 ? -INFINITY : c % 5 == 0 ? -1.5f : 0.0f;
     p.inputs.push_back(std::move(mask));
-    p.tuner = &softmaxMaskedTuner();
-    p.args = [=](llvm::ArrayRef<Arg> in, Arg out) {
+    rowStep(softmaxMaskedTuner(), [=](llvm::ArrayRef<Arg> in, Arg out) {
       return std::vector<Arg>{out,        in[0],    in[1],    stride, stride,
                               int32_t(0), rowCount, colCount, block};
-    };
+    });
     referenceSoftmaxMasked(x, p.inputs[1].data(), want, rows, cols, cols, 0,
                            cols, toDouble);
     p.abs = 1e-6, p.rel = 1e-5;
@@ -143,28 +167,67 @@ llvm::Expected<Problem> makeProblem(llvm::StringRef name, int64_t rows,
     auto blocks = softmaxColumnsBlocks(rows, cols);
     if (!blocks)
       return blocks.takeError();
-    p.tuner = &softmaxColumnsTuner();
     Arg blockM = Constexpr(blocks->m), blockN = Constexpr(blocks->n),
         wholeColumn = Constexpr(blocks->wholeColumn);
-    p.args = [=](llvm::ArrayRef<Arg> in, Arg out) {
-      return std::vector<Arg>{out,      in[0],    stride, stride,
-                              rowCount, colCount, blockM, blockN,
-                              wholeColumn};
-    };
+    p.steps.push_back(oneStep(softmaxColumnsTuner(), cdiv(cols, blocks->n),
+                              [=](llvm::ArrayRef<Arg> in, Arg out) {
+                                return std::vector<Arg>{
+                                    out,    in[0],    stride,
+                                    stride, rowCount, colCount,
+                                    blockM, blockN,   wholeColumn};
+                              }));
     referenceSoftmaxColumns(x, want, rows, cols, cols, cols, toDouble);
     p.abs = 1e-6, p.rel = 1e-5;
-    p.work = cdiv(cols, blocks->n);
+  } else if (name == "softmax_columns_split") {
+    // Three launches: each row block's column stats (scratch 0), each
+    // column's (scratch 1), then the output. Blocks of 64 x 64 and 4 rows
+    // of up to 1024 columns where the command line fixes the config.
+    const int64_t splits = softmaxColumnsSplits(rows, cols);
+    const Arg rowsPerSplit = int32_t(softmaxColumnsSplitRows(rows, cols)),
+              splitCount = int32_t(splits);
+    const int64_t statsN = 64, rowsM = 4,
+                  rowsN = std::clamp<int64_t>(next_power_of_2(cols), 64, 1024);
+    p.scratch = {2 * splits * cols, 2 * cols};
+    p.steps.push_back(
+        {&softmaxColumnsStatsTuner(),
+         [=](llvm::ArrayRef<Arg> in, Arg, llvm::ArrayRef<Arg> scratch) {
+           return std::vector<Arg>{
+               scratch[0], in[0],        stride,        rowCount,
+               colCount,   rowsPerSplit, Constexpr(64), Constexpr(statsN)};
+         },
+         0, Grid{int(cdiv(cols, statsN)), int(splits), 1}});
+    p.steps.push_back(
+        {&softmaxColumnsCombineTuner(),
+         [=](llvm::ArrayRef<Arg>, Arg, llvm::ArrayRef<Arg> scratch) {
+           return std::vector<Arg>{
+               scratch[1],
+               scratch[0],
+               splitCount,
+               colCount,
+               Constexpr(softmaxColumnsCombineBlock(rows, cols)),
+               Constexpr(statsN)};
+         },
+         0, Grid{int(cdiv(cols, statsN)), 1, 1}});
+    p.steps.push_back(
+        {&softmaxColumnsNormalizeTuner(),
+         [=](llvm::ArrayRef<Arg> in, Arg out, llvm::ArrayRef<Arg> scratch) {
+           return std::vector<Arg>{
+               out,      in[0],    scratch[1],       stride,          stride,
+               rowCount, colCount, Constexpr(rowsM), Constexpr(rowsN)};
+         },
+         cdiv(rows, rowsM)});
+    referenceSoftmaxColumns(x, want, rows, cols, cols, cols, toDouble);
+    p.abs = 1e-6, p.rel = 1e-5;
   } else if (name == "softmax_backward") {
     // y is a softmax's output (of the normal values), dy normal.
     std::vector<float> y(n);
     referenceSoftmaxTemperature(x, y.data(), rows, cols, cols, cols, 1.0,
                                 toDouble);
     p.inputs = {std::move(y), normals(n, 0, 1, 43)};
-    p.tuner = &softmaxBackwardTuner();
-    p.args = [=](llvm::ArrayRef<Arg> in, Arg out) {
+    rowStep(softmaxBackwardTuner(), [=](llvm::ArrayRef<Arg> in, Arg out) {
       return std::vector<Arg>{out,    in[0],    in[1],    stride, stride,
                               stride, rowCount, colCount, block};
-    };
+    });
     referenceSoftmaxBackward(p.inputs[0].data(), p.inputs[1].data(), want, rows,
                              cols, cols, cols, cols, toDouble);
     p.abs = 1e-6, p.rel = 1e-5;
@@ -173,14 +236,13 @@ llvm::Expected<Problem> makeProblem(llvm::StringRef name, int64_t rows,
     const float eps = 1e-5f;
     p.inputs.push_back(normals(cols, 1, 0.5, 44));
     p.inputs.push_back(normals(cols, 0, 1, 45));
-    p.tuner = &layerNormTuner();
-    p.args = [=](llvm::ArrayRef<Arg> in, Arg out) {
+    rowStep(layerNormTuner(), [=](llvm::ArrayRef<Arg> in, Arg out) {
       // CHUNK_SIZE 0: the whole row in one block (the tuner may pick
       // chunks).
       return std::vector<Arg>{out,    in[0],  in[1],       in[2],
                               stride, stride, rowCount,    colCount,
                               eps,    block,  Constexpr(0)};
-    };
+    });
     referenceLayerNorm(x, p.inputs[1].data(), p.inputs[2].data(), want, rows,
                        cols, cols, cols, double(eps), toDouble);
     p.abs = 1e-5, p.rel = 1e-5;
@@ -239,28 +301,53 @@ int runFamilyKernel(const FamilyRun &run) {
   auto out = DeviceBuffer::allocate(target, output.size() * sizeof(float));
   if (!out)
     return fail(llvm::toString(out.takeError()));
-  std::vector<Arg> args = problem->args(inputArgs, out->arg<float>());
-  const KernelDef &kernel = problem->tuner->kernel();
-
-  LaunchOptions options = run.options;
-  auto start = std::chrono::steady_clock::now();
-  std::string how = "fixed by the command line";
-  if (!run.fixed) {
-    auto source = applyTuner(*problem->tuner, options, args);
-    if (!source)
-      return fail(llvm::toString(source.takeError()));
-    how = *source;
+  std::vector<Arg> scratchArgs;
+  for (int64_t elements : problem->scratch) {
+    auto buffer = DeviceBuffer::allocate(target, elements * sizeof(float));
+    if (!buffer)
+      return fail(llvm::toString(buffer.takeError()));
+    scratchArgs.push_back(buffer->arg<float>());
+    buffers.push_back(std::move(*buffer));
   }
-  auto info = warmup(kernel, options, args);
-  if (!info)
-    return fail(llvm::toString(info.takeError()));
-  if (run.fixed)
-    options.grid = {persistentGrid(*info, problem->work)};
+
+  // Each launch's configuration (tuned, or the command line's) and
+  // resources, compiled before any runs.
+  struct Prepared {
+    const KernelDef *kernel;
+    LaunchOptions options;
+    std::vector<Arg> args;
+    KernelResources info;
+    std::string how;
+  };
+  std::vector<Prepared> launches;
+  auto start = std::chrono::steady_clock::now();
+  for (const Step &step : problem->steps) {
+    Prepared l{&step.tuner->kernel(),
+               run.options,
+               step.args(inputArgs, out->arg<float>(), scratchArgs),
+               {},
+               "fixed by the command line"};
+    if (!run.fixed) {
+      auto source = applyTuner(*step.tuner, l.options, l.args);
+      if (!source)
+        return fail(llvm::toString(source.takeError()));
+      l.how = *source;
+    }
+    auto info = warmup(*l.kernel, l.options, l.args);
+    if (!info)
+      return fail(llvm::toString(info.takeError()));
+    l.info = *info;
+    if (run.fixed)
+      l.options.grid =
+          step.grid ? *step.grid : Grid{persistentGrid(*info, step.work)};
+    launches.push_back(std::move(l));
+  }
   double compileMs = std::chrono::duration<double, std::milli>(
                          std::chrono::steady_clock::now() - start)
                          .count();
-  if (llvm::Error error = launch(kernel, options, args))
-    return fail(llvm::toString(std::move(error)));
+  for (const Prepared &l : launches)
+    if (llvm::Error error = launch(*l.kernel, l.options, l.args))
+      return fail(llvm::toString(std::move(error)));
   if (llvm::Error error = executor.synchronize(0))
     return fail(llvm::toString(std::move(error)));
   if (llvm::Error error = out->download(llvm::MutableArrayRef(output)))
@@ -280,21 +367,35 @@ int runFamilyKernel(const FamilyRun &run) {
         std::max(maxRelError, error / std::max(std::abs(want), 1e-30));
   }
 
-  auto seconds = secondsPerLaunch(kernel, options, args, run.iters, executor);
-  if (!seconds)
-    return fail(llvm::toString(seconds.takeError()));
-  llvm::outs() << llvm::format(
-      "%s %lldx%lld f32 on %s: %s, num_warps %d, num_stages %d, num_ctas %d, "
-      "grid %d",
-      run.kernel.c_str(), (long long)run.rows, (long long)run.cols,
-      where->c_str(), constexprText(kernel, args).c_str(), options.numWarps,
-      options.numStages, info->ctasPerProgram, options.grid.x);
-  printResourcesAndConfig(llvm::outs(), target, *info, how);
+  // The launches in turn: the sum of each one's time.
+  double seconds = 0;
+  for (const Prepared &l : launches) {
+    auto each =
+        secondsPerLaunch(*l.kernel, l.options, l.args, run.iters, executor);
+    if (!each)
+      return fail(llvm::toString(each.takeError()));
+    seconds += *each;
+  }
+  for (const Prepared &l : launches) {
+    // A one-launch problem names its kernel; a split one each launch's.
+    const std::string &name =
+        launches.size() == 1 ? run.kernel : l.kernel->name();
+    llvm::outs() << llvm::format(
+        "%s%s %lldx%lld f32 on %s: %s, num_warps %d, num_stages %d, "
+        "num_ctas %d, grid %d",
+        &l == &launches.front() ? "" : "\n", name.c_str(), (long long)run.rows,
+        (long long)run.cols, where->c_str(),
+        constexprText(*l.kernel, l.args).c_str(), l.options.numWarps,
+        l.options.numStages, l.info.ctasPerProgram, l.options.grid.x);
+    if (l.options.grid.y > 1)
+      llvm::outs() << "x" << l.options.grid.y;
+    printResourcesAndConfig(llvm::outs(), target, l.info, l.how);
+  }
   llvm::outs() << llvm::format(
       "\n  max abs error %.3g, max relative error %.3g; compile+tune %.1f ms; "
       "%.4f ms/run, %.1f GB/s of %.0f bytes of minimal traffic\n",
-      maxError, maxRelError, compileMs, *seconds * 1e3,
-      problem->bytes / *seconds / 1e9, problem->bytes);
+      maxError, maxRelError, compileMs, seconds * 1e3,
+      problem->bytes / seconds / 1e9, problem->bytes);
   if (!within) {
     llvm::outs() << llvm::format(
         "FAILED: an error above abs %g + rel %g x |expected|\n", problem->abs,

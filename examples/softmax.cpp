@@ -6,8 +6,9 @@
 //
 // NAME is a kernel of the softmax family (log_softmax, softmax_temperature,
 // softmax_scale, softmax_masked, softmax_causal, softmax_columns,
-// softmax_backward, layernorm), run the same way by FamilyExample.cpp with
-// its own inputs, reference and minimal traffic.
+// softmax_columns_split: three launches, softmax_backward, layernorm), run
+// the same way by FamilyExample.cpp with its own inputs, reference and
+// minimal traffic.
 //
 // Compiles the DSL softmax for the shape (softmax_online, which reads a row
 // in chunks, where one block of the row would exceed what one program holds:
