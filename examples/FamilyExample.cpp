@@ -311,7 +311,8 @@ int runFamilyKernel(const FamilyRun &run) {
   }
 
   // Each launch's configuration (tuned, or the command line's) and
-  // resources, compiled before any runs.
+  // resources; each runs once before the next is tuned, which reads what
+  // it wrote (softmax_column_split's statistics).
   struct Prepared {
     const KernelDef *kernel;
     LaunchOptions options;
@@ -367,7 +368,8 @@ int runFamilyKernel(const FamilyRun &run) {
         std::max(maxRelError, error / std::max(std::abs(want), 1e-30));
   }
 
-  // The launches in turn: the sum of each one's time.
+  // The launches in turn: the sum of each one's time, each timed on its own
+  // (back to back, so a small problem's input may stay in L2 across them).
   double seconds = 0;
   for (const Prepared &l : launches) {
     auto each =

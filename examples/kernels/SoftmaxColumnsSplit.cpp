@@ -1,8 +1,8 @@
-//===- SoftmaxColumnsSplit.cpp - softmax over dim 0 in two launches ------===//
+//===- SoftmaxColumnsSplit.cpp - softmax over dim 0 in three launches ----===//
 //
 // softmax_columns splits a strip's rows over at most one cluster (16 CTAs),
 // so a tall matrix with few strips (32768 x 781) keeps few SMs' worth of
-// loads in flight. These two kernels split the rows over the whole grid
+// loads in flight. These three kernels split the rows over the whole grid
 // instead, as Inductor's split reductions do, with launch boundaries as
 // the grid-wide barriers:
 //

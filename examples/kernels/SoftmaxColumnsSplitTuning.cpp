@@ -28,8 +28,8 @@ struct SplitArgs {
 constexpr SplitArgs kStatsArgs{1, 3, 4, 5};
 /// normalize's input, n_rows and n_cols.
 constexpr RowArgPositions kNormalizeArgs{1, 5, 6, 7};
-/// combine's n_splits and n_cols.
-enum { kCombineSplits = 2, kCombineCols = 3 };
+/// combine's n_splits, n_cols and BLOCK_S.
+enum { kCombineSplits = 2, kCombineCols = 3, kCombineBlockS = 4 };
 
 constexpr int64_t kBlockMs[] = {8, 16, 32, 64, 128, 256};
 constexpr int64_t kBlockNs[] = {16, 32, 64, 128, 256};
@@ -160,8 +160,8 @@ AutotuneSpec statsSpec(SplitArgs at) {
   return spec;
 }
 
-/// The example specialization blockjit-dump compiles: 1024 rows a split,
-/// the default blocks of a 32768 x 1024 f32 matrix.
+/// The example specialization blockjit-dump compiles: the default blocks
+/// of a 32768 x 1024 f32 matrix (512 rows a split, the rule's).
 SpecializationKey exampleKey(const KernelDef &kernel, const ExampleConfig &c) {
   TuningConfig blocks = defaultConfig({32768, 1024, 512, 4});
   return familyExampleKey(kernel, c,
@@ -193,7 +193,9 @@ AutotuneSpec normalizeSpec() {
     return SplitShape{
         std::max<int64_t>(1, integerArgAt(args, kNormalizeArgs.rows, 1)),
         std::max<int64_t>(1, integerArgAt(args, kNormalizeArgs.cols, 1)), 1,
-        double(dtypeBytes(args[kNormalizeArgs.input].dtype))};
+        args.size() > size_t(kNormalizeArgs.input)
+            ? double(dtypeBytes(args[kNormalizeArgs.input].dtype))
+            : 4.0};
   };
   spec.prune = [shape](llvm::ArrayRef<TuningConfig> configs,
                        llvm::ArrayRef<Arg> args, const Target &target) {
@@ -237,7 +239,8 @@ AutotuneSpec normalizeSpec() {
 }
 
 /// combine: BLOCK_N 16..128 over 1..4 warps (the CPU: 64 columns), one
-/// program per strip; BLOCK_S is the caller's.
+/// program per strip, at most 32 elements a thread; BLOCK_S is the
+/// caller's.
 AutotuneSpec combineSpec() {
   AutotuneSpec spec;
   for (int64_t blockN : {16, 32, 64, 128})
@@ -255,10 +258,14 @@ AutotuneSpec combineSpec() {
   spec.prune = [](llvm::ArrayRef<TuningConfig> configs,
                   llvm::ArrayRef<Arg> args, const Target &target) {
     int64_t cols = std::max<int64_t>(1, integerArgAt(args, kCombineCols, 1));
+    int64_t blockS =
+        args.size() > size_t(kCombineBlockS) ? args[kCombineBlockS].i64 : 1;
     std::vector<TuningConfig> kept;
     for (const TuningConfig &c : configs) {
       int64_t blockN = c.constexprValue("BLOCK_N", 1);
-      bool fits = blockN <= std::max<int64_t>(16, next_power_of_2(cols));
+      // At most 32 of each [BLOCK_S, BLOCK_N] block's elements a thread.
+      bool fits = blockN <= std::max<int64_t>(16, next_power_of_2(cols)) &&
+                  blockS * blockN <= 32 * 32 * c.numWarps;
       if (target.kind == TargetKind::CPU ? blockN == 64 && c.numWarps == 4
                                          : fits)
         kept.push_back(c);

@@ -1,4 +1,4 @@
-//===- CasesSoftmaxColumnsSplit.cpp - softmax over dim 0, two launches ---===//
+//===- CasesSoftmaxColumnsSplit.cpp - softmax over dim 0, three launches -===//
 //
 // softmax_columns_stats, softmax_columns_combine and
 // softmax_columns_normalize (examples/kernels/SoftmaxColumnsSplit.cpp),
@@ -6,8 +6,10 @@
 // reference's; combine, given the reference's row-block stats rounded to
 // f32, against each column's; normalize, given the column stats rounded to
 // f32, against the column softmax. Shapes: 1 to 32769 rows (row blocks of
-// 64 to 1024 rows, a partial last one), 5 to 4097 columns (a partial last
-// strip or column chunk); softmax's special rows
+// 64 rows, softmaxColumnsSplitRows', and of 100 and 1000 given, which no
+// chunk divides: a chunk then ends at its row block's end; a partial last
+// block), 5 to 4097 columns (a partial last strip or column chunk);
+// softmax's special rows
 // laid out as columns (a column of -inf, a +inf, a NaN, +-1000, denormals,
 // one-hot: a row block can hold only -inf while the column does not), NaN
 // in the padding between rows; f32, f16, bf16 and bf16 in with f32 out;
@@ -15,7 +17,7 @@
 // two stages, fewer persistent programs than row chunks; in place.
 //
 // Tolerance: stats and combine abs 1e-6 + rel 1e-5 (the maxima come out
-// exact; a sum of up to 1024 exps in f32); normalize softmax's, abs 1e-6
+// exact; a sum of up to 1000 exps in f32); normalize softmax's, abs 1e-6
 // in f32, plus one ulp of a 16-bit output.
 //
 //===----------------------------------------------------------------------===//
@@ -45,16 +47,8 @@ struct SplitBlocks {
   std::string variant;
 };
 
-int64_t splitsOf(Shape s) {
-  return examples::softmaxColumnsSplits(s.rows, s.cols);
-}
-
 int64_t rowsPerSplit(Shape s) {
   return examples::softmaxColumnsSplitRows(s.rows, s.cols);
-}
-
-Grid splitGrid(Shape s, int64_t blockN) {
-  return {int(cdiv(s.cols, blockN)), int(splitsOf(s)), 1};
 }
 
 /// Each row block's stats ([2, n_splits, cols]) of the input as `in`
@@ -71,12 +65,17 @@ std::vector<double> referenceStats(DType in, const std::vector<double> &x,
   return stats;
 }
 
-Case statsCase(DType in, Shape s, const SplitBlocks &b) {
-  int64_t perSplit = rowsPerSplit(s);
-  Case c{caseName("softmax_columns_stats", in, DType::F32, s, b.variant),
+/// Row blocks of `perSplit` rows (0: softmaxColumnsSplitRows').
+Case statsCase(DType in, Shape s, const SplitBlocks &b, int64_t perSplit = 0) {
+  std::string variant = b.variant;
+  if (perSplit)
+    variant += (variant.empty() ? "rows" : "_rows") + std::to_string(perSplit);
+  else
+    perSplit = rowsPerSplit(s);
+  Case c{caseName("softmax_columns_stats", in, DType::F32, s, variant),
          {"example:softmax_columns_stats"},
          examples::softmaxColumnsStats()};
-  c.buffers = {{DType::F32, sentinel(2 * splitsOf(s) * s.cols)},
+  c.buffers = {{DType::F32, sentinel(2 * cdiv(s.rows, perSplit) * s.cols)},
                {in, specialColumns(in, s, unsigned(s.rows * 5 + s.cols))}};
   c.args = {bufArg(0),
             bufArg(1),
@@ -86,7 +85,7 @@ Case statsCase(DType in, Shape s, const SplitBlocks &b) {
             i32Arg(int32_t(perSplit)),
             constArg(b.m),
             constArg(b.n)};
-  c.grid = splitGrid(s, b.n);
+  c.grid = {int(cdiv(s.cols, b.n)), int(cdiv(s.rows, perSplit)), 1};
   c.numWarps = b.warps;
   c.numStages = b.stages;
   c.reference = [s, perSplit](Buffers &buffers) {
@@ -117,20 +116,27 @@ std::vector<double> combineStats(const std::vector<double> &stats,
   return column;
 }
 
+/// Row blocks of `perSplit` rows (0: softmaxColumnsSplitRows'), combined
+/// BLOCK_S = `blockS` at a time (0: softmaxColumnsCombineBlock's).
 Case combineCase(DType in, Shape s, int64_t blockN, int warps,
-                 const std::string &variant) {
-  int64_t splits = splitsOf(s);
+                 const std::string &variant, int64_t perSplit = 0,
+                 int64_t blockS = 0) {
+  if (!perSplit)
+    perSplit = rowsPerSplit(s);
+  if (!blockS)
+    blockS = examples::softmaxColumnsCombineBlock(s.rows, s.cols);
+  int64_t splits = cdiv(s.rows, perSplit);
   Case c{caseName("softmax_columns_combine", in, DType::F32, s, variant),
          {"example:softmax_columns_combine"},
          examples::softmaxColumnsCombine()};
   std::vector<double> x = specialColumns(in, s, unsigned(s.rows * 5 + s.cols));
   c.buffers = {{DType::F32, sentinel(2 * s.cols)},
-               {DType::F32, referenceStats(in, x, s, rowsPerSplit(s))}};
+               {DType::F32, referenceStats(in, x, s, perSplit)}};
   c.args = {bufArg(0),
             bufArg(1),
             i32Arg(int32_t(splits)),
             i32Arg(int32_t(s.cols)),
-            constArg(examples::softmaxColumnsCombineBlock(s.rows, s.cols)),
+            constArg(blockS),
             constArg(blockN)};
   c.grid = {int(cdiv(s.cols, blockN)), 1, 1};
   c.numWarps = warps;
@@ -209,6 +215,14 @@ void addColumnSplitCases(std::vector<Case> &cases) {
         cases.push_back(normalizeCase(in, out, s, b));
     }
   }
+  // Row blocks that chunks of 64 rows do not divide (a chunk stops at its
+  // block's end, not at n_rows), and their stats combined 4 at a time.
+  for (DType t : {DType::F32, DType::BF16}) {
+    cases.push_back(statsCase(t, {1823, 781}, blocks[0], 100));
+    cases.push_back(statsCase(t, {32769, 20}, blocks[0], 1000));
+  }
+  cases.push_back(
+      combineCase(DType::F32, {1823, 781}, 64, 4, "rows100_bs4", 100, 4));
   // Narrow strips on one warp; 128 columns a program.
   cases.push_back(combineCase(DType::F32, {1823, 781}, 16, 1, "bn16_w1"));
   cases.push_back(combineCase(DType::F32, {32769, 20}, 128, 4, "bn128"));

@@ -1171,7 +1171,6 @@ TEST(SoftmaxColumnsSplitTuning, RowBlocksGiveAboutAThousandPrograms) {
     int64_t splits = examples::softmaxColumnsSplits(rows, cols);
     EXPECT_GE(perSplit, 64) << rows << "x" << cols;
     EXPECT_TRUE(llvm::isPowerOf2_64(uint64_t(perSplit)));
-    EXPECT_EQ(splits, cdiv(rows, perSplit));
     int64_t programs = cdiv(cols, 64) * splits;
     if (perSplit > 64) // not held up by the 64-row floor
       EXPECT_GE(programs, 512) << rows << "x" << cols;
