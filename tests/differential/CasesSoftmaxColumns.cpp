@@ -22,17 +22,6 @@ namespace blockjit::difftest::family {
 
 namespace {
 
-/// specialRows() with lines as columns: column c of the matrix is line c of
-/// specialRows over a cols x rows shape; NaN in the padding.
-std::vector<double> specialColumns(DType t, Shape s, unsigned seed) {
-  std::vector<double> lines = specialRows(t, {s.cols, s.rows}, s.rows, seed);
-  std::vector<double> v(s.rows * s.inStride(), kNaN);
-  for (int64_t r = 0; r < s.rows; ++r)
-    for (int64_t k = 0; k < s.cols; ++k)
-      v[r * s.inStride() + k] = lines[k * s.rows + r];
-  return v;
-}
-
 /// blockM 0: the whole column in one block (BLOCK_M = next_power_of_2(rows),
 /// WHOLE_COLUMN = 1); else chunks of blockM rows, read twice (WHOLE_COLUMN =
 /// 0, also where one chunk holds the column).

@@ -29,17 +29,6 @@ namespace blockjit::difftest::family {
 
 namespace {
 
-/// specialRows() with lines as columns (as CasesSoftmaxColumns.cpp): column
-/// c is line c of specialRows over a cols x rows shape; NaN in the padding.
-std::vector<double> specialColumns(DType t, Shape s, unsigned seed) {
-  std::vector<double> lines = specialRows(t, {s.cols, s.rows}, s.rows, seed);
-  std::vector<double> v(s.rows * s.inStride(), kNaN);
-  for (int64_t r = 0; r < s.rows; ++r)
-    for (int64_t k = 0; k < s.cols; ++k)
-      v[r * s.inStride() + k] = lines[k * s.rows + r];
-  return v;
-}
-
 /// The blocks and launch of one case.
 struct SplitBlocks {
   int64_t m, n;

@@ -74,6 +74,19 @@ inline std::vector<double> specialRows(DType t, Shape s, int64_t stride,
   return v;
 }
 
+/// specialRows() with lines as columns, for the column softmax kernels:
+/// column c of the rows x cols matrix (stride s.inStride()) is line c of
+/// specialRows over a cols x rows shape (a column of -inf, a one-hot
+/// column, ...); NaN in the padding.
+inline std::vector<double> specialColumns(DType t, Shape s, unsigned seed) {
+  std::vector<double> lines = specialRows(t, {s.cols, s.rows}, s.rows, seed);
+  std::vector<double> v(s.rows * s.inStride(), kNaN);
+  for (int64_t r = 0; r < s.rows; ++r)
+    for (int64_t k = 0; k < s.cols; ++k)
+      v[r * s.inStride() + k] = lines[k * s.rows + r];
+  return v;
+}
+
 /// One unit in the last place of `t`, relative (1.5 x for margin): where
 /// the kernel's f32 result and the double reference round apart.
 inline double ulpOf(DType t) {
