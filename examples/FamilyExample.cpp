@@ -312,7 +312,7 @@ int runFamilyKernel(const FamilyRun &run) {
 
   // Each launch's configuration (tuned, or the command line's) and
   // resources; each runs once before the next is tuned, which reads what
-  // it wrote (softmax_column_split's statistics).
+  // it wrote (softmax_columns_split's statistics).
   struct Prepared {
     const KernelDef *kernel;
     LaunchOptions options;
@@ -321,8 +321,9 @@ int runFamilyKernel(const FamilyRun &run) {
     std::string how;
   };
   std::vector<Prepared> launches;
-  auto start = std::chrono::steady_clock::now();
+  double compileMs = 0;
   for (const Step &step : problem->steps) {
+    auto start = std::chrono::steady_clock::now();
     Prepared l{&step.tuner->kernel(),
                run.options,
                step.args(inputArgs, out->arg<float>(), scratchArgs),
@@ -341,14 +342,13 @@ int runFamilyKernel(const FamilyRun &run) {
     if (run.fixed)
       l.options.grid =
           step.grid ? *step.grid : Grid{persistentGrid(*info, step.work)};
-    launches.push_back(std::move(l));
-  }
-  double compileMs = std::chrono::duration<double, std::milli>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
-  for (const Prepared &l : launches)
+    compileMs += std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - start)
+                     .count();
     if (llvm::Error error = launch(*l.kernel, l.options, l.args))
       return fail(llvm::toString(std::move(error)));
+    launches.push_back(std::move(l));
+  }
   if (llvm::Error error = executor.synchronize(0))
     return fail(llvm::toString(std::move(error)));
   if (llvm::Error error = out->download(llvm::MutableArrayRef(output)))
