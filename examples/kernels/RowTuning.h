@@ -13,6 +13,9 @@
 
 #include "runtime/Autotune.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +50,15 @@ inline int64_t integerArgAt(llvm::ArrayRef<Arg> args, int index,
 /// position `pointer`, its row stride at position `rowStride`.
 TuningBuffer rowMajorBuffer(std::string name, int pointer, int rowStride,
                             RowArgPositions where);
+
+/// AutotuneSpec::refine's neighbours of a [BLOCK_M, BLOCK_N] config `c`:
+/// its BLOCK_M (when `stepBlockM`), BLOCK_N and num_warps each halved and
+/// doubled, in that order, as `next(num_warps, BLOCK_M, BLOCK_N)` makes
+/// them (nullopt: outside the space).
+std::vector<TuningConfig> blockSteps(
+    const TuningConfig &c, bool stepBlockM,
+    llvm::function_ref<std::optional<TuningConfig>(int, int64_t, int64_t)>
+        next);
 
 /// softmax's tuning spec for a row kernel whose arguments sit at `where`:
 /// softmaxSearchSpace() pruned by softmaxPrune, ranked by softmaxEstimate

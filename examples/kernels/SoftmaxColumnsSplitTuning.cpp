@@ -21,15 +21,17 @@ namespace blockjit::examples {
 
 namespace {
 
-/// Where each kernel's arguments sit.
-struct SplitArgs {
-  int input, rows, cols, rowsPerSplit;
+/// Where each kernel's arguments sit: stats' input, n_rows, n_cols and
+/// rows_per_split; normalize's input, n_rows and n_cols (and BLOCK_M);
+/// combine's n_cols and BLOCK_S.
+enum {
+  kStatsInput = 1,
+  kStatsRows = 3,
+  kStatsCols = 4,
+  kStatsRowsPerSplit = 5
 };
-constexpr SplitArgs kStatsArgs{1, 3, 4, 5};
-/// normalize's input, n_rows and n_cols.
 constexpr RowArgPositions kNormalizeArgs{1, 5, 6, 7};
-/// combine's n_splits, n_cols and BLOCK_S.
-enum { kCombineSplits = 2, kCombineCols = 3, kCombineBlockS = 4 };
+enum { kCombineCols = 3, kCombineBlockS = 4 };
 
 constexpr int64_t kBlockMs[] = {8, 16, 32, 64, 128, 256};
 constexpr int64_t kBlockNs[] = {16, 32, 64, 128, 256};
@@ -47,14 +49,15 @@ struct SplitShape {
   double bytes;
 };
 
-SplitShape shapeOf(llvm::ArrayRef<Arg> args, SplitArgs at) {
+/// stats' shape: its matrix, row blocks and element size.
+SplitShape shapeOf(llvm::ArrayRef<Arg> args) {
   SplitShape s;
-  s.rows = std::max<int64_t>(1, integerArgAt(args, at.rows, 1));
-  s.cols = std::max<int64_t>(1, integerArgAt(args, at.cols, 1));
+  s.rows = std::max<int64_t>(1, integerArgAt(args, kStatsRows, 1));
+  s.cols = std::max<int64_t>(1, integerArgAt(args, kStatsCols, 1));
   s.rowsPerSplit =
-      std::max<int64_t>(1, integerArgAt(args, at.rowsPerSplit, s.rows));
-  s.bytes = args.size() > size_t(at.input)
-                ? double(dtypeBytes(args[at.input].dtype))
+      std::max<int64_t>(1, integerArgAt(args, kStatsRowsPerSplit, s.rows));
+  s.bytes = args.size() > size_t(kStatsInput)
+                ? double(dtypeBytes(args[kStatsInput].dtype))
                 : 4.0;
   return s;
 }
@@ -99,7 +102,7 @@ double estimate(const TuningConfig &c, const SplitShape &s) {
   return cost;
 }
 
-AutotuneSpec statsSpec(SplitArgs at) {
+AutotuneSpec statsSpec() {
   AutotuneSpec spec;
   for (int64_t blockM : kBlockMs)
     for (int64_t blockN : kBlockNs)
@@ -109,15 +112,15 @@ AutotuneSpec statsSpec(SplitArgs at) {
   spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
               {"n_cols", KeyBucket::PowerOfTwo},
               {"rows_per_split", KeyBucket::Exact}};
-  spec.grid = [at](const TuningConfig &c, const KernelResources &,
-                   llvm::ArrayRef<Arg> args) {
-    SplitShape s = shapeOf(args, at);
+  spec.grid = [](const TuningConfig &c, const KernelResources &,
+                 llvm::ArrayRef<Arg> args) {
+    SplitShape s = shapeOf(args);
     return Grid{int(cdiv(s.cols, c.constexprValue("BLOCK_N", 1))),
                 int(cdiv(s.rows, s.rowsPerSplit)), 1};
   };
-  spec.prune = [at](llvm::ArrayRef<TuningConfig> configs,
-                    llvm::ArrayRef<Arg> args, const Target &target) {
-    SplitShape s = shapeOf(args, at);
+  spec.prune = [](llvm::ArrayRef<TuningConfig> configs,
+                  llvm::ArrayRef<Arg> args, const Target &target) {
+    SplitShape s = shapeOf(args);
     // The CPU ignores warps and stages: its blocks only.
     if (target.kind == TargetKind::CPU)
       return std::vector<TuningConfig>{defaultConfig(s)};
@@ -129,33 +132,24 @@ AutotuneSpec statsSpec(SplitArgs at) {
       kept.push_back(defaultConfig(s));
     return kept;
   };
-  spec.estimate = [at](const TuningConfig &c, llvm::ArrayRef<Arg> args,
-                       const Target &) {
-    return estimate(c, shapeOf(args, at));
-  };
+  spec.estimate = [](const TuningConfig &c, llvm::ArrayRef<Arg> args,
+                     const Target &) { return estimate(c, shapeOf(args)); };
   spec.topK = kTimed;
   // Each of the fastest one step away: BLOCK_M, BLOCK_N and num_warps
-  // halved and doubled.
-  spec.refine = [at](const TuningConfig &c, llvm::ArrayRef<Arg> args,
-                     const Target &) {
-    SplitShape s = shapeOf(args, at);
-    int64_t blockM = c.constexprValue("BLOCK_M", 1);
-    int64_t blockN = c.constexprValue("BLOCK_N", 1);
-    std::vector<TuningConfig> near;
-    auto add = [&](int warps, int64_t m, int64_t n) {
-      TuningConfig next = splitConfig(warps, c.numStages, m, n);
-      if (warps >= 1 && warps <= 16 && m >= kBlockMs[0] &&
-          m <= std::end(kBlockMs)[-1] && n >= kBlockNs[0] &&
-          n <= std::end(kBlockNs)[-1] && worthTiming(next, s))
-        near.push_back(std::move(next));
-    };
-    add(c.numWarps, blockM / 2, blockN);
-    add(c.numWarps, blockM * 2, blockN);
-    add(c.numWarps, blockM, blockN / 2);
-    add(c.numWarps, blockM, blockN * 2);
-    add(c.numWarps / 2, blockM, blockN);
-    add(c.numWarps * 2, blockM, blockN);
-    return near;
+  // halved and doubled, within the space.
+  spec.refine = [](const TuningConfig &c, llvm::ArrayRef<Arg> args,
+                   const Target &) {
+    SplitShape s = shapeOf(args);
+    return blockSteps(
+        c, /*stepBlockM=*/true,
+        [&](int warps, int64_t m, int64_t n) -> std::optional<TuningConfig> {
+          TuningConfig next = splitConfig(warps, c.numStages, m, n);
+          if (warps >= 1 && warps <= 16 && m >= kBlockMs[0] &&
+              m <= std::end(kBlockMs)[-1] && n >= kBlockNs[0] &&
+              n <= std::end(kBlockNs)[-1] && worthTiming(next, s))
+            return next;
+          return std::nullopt;
+        });
   };
   return spec;
 }
@@ -280,7 +274,7 @@ AutotuneSpec combineSpec() {
 } // namespace
 
 Autotuner &softmaxColumnsStatsTuner() {
-  static Autotuner tuner(softmaxColumnsStats(), statsSpec(kStatsArgs));
+  static Autotuner tuner(softmaxColumnsStats(), statsSpec());
   return tuner;
 }
 

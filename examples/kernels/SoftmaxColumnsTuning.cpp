@@ -229,28 +229,20 @@ std::vector<TuningConfig>
 refine(const TuningConfig &c, llvm::ArrayRef<Arg> args, const Target &target) {
   int64_t rows = integerArgAt(args, kRows, 1);
   int64_t cols = integerArgAt(args, kCols, 1);
-  int64_t blockM = c.constexprValue("BLOCK_M", 1);
-  int64_t blockN = c.constexprValue("BLOCK_N", 1);
   bool whole = c.constexprValue("WHOLE_COLUMN", 1) != 0;
-  std::vector<TuningConfig> near;
-  auto add = [&](int warps, int64_t m, int64_t n) {
-    TuningConfig next =
-        columnConfig(warps, c.numStages, c.numCTAs, m, n, whole);
-    // Within the space's ranges (chunks no taller than kMaxChunkRows).
-    if (warps >= 1 && warps <= 16 && m >= kBlockMs[0] &&
-        (whole || m <= kMaxChunkRows) && n >= kBlockNs[0] &&
-        n <= std::end(kBlockNs)[-1] && worthTiming(next, rows, cols, target))
-      near.push_back(std::move(next));
-  };
-  if (!whole) {
-    add(c.numWarps, blockM / 2, blockN);
-    add(c.numWarps, blockM * 2, blockN);
-  }
-  add(c.numWarps, blockM, blockN / 2);
-  add(c.numWarps, blockM, blockN * 2);
-  add(c.numWarps / 2, blockM, blockN);
-  add(c.numWarps * 2, blockM, blockN);
-  return near;
+  return blockSteps(
+      c, /*stepBlockM=*/!whole,
+      [&](int warps, int64_t m, int64_t n) -> std::optional<TuningConfig> {
+        TuningConfig next =
+            columnConfig(warps, c.numStages, c.numCTAs, m, n, whole);
+        // Within the space's ranges (chunks no taller than kMaxChunkRows).
+        if (warps >= 1 && warps <= 16 && m >= kBlockMs[0] &&
+            (whole || m <= kMaxChunkRows) && n >= kBlockNs[0] &&
+            n <= std::end(kBlockNs)[-1] &&
+            worthTiming(next, rows, cols, target))
+          return next;
+        return std::nullopt;
+      });
 }
 
 } // namespace

@@ -251,6 +251,28 @@ TuningBuffer rowMajorBuffer(std::string name, int pointer, int rowStride,
           }};
 }
 
+std::vector<TuningConfig> blockSteps(
+    const TuningConfig &c, bool stepBlockM,
+    llvm::function_ref<std::optional<TuningConfig>(int, int64_t, int64_t)>
+        next) {
+  int64_t blockM = c.constexprValue("BLOCK_M", 1);
+  int64_t blockN = c.constexprValue("BLOCK_N", 1);
+  std::vector<TuningConfig> near;
+  auto add = [&](int warps, int64_t m, int64_t n) {
+    if (std::optional<TuningConfig> step = next(warps, m, n))
+      near.push_back(std::move(*step));
+  };
+  if (stepBlockM) {
+    add(c.numWarps, blockM / 2, blockN);
+    add(c.numWarps, blockM * 2, blockN);
+  }
+  add(c.numWarps, blockM, blockN / 2);
+  add(c.numWarps, blockM, blockN * 2);
+  add(c.numWarps / 2, blockM, blockN);
+  add(c.numWarps * 2, blockM, blockN);
+  return near;
+}
+
 std::vector<TuningConfig> rowsPerProgramRefined(const TuningConfig &c) {
   std::vector<TuningConfig> near;
   int64_t rows = c.gridParam(kRowsPerProgram);
