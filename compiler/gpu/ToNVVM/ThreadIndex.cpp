@@ -15,11 +15,6 @@ Value i32Constant(OpBuilder &builder, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(builder, loc, value, 32);
 }
 
-/// Element k's offset from its thread's first element (Layout1D::rawIndex).
-static int64_t elementOffset(const Layout1D &layout, int64_t k) {
-  return (k / layout.vector) * layout.tile() + k % layout.vector;
-}
-
 /// `raw` wrapped into the block (replicas hold the same elements).
 static Value wrapIntoBlock(OpBuilder &builder, Location loc, Value raw,
                            const Layout1D &layout) {
@@ -34,7 +29,8 @@ Value rawElementIndex(OpBuilder &builder, Location loc, Value threadId,
   Value base = arith::MulIOp::create(builder, loc, threadId,
                                      i32Constant(builder, loc, layout.vector));
   return arith::AddIOp::create(
-      builder, loc, base, i32Constant(builder, loc, elementOffset(layout, k)));
+      builder, loc, base,
+      i32Constant(builder, loc, layout.rawIndex(/*thread=*/0, k)));
 }
 
 Value elementIndex(OpBuilder &builder, Location loc, Value threadId,
@@ -75,7 +71,8 @@ Value blockElementIndex(OpBuilder &builder, Location loc, Value base,
     return arith::AddIOp::create(
         builder, loc, base, i32Constant(builder, loc, layout.index(0, 0, k)));
   Value raw = arith::AddIOp::create(
-      builder, loc, base, i32Constant(builder, loc, elementOffset(layout, k)));
+      builder, loc, base,
+      i32Constant(builder, loc, layout.rawIndex(/*thread=*/0, k)));
   return wrapIntoBlock(builder, loc, raw, layout);
 }
 
