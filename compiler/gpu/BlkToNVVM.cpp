@@ -47,8 +47,23 @@ Operation *setUpProgramSlot(OpBuilder &builder, Location loc, func::FuncOp func,
                             KernelState &kernel) {
   int64_t threads = int64_t(kernel.numWarps) * kWarpSize;
   Value tid = kernel.threadId;
-  kernel.threadId = arith::AndIOp::create(
-      builder, loc, tid, i32Constant(builder, loc, threads - 1));
+  // The thread's index in its program is %laneid plus its warp's offset,
+  // not tid & (threads - 1): LLVM knows tid's range, and turns an element's
+  // (tid & 31) + 96 into tid | 96 whenever the constant covers every
+  // program-slot bit. Such an index no longer splits into the thread's
+  // address plus an immediate, so every fourth element of a 1-warp program
+  // in a CTA of 4 computed a 64-bit address of its own (bf16 softmax over
+  // rows of 781: 28 of ~390 instructions a row).
+  MLIRContext *context = builder.getContext();
+  Type i32 = builder.getI32Type();
+  Value lane = NVVM::LaneIdOp::create(
+      builder, loc, i32, LLVM::ConstantRangeAttr::get(context, 32, 0, kWarpSize));
+  kernel.threadId = lane;
+  if (kernel.numWarps > 1) {
+    Value warpOffset = arith::AndIOp::create(
+        builder, loc, tid, i32Constant(builder, loc, threads - kWarpSize));
+    kernel.threadId = arith::OrIOp::create(builder, loc, warpOffset, lane);
+  }
   kernel.programSlot = arith::ShRUIOp::create(
       builder, loc, tid, i32Constant(builder, loc, llvm::Log2_64(threads)));
   Value cta = NVVM::BlockIdXOp::create(builder, loc, builder.getI32Type());

@@ -4,7 +4,10 @@
 // RUN:   --convert-blk-to-nvvm --convert-blk-to-llvm-gpu | FileCheck %s --check-prefix=KERNEL
 
 // Four programs of 2 warps share each CTA (blkgpu.programs_per_cta = 4).
-// Thread t of the CTA is thread t % 64 of the program in slot t / 64;
+// Thread t of the CTA is thread t % 64 of the program in slot t / 64,
+// computed as (t & 32) | %laneid so that LLVM cannot fold an element's
+// (t % 64) + 192 into t | 192 (which would cost the element an address of
+// its own instead of an immediate offset);
 // program_id(0) is %ctaid.x * 4 + slot and num_programs(0) the hidden last
 // parameter, the grid's program count: slots past it (the last CTA's) skip
 // the body. Each program exchanges its warps' partial sums in its own 16
@@ -20,10 +23,12 @@
 // CHECK-DAG:     %[[STRIDE:.*]] = llvm.mlir.constant(16 : i32) : i32
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : i32
 // CHECK-DAG:     %[[C6:.*]] = arith.constant 6 : i32
-// CHECK-DAG:     %[[C63:.*]] = arith.constant 63 : i32
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : i32
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : i32
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, 256> : i32
-// CHECK-NEXT:    %[[T:.*]] = arith.andi %[[TID]], %[[C63]] : i32
+// CHECK-NEXT:    %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid range <i32, 0, 32> : i32
+// CHECK-NEXT:    %[[WARP:.*]] = arith.andi %[[TID]], %[[C32]] : i32
+// CHECK-NEXT:    %[[T:.*]] = arith.ori %[[WARP]], %[[LANE]] : i32
 // CHECK-NEXT:    %[[SLOT:.*]] = arith.shrui %[[TID]], %[[C6]] : i32
 // CHECK-NEXT:    %[[CTA:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
 // CHECK-NEXT:    %[[BASE:.*]] = arith.muli %[[CTA]], %[[C4]] : i32
