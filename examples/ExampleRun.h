@@ -12,6 +12,7 @@
 #include "runtime/Executor.h"
 #include "runtime/Launch.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -45,21 +46,29 @@ applyTuner(Autotuner &tuner, LaunchOptions &options, std::vector<Arg> &args) {
   return tuningSource(*tuned->result);
 }
 
-/// Seconds per launch of `iters` launches back to back, to the end of the
-/// last one.
-inline llvm::Expected<double> secondsPerLaunch(const KernelDef &kernel,
-                                               const LaunchOptions &options,
-                                               llvm::ArrayRef<Arg> args,
-                                               int iters, Executor &executor) {
+/// Seconds per run of `runOnce` (one launch, or a problem's launches in
+/// turn), `iters` runs back to back, to the end of the last one.
+inline llvm::Expected<double>
+secondsPerRun(llvm::function_ref<llvm::Error()> runOnce, int iters,
+              Executor &executor) {
   auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < iters; ++i)
-    if (llvm::Error error = launch(kernel, options, args))
+    if (llvm::Error error = runOnce())
       return std::move(error);
   if (llvm::Error error = executor.synchronize(0))
     return std::move(error);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
              .count() /
          std::max(1, iters);
+}
+
+/// Seconds per launch of `iters` launches back to back.
+inline llvm::Expected<double> secondsPerLaunch(const KernelDef &kernel,
+                                               const LaunchOptions &options,
+                                               llvm::ArrayRef<Arg> args,
+                                               int iters, Executor &executor) {
+  return secondsPerRun([&] { return launch(kernel, options, args); }, iters,
+                       executor);
 }
 
 /// Ends the run's first line with CUDA's registers, shared memory and

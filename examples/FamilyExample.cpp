@@ -368,16 +368,19 @@ int runFamilyKernel(const FamilyRun &run) {
         std::max(maxRelError, error / std::max(std::abs(want), 1e-30));
   }
 
-  // The launches in turn: the sum of each one's time, each timed on its own
-  // (back to back, so a small problem's input may stay in L2 across them).
-  double seconds = 0;
-  for (const Prepared &l : launches) {
-    auto each =
-        secondsPerLaunch(*l.kernel, l.options, l.args, run.iters, executor);
-    if (!each)
-      return fail(llvm::toString(each.takeError()));
-    seconds += *each;
-  }
+  // The launches in turn, as a user runs them: each run is every launch of
+  // the problem, the next one back to back (a small problem's input may
+  // stay in L2 across them).
+  auto seconds = secondsPerRun(
+      [&]() -> llvm::Error {
+        for (const Prepared &l : launches)
+          if (llvm::Error error = launch(*l.kernel, l.options, l.args))
+            return error;
+        return llvm::Error::success();
+      },
+      run.iters, executor);
+  if (!seconds)
+    return fail(llvm::toString(seconds.takeError()));
   for (const Prepared &l : launches) {
     // A one-launch problem names its kernel; a split one each launch's.
     const std::string &name =
@@ -396,8 +399,8 @@ int runFamilyKernel(const FamilyRun &run) {
   llvm::outs() << llvm::format(
       "\n  max abs error %.3g, max relative error %.3g; compile+tune %.1f ms; "
       "%.4f ms/run, %.1f GB/s of %.0f bytes of minimal traffic\n",
-      maxError, maxRelError, compileMs, seconds * 1e3,
-      problem->bytes / seconds / 1e9, problem->bytes);
+      maxError, maxRelError, compileMs, *seconds * 1e3,
+      problem->bytes / *seconds / 1e9, problem->bytes);
   if (!within) {
     llvm::outs() << llvm::format(
         "FAILED: an error above abs %g + rel %g x |expected|\n", problem->abs,
