@@ -146,6 +146,9 @@ struct BlkAssignLayouts
     // consecutive addresses (Triton's coalescing) instead of 16 bytes apart,
     // which left 2-byte rows of odd length at a third of copy speed.
     std::map<int64_t, int64_t> narrowestRun;
+    // Sizes whose narrowing accesses are all rows of 2-byte elements that
+    // start only element-aligned (elementAlignedRow).
+    std::map<int64_t, bool> onlyElementAlignedRows;
     std::map<int64_t, unsigned> narrowestBytes;
     std::map<int64_t, int64_t> shortestRow;
     bool failedShape = false;
@@ -181,9 +184,8 @@ struct BlkAssignLayouts
         ptrValue = store.getPtr();
         mask = store.getMask();
       }
-      if (auto tensor =
-              dyn_cast_or_null<RankedTensorType>(ptrValue ? ptrValue.getType()
-                                                          : Type())) {
+      if (auto tensor = dyn_cast_or_null<RankedTensorType>(
+              ptrValue ? ptrValue.getType() : Type())) {
         auto ptr = cast<blk::PtrType>(tensor.getElementType());
         unsigned bytes = unsigned(blk::elementBytes(ptr.getPointeeType()));
         unsigned &narrowest = narrowestBytes[tensor.getNumElements()];
@@ -199,6 +201,10 @@ struct BlkAssignLayouts
           auto [entry, inserted] =
               narrowestRun.try_emplace(tensor.getNumElements(), run);
           entry->second = std::min(entry->second, run);
+          bool pairs = axis && elementAlignedRow(*axis, ptrValue, bytes);
+          auto [only, first] = onlyElementAlignedRows.try_emplace(
+              tensor.getNumElements(), pairs);
+          only->second = only->second && pairs;
         }
       }
     });
@@ -230,8 +236,17 @@ struct BlkAssignLayouts
       int64_t vector =
           std::min<int64_t>(16 / bytes, std::max<int64_t>(1, size / threads));
       vector = std::min(vector, shortestRow[size]);
-      if (auto run = narrowestRun.find(size); run != narrowestRun.end())
-        vector = std::min(vector, run->second);
+      if (auto run = narrowestRun.find(size); run != narrowestRun.end()) {
+        // One warp moves element-aligned rows of 2-byte elements in words,
+        // two elements a thread, shifted at run time where a row starts
+        // mid-word (Memory.cpp): a warp's access spans 128 bytes instead
+        // of 64 (the split stats kernel read such rows at 1.2 TB/s, rows
+        // of 4-byte scalars at 2.3).
+        int64_t narrowest = run->second;
+        if (numWarps == 1 && numCTAs == 1 && onlyElementAlignedRows[size])
+          narrowest = std::max<int64_t>(narrowest, 2);
+        vector = std::min(vector, narrowest);
+      }
       vectors[size] = vector;
     }
     ClusterPlan cluster = planCluster(module, numCTAs, threads, vectors);
@@ -264,10 +279,10 @@ struct BlkAssignLayouts
       if (!result)
         result = RankedTensorType::get(
             tensor.getShape(), tensor.getElementType(),
-            linearBlockedLayout(
-                context, tensor.getShape(), vectors.at(tensor.getNumElements()),
-                numWarps, cluster.numCTAs,
-                cluster.piecesOf(tensor.getNumElements())));
+            linearBlockedLayout(context, tensor.getShape(),
+                                vectors.at(tensor.getNumElements()), numWarps,
+                                cluster.numCTAs,
+                                cluster.piecesOf(tensor.getNumElements())));
       return result;
     };
     module.walk([&](Operation *op) {

@@ -4,6 +4,7 @@
 
 #include "mlir/Analysis/DataFlow/Utils.h"
 #include "mlir/Analysis/DataFlowFramework.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <numeric>
@@ -73,6 +74,16 @@ int64_t vectorRunOf(const AxisAnalysis &axis, Value ptr, Value mask,
   if (mask)
     run = std::min(run, axis.get(mask).constancy);
   return int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, run));
+}
+
+bool elementAlignedRow(const AxisAnalysis &axis, Value ptr,
+                       unsigned elementBytes) {
+  auto type = dyn_cast<RankedTensorType>(ptr.getType());
+  if (!type || elementBytes != 2 || !type.hasStaticShape() ||
+      type.getShape().back() != type.getNumElements())
+    return false;
+  AxisInfo info = axis.get(ptr);
+  return info.contiguity >= type.getNumElements() && info.divisibility < 4;
 }
 
 } // namespace blockjit

@@ -55,8 +55,16 @@ private:
 /// Elements of `elementBytes` each that one vector access of the block
 /// pointer `ptr` under `mask` (null: none) may move: a power of two, at most
 /// 16 bytes, within one contiguous, aligned and uniformly masked run.
-int64_t vectorRunOf(const AxisAnalysis &axis, mlir::Value ptr,
-                    mlir::Value mask, unsigned elementBytes);
+int64_t vectorRunOf(const AxisAnalysis &axis, mlir::Value ptr, mlir::Value mask,
+                    unsigned elementBytes);
+
+/// Whether the block pointer `ptr` to 2-byte elements is one contiguous run
+/// over the whole block (a row of it) whose start is known only 2-byte
+/// aligned: a row of odd length, whose start is a 4-byte word boundary on
+/// every other row. One warp then moves it in aligned words, shifted by an
+/// element at run time where the row starts mid-word (Memory.cpp).
+bool elementAlignedRow(const AxisAnalysis &axis, mlir::Value ptr,
+                       unsigned elementBytes);
 
 } // namespace blockjit
 

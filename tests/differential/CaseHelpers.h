@@ -146,6 +146,9 @@ void addTiles2DCases(std::vector<Case> &cases);
 /// Copies of earlier cases with 2, 4 or 8 programs per CTA
 /// (CasesProgramsPerCTA.cpp).
 void addProgramsPerCTACases(std::vector<Case> &cases);
+/// Rows of 2-byte elements on odd strides, on one warp: words shifted by an
+/// element where a row starts mid-word (CasesWordPairs.cpp).
+void addWordPairsCases(std::vector<Case> &cases);
 
 } // namespace blockjit::difftest
 

@@ -1275,6 +1275,7 @@ const std::vector<Case> &allCases() {
     // Last: copies of the cases above with several programs per CTA.
     addProgramsPerCTACases(all);
     addWideLayerNormCases(all);
+    addWordPairsCases(all);
     // Names must be unique: the cast loop makes one per (from, to) pair.
     std::map<std::string, int> seen;
     for (Case &c : all)

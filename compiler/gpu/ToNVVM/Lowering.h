@@ -80,6 +80,10 @@ private:
 struct AccessWidth {
   int64_t width = 1;
   bool maskVaries = false;
+  /// A row of 2-byte elements known only element-aligned, on one warp's
+  /// layout of pairs (elementAlignedRow): moved in 4-byte words, shifted by
+  /// an element where the row starts mid-word (Memory.cpp).
+  bool wordPairs = false;
 };
 
 /// A broadcast of a range, as blk-sink-broadcasts leaves it (BlkDialect.h).

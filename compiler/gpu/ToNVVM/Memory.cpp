@@ -8,7 +8,9 @@
 // owner: replicas of a block smaller than the program's threads, and every
 // thread but thread 0 for a scalar store, skip it. Otherwise a slower warp
 // could store a value it loaded after a faster one had already stored there (an
-// in-place `store(p, load(p) + 1)` would add twice).
+// in-place `store(p, load(p) + 1)` would add twice). A row of 2-byte
+// elements that starts only element-aligned, held by one warp, moves in
+// 4-byte words shifted by an element at run time (WordPairs).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/gpu/AxisInfo.h"
@@ -93,6 +95,19 @@ AccessWidth splitAccessWidth(const AxisAnalysis &axis, Value ptr, Value mask,
   return access;
 }
 
+/// A blk.load's or blk.store's access (splitAccessWidth), or word pairs on
+/// an element-aligned row where the layout gives one warp pairs of it.
+AccessWidth blockAccessWidth(const AxisAnalysis &axis, Value ptr, Value mask,
+                             Type element) {
+  AccessWidth access = splitAccessWidth(axis, ptr, mask, element);
+  Layout1D layout = layoutOf(cast<RankedTensorType>(ptr.getType()));
+  access.wordPairs = access.width == 1 && layout.vector == 2 &&
+                     layout.threads == kWarpSize && !layout.split() &&
+                     !layout.replicated() &&
+                     elementAlignedRow(axis, ptr, blk::elementBytes(element));
+  return access;
+}
+
 /// Whether all `width` lanes of `mask` from k are on.
 Value allLanesOn(OpBuilder &builder, Location loc, ValueRange mask, int64_t k,
                  int64_t width) {
@@ -120,6 +135,246 @@ struct AddPtrLowering : OpConversionPattern<blk::AddPtrOp> {
   }
 };
 
+/// Rows of 2-byte elements that start only element-aligned, on one warp
+/// (AccessWidth::wordPairs). Lane l holds elements 2l and 2l + 1 of each
+/// group g of 64 (registers 2g and 2g + 1). Where the row starts on a word
+/// boundary each pair is one 4-byte word. Where it starts mid-word, the
+/// aligned word at a pair's second element holds it and the next lane's
+/// first (lane 31's: lane 0's of group g + 1): each lane moves that word,
+/// and one shuffle a group brings each lane its first element (loads) or
+/// its neighbour's (stores). Lane 0 of group 0 moves its first element on
+/// its own. Masks travel as ballots: a word moves whole only when both of
+/// its elements are on, so a masked tail never touches a byte past it, and
+/// each element is stored exactly once.
+struct WordPairs {
+  OpBuilder &b;
+  Location loc;
+  Type element;                         // the 2-byte element type
+  Value lane;                           // %laneid
+  int64_t groups;                       // register pairs of the thread
+  ValueRange mask;                      // per register; empty: every element on
+  SmallVector<Value> firstOn, secondOn; // ballots of each group's elements
+
+  WordPairs(OpBuilder &b, Location loc, Type element, int64_t perThread,
+            ValueRange mask)
+      : b(b), loc(loc), element(element), groups(perThread / 2), mask(mask) {
+    lane = NVVM::LaneIdOp::create(
+        b, loc, b.getI32Type(),
+        LLVM::ConstantRangeAttr::get(b.getContext(), 32, 0, kWarpSize));
+    for (int64_t g = 0; g < groups; ++g) {
+      firstOn.push_back(ballot(on(2 * g)));
+      secondOn.push_back(ballot(on(2 * g + 1)));
+    }
+  }
+
+  Value i32(int64_t value) { return i32Constant(b, loc, value); }
+  Value on(int64_t k) {
+    return mask.empty() ? Value(arith::ConstantIntOp::create(b, loc, 1, 1))
+                        : mask[k];
+  }
+  Value ballot(Value predicate) {
+    if (mask.empty())
+      return i32(-1);
+    return NVVM::VoteSyncOp::create(b, loc, b.getI32Type(), i32(-1), predicate,
+                                    NVVM::VoteSyncKind::ballot);
+  }
+  Value bitOfLane(Value bits) {
+    Value shifted = arith::ShRUIOp::create(b, loc, bits, lane);
+    return arith::TruncIOp::create(b, loc, b.getI1Type(), shifted);
+  }
+  /// Whether the element after this lane's pair of group g is on.
+  Value nextOn(int64_t g) {
+    Value bits = arith::ShRUIOp::create(b, loc, firstOn[g], i32(1));
+    if (g + 1 < groups)
+      bits = arith::OrIOp::create(
+          b, loc, bits,
+          arith::ShLIOp::create(
+              b, loc, arith::AndIOp::create(b, loc, firstOn[g + 1], i32(1)),
+              i32(31)));
+    return bitOfLane(bits);
+  }
+  /// Whether the element before this lane's pair of group g is on.
+  Value previousOn(int64_t g) {
+    Value bits = arith::ShLIOp::create(b, loc, secondOn[g], i32(1));
+    if (g > 0)
+      bits = arith::OrIOp::create(
+          b, loc, bits,
+          arith::ShRUIOp::create(b, loc, secondOn[g - 1], i32(31)));
+    return bitOfLane(bits);
+  }
+  Value isLane(int64_t l) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                 i32(l));
+  }
+  /// `word` of lane (lane + delta) mod 32.
+  Value rotate(Value word, int64_t delta) {
+    Value source = arith::AndIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, lane, i32(delta & 31)), i32(31));
+    return NVVM::ShflOp::create(b, loc, b.getI32Type(), i32(-1), word, source,
+                                i32(31), NVVM::ShflKind::idx, UnitAttr());
+  }
+  Value toWord(Value value) {
+    Value bits = value.getType().isInteger(16)
+                     ? value
+                     : arith::BitcastOp::create(b, loc, b.getI16Type(), value);
+    return arith::ExtUIOp::create(b, loc, b.getI32Type(), bits);
+  }
+  /// The element in bits [16 * half, 16 * half + 16) of `word`.
+  Value fromWord(Value word, int64_t half) {
+    if (half)
+      word = arith::ShRUIOp::create(b, loc, word, i32(16));
+    Value bits = arith::TruncIOp::create(b, loc, b.getI16Type(), word);
+    return element.isInteger(16)
+               ? bits
+               : Value(arith::BitcastOp::create(b, loc, element, bits));
+  }
+  /// The 4-byte word at `pointer` (4-byte aligned).
+  Value loadWord(Value pointer) {
+    return LLVM::LoadOp::create(b, loc, b.getI32Type(),
+                                toLLVMPointer(b, loc, pointer),
+                                /*alignment=*/4);
+  }
+  void storeWord(Value word, Value pointer) {
+    LLVM::StoreOp::create(b, loc, word, toLLVMPointer(b, loc, pointer),
+                          /*alignment=*/4);
+  }
+};
+
+/// Whether the row at `firstPointer` starts on a 4-byte boundary. It is the
+/// same for every lane (the block is one contiguous run); the warp's vote
+/// says so to ptxas, which otherwise treats the shuffles under the branch
+/// as possibly divergent and wraps each in a collective slow path.
+Value rowStartsOnWord(OpBuilder &b, Location loc, Value firstPointer) {
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
+                                           toLLVMPointer(b, loc, firstPointer));
+  Value low = arith::AndIOp::create(
+      b, loc, address, arith::ConstantIntOp::create(b, loc, 2, 64));
+  Value onWord =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low,
+                            arith::ConstantIntOp::create(b, loc, 0, 64));
+  return NVVM::VoteSyncOp::create(b, loc, b.getI1Type(),
+                                  i32Constant(b, loc, -1), onWord,
+                                  NVVM::VoteSyncKind::all);
+}
+
+/// `then` under `condition` (no results).
+void emitIf(OpBuilder &b, Location loc, Value condition,
+            function_ref<void()> then) {
+  auto ifOp = scf::IfOp::create(b, loc, condition);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  then();
+}
+
+/// The value of `then` under `condition`, else of `otherwise`.
+Value emitIfElse(OpBuilder &b, Location loc, Type type, Value condition,
+                 function_ref<Value()> then, function_ref<Value()> otherwise) {
+  auto ifOp = scf::IfOp::create(b, loc, type, condition, true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(b, loc, then());
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, loc, otherwise());
+  return ifOp.getResult(0);
+}
+
+/// A row's elements loaded where it starts mid-word (WordPairs).
+SmallVector<Value> loadShiftedPairs(OpBuilder &b, Location loc, Type element,
+                                    ValueRange ptrs, ValueRange mask,
+                                    ValueRange other) {
+  WordPairs pairs(b, loc, element, ptrs.size(), mask);
+  auto otherAt = [&](int64_t k) {
+    return other.empty() ? Value(arith::ConstantOp::create(
+                               b, loc, b.getZeroAttr(element)))
+                         : other[k];
+  };
+  Type i32 = b.getI32Type();
+  SmallVector<Value> words;
+  for (int64_t g = 0; g < pairs.groups; ++g) {
+    Value second = ptrs[2 * g + 1];
+    Value secondOn = pairs.on(2 * g + 1);
+    // The word from the pair's second element: whole when the next element
+    // is on, else the second element alone.
+    words.push_back(emitIfElse(
+        b, loc, i32, pairs.nextOn(g), [&] { return pairs.loadWord(second); },
+        [&] {
+          return emitIfElse(
+              b, loc, i32, secondOn,
+              [&] { return pairs.toWord(blk::LoadOp::create(b, loc, second)); },
+              [&] { return pairs.i32(0); });
+        }));
+  }
+  SmallVector<Value> result;
+  for (int64_t g = 0; g < pairs.groups; ++g) {
+    // Each lane's first element is the high half of the previous lane's
+    // word (lane 0's: lane 31's of the group before).
+    Value sent = g == 0
+                     ? words[0]
+                     : Value(arith::SelectOp::create(b, loc, pairs.isLane(31),
+                                                     words[g - 1], words[g]));
+    Value previous = pairs.rotate(sent, -1);
+    Value firstOn = pairs.on(2 * g);
+    Value first = arith::SelectOp::create(
+        b, loc, firstOn, pairs.fromWord(previous, 1), otherAt(2 * g));
+    if (g == 0) {
+      Value own = arith::AndIOp::create(b, loc, firstOn, pairs.isLane(0));
+      first = emitIfElse(
+          b, loc, element, own,
+          [&] { return Value(blk::LoadOp::create(b, loc, ptrs[0])); },
+          [&] { return first; });
+    }
+    result.push_back(first);
+    result.push_back(arith::SelectOp::create(b, loc, pairs.on(2 * g + 1),
+                                             pairs.fromWord(words[g], 0),
+                                             otherAt(2 * g + 1)));
+  }
+  return result;
+}
+
+/// A row's elements stored where it starts mid-word (WordPairs).
+void storeShiftedPairs(OpBuilder &b, Location loc, Type element,
+                       ValueRange ptrs, ValueRange mask, ValueRange values) {
+  WordPairs pairs(b, loc, element, ptrs.size(), mask);
+  for (int64_t g = 0; g < pairs.groups; ++g) {
+    Value firstBits = pairs.toWord(values[2 * g]);
+    // The next lane's first element (lane 31's: lane 0's of the next group).
+    Value sent = firstBits;
+    if (g + 1 < pairs.groups)
+      sent = arith::SelectOp::create(b, loc, pairs.isLane(0),
+                                     pairs.toWord(values[2 * g + 2]), sent);
+    Value next = pairs.rotate(sent, 1);
+    Value word = arith::OrIOp::create(
+        b, loc, pairs.toWord(values[2 * g + 1]),
+        arith::ShLIOp::create(b, loc, next, pairs.i32(16)));
+    Value secondOn = pairs.on(2 * g + 1);
+    Value nextOn = pairs.nextOn(g);
+    Value previousOn = pairs.previousOn(g);
+    Value firstOn = pairs.on(2 * g);
+    Value second = ptrs[2 * g + 1], first = ptrs[2 * g];
+    // The word at the second element when both of its elements are on, else
+    // the second element alone.
+    auto ifOp = scf::IfOp::create(
+        b, loc, arith::AndIOp::create(b, loc, secondOn, nextOn), true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      pairs.storeWord(word, second);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      emitIf(b, loc, secondOn, [&] {
+        blk::StoreOp::create(b, loc, second, values[2 * g + 1], Value());
+      });
+    }
+    // The first element alone where the previous lane's word leaves it out.
+    Value alone = arith::AndIOp::create(
+        b, loc, firstOn,
+        arith::XOrIOp::create(b, loc, previousOn,
+                              arith::ConstantIntOp::create(b, loc, 1, 1)));
+    emitIf(b, loc, alone, [&] {
+      blk::StoreOp::create(b, loc, first, values[2 * g], Value());
+    });
+  }
+}
+
 struct LoadLowering : KernelOpLowering<blk::LoadOp> {
   using KernelOpLowering::KernelOpLowering;
 
@@ -130,8 +385,42 @@ struct LoadLowering : KernelOpLowering<blk::LoadOp> {
     Layout1D layout = layoutOf(type);
     Location loc = load.getLoc();
     Type element = type.getElementType();
+    AccessWidth access = kernel.accessWidths.at(load);
+    ValueRange ptrs = adaptor.getPtr();
+    ValueRange other = load.getOther() ? adaptor.getOther() : ValueRange();
+    if (access.wordPairs && kernel.numCTAs == 1) {
+      // Pairs as words where the row starts on one, else shifted words.
+      ValueRange mask = load.getMask() ? adaptor.getMask() : ValueRange();
+      SmallVector<Type> types(ptrs.size(), element);
+      auto ifOp = scf::IfOp::create(rewriter, loc, types,
+                                    rowStartsOnWord(rewriter, loc, ptrs[0]),
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(rewriter, loc,
+                           loadChunks(load, adaptor, rewriter, layout, 2,
+                                      /*maskVaries=*/bool(load.getMask())));
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(
+          rewriter, loc,
+          loadShiftedPairs(rewriter, loc, element, ptrs, mask, other));
+      rewriter.replaceOpWithMultiple(load, {ifOp.getResults()});
+      return success();
+    }
+    rewriter.replaceOpWithMultiple(
+        load, {loadChunks(load, adaptor, rewriter, layout, access.width,
+                          access.maskVaries)});
+    return success();
+  }
+
+  /// The thread's elements in accesses of `width` (1 or the vector), under
+  /// one branch per access, or per element where the mask varies within it.
+  SmallVector<Value> loadChunks(blk::LoadOp load, OneToNOpAdaptor adaptor,
+                                OpBuilder &rewriter, const Layout1D &layout,
+                                int64_t width, bool maskVaries) const {
+    Location loc = load.getLoc();
+    Type element = cast<RankedTensorType>(load.getType()).getElementType();
     unsigned bytes = blk::elementBytes(element);
-    auto [width, maskVaries] = kernel.accessWidths.at(load);
     ValueRange ptrs = adaptor.getPtr();
     ValueRange other = load.getOther() ? adaptor.getOther() : ValueRange();
     SmallVector<Value> result;
@@ -190,8 +479,7 @@ struct LoadLowering : KernelOpLowering<blk::LoadOp> {
         result.push_back(LLVM::ExtractElementOp::create(
             rewriter, loc, loaded, i32Constant(rewriter, loc, j)));
     }
-    rewriter.replaceOpWithMultiple(load, {result});
-    return success();
+    return result;
   }
 };
 
@@ -242,8 +530,37 @@ struct StoreLowering : KernelOpLowering<blk::StoreOp> {
     Layout1D layout = layoutOf(type);
     Location loc = store.getLoc();
     Type element = blk::elementTypeOf(store.getValue().getType());
+    AccessWidth access = kernel.accessWidths.at(store);
+    if (access.wordPairs && kernel.numCTAs == 1) {
+      // Pairs as words where the row starts on one, else shifted words.
+      ValueRange ptrs = adaptor.getPtr();
+      auto ifOp = scf::IfOp::create(rewriter, loc,
+                                    rowStartsOnWord(rewriter, loc, ptrs[0]),
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      storeChunks(store, adaptor, rewriter, layout, 2,
+                  /*maskVaries=*/bool(store.getMask()));
+      rewriter.setInsertionPointToStart(ifOp.elseBlock());
+      storeShiftedPairs(rewriter, loc, element, ptrs,
+                        store.getMask() ? adaptor.getMask() : ValueRange(),
+                        adaptor.getValue());
+    } else {
+      storeChunks(store, adaptor, rewriter, layout, access.width,
+                  access.maskVaries);
+    }
+    rewriter.eraseOp(store);
+    return success();
+  }
+
+  /// The thread's elements in accesses of `width` (1 or the vector), under
+  /// one branch per access, or per element where the mask varies within it.
+  void storeChunks(blk::StoreOp store, OneToNOpAdaptor adaptor,
+                   OpBuilder &rewriter, const Layout1D &layout, int64_t width,
+                   bool maskVaries) const {
+    Location loc = store.getLoc();
+    Type element = blk::elementTypeOf(store.getValue().getType());
     unsigned bytes = blk::elementBytes(element);
-    auto [width, maskVaries] = kernel.accessWidths.at(store);
     ValueRange ptrs = adaptor.getPtr(), values = adaptor.getValue();
     auto vectorType = VectorType::get({width}, element);
     for (int64_t k = 0; k < layout.perThread(); k += width) {
@@ -299,15 +616,12 @@ struct StoreLowering : KernelOpLowering<blk::StoreOp> {
       if (!vec) {
         vec = LLVM::UndefOp::create(rewriter, loc, vectorType);
         for (int64_t j = 0; j < width; ++j)
-          vec = LLVM::InsertElementOp::create(rewriter, loc, vec,
-                                              values[k + j],
+          vec = LLVM::InsertElementOp::create(rewriter, loc, vec, values[k + j],
                                               i32Constant(rewriter, loc, j));
       }
       storeVector(rewriter, loc, vec, toLLVMPointer(rewriter, loc, ptrs[k]),
                   /*alignment=*/width * bytes);
     }
-    rewriter.eraseOp(store);
-    return success();
   }
 };
 
@@ -319,7 +633,7 @@ DenseMap<Operation *, AccessWidth> accessWidths(func::FuncOp func,
   func.walk([&](Operation *op) {
     if (auto load = dyn_cast<blk::LoadOp>(op)) {
       if (blk::isBlock(load.getType()))
-        widths[op] = splitAccessWidth(axis, load.getPtr(), load.getMask(),
+        widths[op] = blockAccessWidth(axis, load.getPtr(), load.getMask(),
                                       blk::elementTypeOf(load.getType()));
     } else if (auto staged = dyn_cast<blkgpu::AsyncLoadOp>(op)) {
       widths[op] = {accessWidth(axis, staged.getPtr(), staged.getMask(),
@@ -328,7 +642,7 @@ DenseMap<Operation *, AccessWidth> accessWidths(func::FuncOp func,
     } else if (auto store = dyn_cast<blk::StoreOp>(op)) {
       if (blk::isBlock(store.getPtr().getType()))
         widths[op] =
-            splitAccessWidth(axis, store.getPtr(), store.getMask(),
+            blockAccessWidth(axis, store.getPtr(), store.getMask(),
                              blk::elementTypeOf(store.getValue().getType()));
     }
   });

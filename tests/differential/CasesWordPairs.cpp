@@ -1,0 +1,183 @@
+//===- CasesWordPairs.cpp - rows of 2-byte elements on odd strides -------===//
+//
+// A row of f16, bf16 or i16 whose stride is odd starts on a 4-byte word on
+// every other row and mid-word on the rest. One warp moves such rows in
+// words, two elements a lane, shifted by an element at run time where the
+// row starts mid-word (Memory.cpp, WordPairs): shuffles bring each lane the
+// element its neighbour's word holds, ballots carry the masks. These cases
+// run it on one warp (and on 4 programs a CTA) with odd input and output
+// strides of either parity, a row 0 that starts mid-word (2 lead bytes),
+// in place, masks with holes (a word with one element on), `other`, no
+// mask at all, and softmax's special rows.
+//
+//===----------------------------------------------------------------------===//
+#include "tests/differential/CaseHelpers.h"
+
+#include "examples/kernels/Kernels.h"
+#include "examples/kernels/Reference.h"
+#include "frontend/blockjit.h"
+
+namespace blockjit::difftest {
+
+namespace {
+
+/// out[row, c] = in[row, c] where c < n and c % 5 != 2 (stored), the value
+/// loaded where c % 3 != 1 and -7 elsewhere; one row a program.
+const std::shared_ptr<KernelDef> &copyWithHoles() {
+  static auto kernel =
+      jit("word_pairs_holes", [](Ptr<> in, Ptr<> out, Int in_stride,
+                                 Int out_stride, Int n, Constexpr BLOCK) {
+        Int row = program_id(0);
+        Tensor cols = arange(0, BLOCK);
+        Tensor x = load(in + (row * in_stride + cols),
+                        (cols < n) & (cols % 3 != 1), -7.0);
+        store(out + (row * out_stride + cols), x, (cols < n) & (cols % 5 != 2));
+      });
+  return kernel;
+}
+
+/// out[row, :BLOCK] = in[row, :BLOCK], no mask; one row a program.
+const std::shared_ptr<KernelDef> &copyUnmasked() {
+  static auto kernel =
+      jit("word_pairs_unmasked", [](Ptr<> in, Ptr<> out, Int in_stride,
+                                    Int out_stride, Constexpr BLOCK) {
+        Int row = program_id(0);
+        Tensor cols = arange(0, BLOCK);
+        store(out + (row * out_stride + cols),
+              load(in + (row * in_stride + cols)));
+      });
+  return kernel;
+}
+
+/// Softmax's special rows (as the softmax cases have them) in a rows x
+/// stride buffer.
+std::vector<double> softmaxInput(DType t, int64_t rows, int64_t cols,
+                                 int64_t stride) {
+  std::vector<double> in = floats(t, rows * stride, unsigned(cols), false);
+  auto at = [&](int64_t r, int64_t k) -> double & {
+    return in[r * stride + std::min(k, cols - 1)];
+  };
+  for (int64_t k = 0; k < cols; ++k) {
+    at(0, k) = -kInf;                  // all -inf
+    at(3, k) = k % 2 ? 1000 : -1000;   // +-1000
+    at(4, k) = k % 2 ? 1e-40 : -1e-40; // denormals
+    at(5, k) = double(k % 7) - 3;
+  }
+  at(1, 2) = kInf;        // +inf in a row
+  at(2, cols / 2) = kNaN; // NaN in a row
+  at(5, 0) = -kInf;       // one -inf
+  return in;
+}
+
+void addSoftmaxCases(std::vector<Case> &cases) {
+  enum Variant { Contiguous, EvenOutput, MidWordInPlace, Programs };
+  const char *names[] = {"", "_out_even", "_lead2_inplace", "_programs4"};
+  for (DType t : {DType::F16, DType::BF16}) {
+    for (int64_t cols : {65, 127, 781, 1023, 4097}) {
+      for (Variant variant :
+           {Contiguous, EvenOutput, MidWordInPlace, Programs}) {
+        const int64_t rows = 9;
+        const int64_t inStride = cols;
+        const int64_t outStride = variant == EvenOutput ? cols + 1 : cols;
+        const bool inPlace = variant == MidWordInPlace;
+        Case c{"word_pairs_softmax_" + suffix(t) + "_n" + std::to_string(cols) +
+                   names[variant],
+               {"example:softmax"},
+               examples::softmax()};
+        int lead = inPlace ? 2 : 0;
+        c.buffers = {{t, softmaxInput(t, rows, cols, inStride), lead}};
+        if (inPlace) {
+          c.args = {bufArg(0), bufArg(0)};
+        } else {
+          c.buffers.push_back({t, sentinel(rows * outStride), lead});
+          c.args = {bufArg(1), bufArg(0)};
+        }
+        c.args.push_back(i32Arg(int32_t(inStride)));
+        c.args.push_back(i32Arg(int32_t(outStride)));
+        c.args.push_back(i32Arg(int32_t(rows)));
+        c.args.push_back(i32Arg(int32_t(cols)));
+        c.args.push_back(constArg(next_power_of_2(cols)));
+        c.grid = {4}; // fewer programs than rows: the persistent loop
+        c.numWarps = 1;
+        if (variant == Programs)
+          c.programsPerCTA = 4;
+        int out = inPlace ? 0 : 1;
+        c.reference = [rows, cols, inStride, outStride, out](Buffers &b) {
+          std::vector<double> result(rows * outStride);
+          examples::referenceSoftmax(b[0].data(), result.data(), rows, cols,
+                                     inStride, outStride,
+                                     [](double x) { return x; });
+          for (int64_t r = 0; r < rows; ++r)
+            for (int64_t k = 0; k < cols; ++k)
+              b[out][r * outStride + k] = result[r * outStride + k];
+        };
+        c.tolerance = t == DType::F16
+                          ? Tolerance{2e-3, 0, "softmax f16: abs 2e-3"}
+                          : Tolerance{1e-2, 0, "softmax bf16: abs 1e-2"};
+        cases.push_back(std::move(c));
+      }
+    }
+  }
+}
+
+void addCopyCases(std::vector<Case> &cases) {
+  const int64_t rows = 7;
+  for (DType t : {DType::F16, DType::BF16, DType::I16}) {
+    // Masks with holes: a word may have one element on, either one.
+    for (int64_t cols : {64, 100, 781}) {
+      for (int lead : {0, 2}) {
+        const int64_t inStride = cols | 1, outStride = inStride + 2;
+        Case c{"word_pairs_holes_" + suffix(t) + "_n" + std::to_string(cols) +
+                   (lead ? "_lead2" : ""),
+               {"load", "store"},
+               copyWithHoles()};
+        c.buffers = {{t, values(t, rows * inStride, unsigned(cols)), lead},
+                     {t, sentinel(rows * outStride), lead}};
+        c.args = {bufArg(0),
+                  bufArg(1),
+                  i32Arg(int32_t(inStride)),
+                  i32Arg(int32_t(outStride)),
+                  i32Arg(int32_t(cols)),
+                  constArg(next_power_of_2(cols))};
+        c.grid = {int(rows)};
+        c.numWarps = 1;
+        c.reference = [=](Buffers &b) {
+          for (int64_t r = 0; r < rows; ++r)
+            for (int64_t k = 0; k < cols; ++k)
+              if (k % 5 != 2)
+                b[1][r * outStride + k] =
+                    k % 3 != 1 ? b[0][r * inStride + k] : -7.0;
+        };
+        cases.push_back(std::move(c));
+      }
+    }
+    // No mask: the last lane's last word must stop at the block's end.
+    for (int64_t block : {64, 128, 1024}) {
+      const int64_t inStride = block + 1, outStride = block + 3;
+      Case c{"word_pairs_unmasked_" + suffix(t) + "_n" + std::to_string(block),
+             {"load", "store"},
+             copyUnmasked()};
+      c.buffers = {{t, values(t, rows * inStride, unsigned(block))},
+                   {t, sentinel(rows * outStride)}};
+      c.args = {bufArg(0), bufArg(1), i32Arg(int32_t(inStride)),
+                i32Arg(int32_t(outStride)), constArg(block)};
+      c.grid = {int(rows)};
+      c.numWarps = 1;
+      c.reference = [=](Buffers &b) {
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t k = 0; k < block; ++k)
+            b[1][r * outStride + k] = b[0][r * inStride + k];
+      };
+      cases.push_back(std::move(c));
+    }
+  }
+}
+
+} // namespace
+
+void addWordPairsCases(std::vector<Case> &cases) {
+  addSoftmaxCases(cases);
+  addCopyCases(cases);
+}
+
+} // namespace blockjit::difftest
