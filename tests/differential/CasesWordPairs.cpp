@@ -5,7 +5,8 @@
 // words, two elements a lane, shifted by an element at run time where the
 // row starts mid-word (Memory.cpp, WordPairs): shuffles bring each lane the
 // element its neighbour's word holds, ballots carry the masks. These cases
-// run it on one warp (and on 4 programs a CTA) with odd input and output
+// run it on one warp (and on 4 programs a CTA), and the same rows on 2 and
+// 4 warps (which keep 2-byte scalars), with odd input and output
 // strides of either parity, a row 0 that starts mid-word (2 lead bytes),
 // in place, masks with holes (a word with one element on), `other`, no
 // mask at all, and softmax's special rows.
@@ -70,12 +71,20 @@ std::vector<double> softmaxInput(DType t, int64_t rows, int64_t cols,
 }
 
 void addSoftmaxCases(std::vector<Case> &cases) {
-  enum Variant { Contiguous, EvenOutput, MidWordInPlace, Programs };
-  const char *names[] = {"", "_out_even", "_lead2_inplace", "_programs4"};
+  enum Variant {
+    Contiguous,
+    EvenOutput,
+    MidWordInPlace,
+    Programs,
+    TwoWarps,
+    FourWarpsMidWord
+  };
+  const char *names[] = {"",           "_out_even", "_lead2_inplace",
+                         "_programs4", "_w2",       "_w4_lead2"};
   for (DType t : {DType::F16, DType::BF16}) {
     for (int64_t cols : {65, 127, 781, 1023, 4097}) {
-      for (Variant variant :
-           {Contiguous, EvenOutput, MidWordInPlace, Programs}) {
+      for (Variant variant : {Contiguous, EvenOutput, MidWordInPlace, Programs,
+                              TwoWarps, FourWarpsMidWord}) {
         const int64_t rows = 9;
         const int64_t inStride = cols;
         const int64_t outStride = variant == EvenOutput ? cols + 1 : cols;
@@ -84,7 +93,7 @@ void addSoftmaxCases(std::vector<Case> &cases) {
                    names[variant],
                {"example:softmax"},
                examples::softmax()};
-        int lead = inPlace ? 2 : 0;
+        int lead = inPlace || variant == FourWarpsMidWord ? 2 : 0;
         c.buffers = {{t, softmaxInput(t, rows, cols, inStride), lead}};
         if (inPlace) {
           c.args = {bufArg(0), bufArg(0)};
@@ -98,7 +107,9 @@ void addSoftmaxCases(std::vector<Case> &cases) {
         c.args.push_back(i32Arg(int32_t(cols)));
         c.args.push_back(constArg(next_power_of_2(cols)));
         c.grid = {4}; // fewer programs than rows: the persistent loop
-        c.numWarps = 1;
+        c.numWarps = variant == TwoWarps           ? 2
+                     : variant == FourWarpsMidWord ? 4
+                                                   : 1;
         if (variant == Programs)
           c.programsPerCTA = 4;
         int out = inPlace ? 0 : 1;
@@ -124,11 +135,15 @@ void addCopyCases(std::vector<Case> &cases) {
   const int64_t rows = 7;
   for (DType t : {DType::F16, DType::BF16, DType::I16}) {
     // Masks with holes: a word may have one element on, either one.
-    for (int64_t cols : {64, 100, 781}) {
+    for (auto [cols, warps] : {std::pair<int64_t, int>{64, 1},
+                               {100, 1},
+                               {781, 1},
+                               {781, 2},
+                               {4097, 4}}) {
       for (int lead : {0, 2}) {
         const int64_t inStride = cols | 1, outStride = inStride + 2;
         Case c{"word_pairs_holes_" + suffix(t) + "_n" + std::to_string(cols) +
-                   (lead ? "_lead2" : ""),
+                   "_w" + std::to_string(warps) + (lead ? "_lead2" : ""),
                {"load", "store"},
                copyWithHoles()};
         c.buffers = {{t, values(t, rows * inStride, unsigned(cols)), lead},
@@ -140,7 +155,7 @@ void addCopyCases(std::vector<Case> &cases) {
                   i32Arg(int32_t(cols)),
                   constArg(next_power_of_2(cols))};
         c.grid = {int(rows)};
-        c.numWarps = 1;
+        c.numWarps = warps;
         c.reference = [=](Buffers &b) {
           for (int64_t r = 0; r < rows; ++r)
             for (int64_t k = 0; k < cols; ++k)
@@ -152,9 +167,11 @@ void addCopyCases(std::vector<Case> &cases) {
       }
     }
     // No mask: the last lane's last word must stop at the block's end.
-    for (int64_t block : {64, 128, 1024}) {
+    for (auto [block, warps] :
+         {std::pair<int64_t, int>{64, 1}, {128, 1}, {1024, 1}, {1024, 4}}) {
       const int64_t inStride = block + 1, outStride = block + 3;
-      Case c{"word_pairs_unmasked_" + suffix(t) + "_n" + std::to_string(block),
+      Case c{"word_pairs_unmasked_" + suffix(t) + "_n" + std::to_string(block) +
+                 "_w" + std::to_string(warps),
              {"load", "store"},
              copyUnmasked()};
       c.buffers = {{t, values(t, rows * inStride, unsigned(block))},
@@ -162,7 +179,7 @@ void addCopyCases(std::vector<Case> &cases) {
       c.args = {bufArg(0), bufArg(1), i32Arg(int32_t(inStride)),
                 i32Arg(int32_t(outStride)), constArg(block)};
       c.grid = {int(rows)};
-      c.numWarps = 1;
+      c.numWarps = warps;
       c.reference = [=](Buffers &b) {
         for (int64_t r = 0; r < rows; ++r)
           for (int64_t k = 0; k < block; ++k)
