@@ -140,10 +140,16 @@ void addCopyCases(std::vector<Case> &cases) {
                                {781, 1},
                                {781, 2},
                                {4097, 4}}) {
-      for (int lead : {0, 2}) {
-        const int64_t inStride = cols | 1, outStride = inStride + 2;
+      // Output rows on an odd stride start mid-word on the same rows as the
+      // input's; on an even one, all on a word (lead 0) or all mid-word
+      // (lead 2) while the input's alternate.
+      for (auto [lead, outEven] :
+           {std::pair<int, bool>{0, false}, {2, false}, {0, true}, {2, true}}) {
+        const int64_t inStride = cols | 1;
+        const int64_t outStride = inStride + (outEven ? 1 : 2);
         Case c{"word_pairs_holes_" + suffix(t) + "_n" + std::to_string(cols) +
-                   "_w" + std::to_string(warps) + (lead ? "_lead2" : ""),
+                   "_w" + std::to_string(warps) + (lead ? "_lead2" : "") +
+                   (outEven ? "_out_even" : ""),
                {"load", "store"},
                copyWithHoles()};
         c.buffers = {{t, values(t, rows * inStride, unsigned(cols)), lead},
