@@ -88,6 +88,27 @@ inline std::vector<double> values(DType type, int64_t n, unsigned seed) {
   return isFloat(type) ? floats(type, n, seed) : ints(type, n, seed);
 }
 
+/// A rows x stride buffer of random floats (no special values) whose first
+/// six rows are softmax's edge cases: all -inf, a +inf, a NaN, +-1000,
+/// denormals, small integers with one -inf. Needs rows >= 6.
+inline std::vector<double> softmaxSpecialRows(DType type, int64_t rows,
+                                              int64_t cols, int64_t stride) {
+  std::vector<double> in = floats(type, rows * stride, unsigned(cols), false);
+  auto at = [&](int64_t r, int64_t k) -> double & {
+    return in[r * stride + std::min(k, cols - 1)];
+  };
+  for (int64_t k = 0; k < cols; ++k) {
+    at(0, k) = -kInf;                  // all -inf
+    at(3, k) = k % 2 ? 1000 : -1000;   // +-1000
+    at(4, k) = k % 2 ? 1e-40 : -1e-40; // denormals
+    at(5, k) = double(k % 7) - 3;
+  }
+  at(1, 2) = kInf;        // +inf in a row
+  at(2, cols / 2) = kNaN; // NaN in a row
+  at(5, 0) = -kInf;       // one -inf
+  return in;
+}
+
 inline std::vector<double> sentinel(int64_t n) {
   return std::vector<double>(n, kSentinel);
 }

@@ -1137,20 +1137,7 @@ void addExampleCases(std::vector<Case> &cases) {
                                    : ""),
                {"example:softmax"},
                examples::softmax()};
-        std::vector<double> in =
-            floats(t, rows * stride, unsigned(cols), false);
-        auto at = [&](int64_t r, int64_t k) -> double & {
-          return in[r * stride + std::min(k, cols - 1)];
-        };
-        for (int64_t k = 0; k < cols; ++k) {
-          at(0, k) = -kInf;                  // all -inf
-          at(3, k) = k % 2 ? 1000 : -1000;   // +-1000
-          at(4, k) = k % 2 ? 1e-40 : -1e-40; // denormals
-          at(5, k) = double(k % 7) - 3;
-        }
-        at(1, 2) = kInf;        // +inf in a row
-        at(2, cols / 2) = kNaN; // NaN in a row
-        at(5, 0) = -kInf;       // one -inf
+        std::vector<double> in = softmaxSpecialRows(t, rows, cols, stride);
         int lead = variant == 1 ? 4 : 0;
         c.buffers = {{t, in, lead}};
         if (variant == 2) {

@@ -50,26 +50,6 @@ const std::shared_ptr<KernelDef> &copyUnmasked() {
   return kernel;
 }
 
-/// Softmax's special rows (as the softmax cases have them) in a rows x
-/// stride buffer.
-std::vector<double> softmaxInput(DType t, int64_t rows, int64_t cols,
-                                 int64_t stride) {
-  std::vector<double> in = floats(t, rows * stride, unsigned(cols), false);
-  auto at = [&](int64_t r, int64_t k) -> double & {
-    return in[r * stride + std::min(k, cols - 1)];
-  };
-  for (int64_t k = 0; k < cols; ++k) {
-    at(0, k) = -kInf;                  // all -inf
-    at(3, k) = k % 2 ? 1000 : -1000;   // +-1000
-    at(4, k) = k % 2 ? 1e-40 : -1e-40; // denormals
-    at(5, k) = double(k % 7) - 3;
-  }
-  at(1, 2) = kInf;        // +inf in a row
-  at(2, cols / 2) = kNaN; // NaN in a row
-  at(5, 0) = -kInf;       // one -inf
-  return in;
-}
-
 void addSoftmaxCases(std::vector<Case> &cases) {
   enum Variant {
     Contiguous,
@@ -94,7 +74,7 @@ void addSoftmaxCases(std::vector<Case> &cases) {
                {"example:softmax"},
                examples::softmax()};
         int lead = inPlace || variant == FourWarpsMidWord ? 2 : 0;
-        c.buffers = {{t, softmaxInput(t, rows, cols, inStride), lead}};
+        c.buffers = {{t, softmaxSpecialRows(t, rows, cols, inStride), lead}};
         if (inPlace) {
           c.args = {bufArg(0), bufArg(0)};
         } else {
