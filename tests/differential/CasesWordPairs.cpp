@@ -37,6 +37,23 @@ const std::shared_ptr<KernelDef> &copyWithHoles() {
   return kernel;
 }
 
+/// row[c] += 1, `iterations` times in place, where c < n and c % 3 != 1;
+/// one row a program. Each iteration loads what the last one stored: under
+/// one mask, a load and a store must move each element in the same lane.
+const std::shared_ptr<KernelDef> &incrementWithHoles() {
+  static auto kernel =
+      jit("word_pairs_increment",
+          [](Ptr<> data, Int stride, Int n, Int iterations, Constexpr BLOCK) {
+            Tensor cols = arange(0, BLOCK);
+            Tensor row = data + (program_id(0) * stride + cols);
+            Tensor mask = (cols < n) & (cols % 3 != 1);
+            for_range(0, iterations, 1, [&](Int) {
+              store(row, load(row, mask, 0.0) + 1.0, mask);
+            });
+          });
+  return kernel;
+}
+
 /// out[row, :BLOCK] = in[row, :BLOCK], no mask; one row a program.
 const std::shared_ptr<KernelDef> &copyUnmasked() {
   static auto kernel =
@@ -151,6 +168,27 @@ void addCopyCases(std::vector<Case> &cases) {
         };
         cases.push_back(std::move(c));
       }
+    }
+    // In place, each iteration reading what the last one stored.
+    for (int64_t cols : {100, 781}) {
+      const int64_t stride = cols | 1;
+      const int32_t iterations = 5;
+      Case c{"word_pairs_increment_" + suffix(t) + "_n" + std::to_string(cols),
+             {"load", "store"},
+             incrementWithHoles()};
+      c.buffers = {
+          {t, ints(DType::I16, rows * stride, unsigned(cols), 100), 2}};
+      c.args = {bufArg(0), i32Arg(int32_t(stride)), i32Arg(int32_t(cols)),
+                i32Arg(iterations), constArg(next_power_of_2(cols))};
+      c.grid = {int(rows)};
+      c.numWarps = 1;
+      c.reference = [=](Buffers &b) {
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t k = 0; k < cols; ++k)
+            if (k % 3 != 1)
+              b[0][r * stride + k] += iterations;
+      };
+      cases.push_back(std::move(c));
     }
     // No mask: the last lane's last word must stop at the block's end.
     for (auto [block, warps] :

@@ -143,9 +143,10 @@ struct AddPtrLowering : OpConversionPattern<blk::AddPtrOp> {
 /// first (lane 31's: lane 0's of group g + 1): each lane moves that word,
 /// and one shuffle a group brings each lane its first element (loads) or
 /// its neighbour's (stores). Lane 0 of group 0 moves its first element on
-/// its own. Masks travel as ballots: a word moves whole only when both of
-/// its elements are on, so a masked tail never touches a byte past it, and
-/// each element is stored exactly once.
+/// its own. Masks travel as ballots: a word is stored only when both of
+/// its elements are on, so each element is stored exactly once, and loaded
+/// when its higher element is on, so a masked tail never touches a byte
+/// past it (an off lower element's bytes are read and discarded).
 struct WordPairs {
   OpBuilder &b;
   Location loc;
@@ -282,6 +283,10 @@ Value emitIfElse(OpBuilder &b, Location loc, Type type, Value condition,
 SmallVector<Value> loadShiftedPairs(OpBuilder &b, Location loc, Type element,
                                     ValueRange ptrs, ValueRange mask,
                                     ValueRange other) {
+  // Lanes split the row's words by the mask of each access, so an element
+  // stored alone by one lane may be read here in its neighbour's word:
+  // bar.warp.sync orders the warp's earlier stores before these loads.
+  NVVM::SyncWarpOp::create(b, loc, i32Constant(b, loc, -1));
   WordPairs pairs(b, loc, element, ptrs.size(), mask);
   auto otherAt = [&](int64_t k) {
     return other.empty() ? Value(arith::ConstantOp::create(
