@@ -10,7 +10,8 @@ using namespace mlir;
 LogicalResult
 blockjit::walkBlockOps(Block &block, StringRef target,
                        function_ref<LogicalResult(scf::ForOp)> visitFor,
-                       function_ref<LogicalResult(Operation *)> visitOp) {
+                       function_ref<LogicalResult(Operation *)> visitOp,
+                       function_ref<bool(scf::IfOp)> ifMayCarryBlocks) {
   for (Operation &opRef : llvm::make_early_inc_range(block)) {
     Operation *op = &opRef;
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -27,12 +28,15 @@ blockjit::walkBlockOps(Block &block, StringRef target,
     if (op->getNumRegions() > 0 && !isa<func::FuncOp>(op)) {
       // Other region ops (scf.if, scf.while) may hold blocks inside but must
       // not produce or take them.
-      if (blk::hasBlocks(op))
+      auto ifOp = dyn_cast<scf::IfOp>(op);
+      bool mayCarry = ifOp && ifMayCarryBlocks && ifMayCarryBlocks(ifOp);
+      if (blk::hasBlocks(op) && !mayCarry)
         return op->emitOpError() << "on blocks has no " << target
                                  << " lowering (only scf.for may carry blocks)";
       for (Region &region : op->getRegions())
         for (Block &inner : region)
-          if (failed(walkBlockOps(inner, target, visitFor, visitOp)))
+          if (failed(walkBlockOps(inner, target, visitFor, visitOp,
+                                  ifMayCarryBlocks)))
             return failure();
       continue;
     }

@@ -211,6 +211,30 @@ def BlkRematerializeAddresses
   let dependentDialects = ["blockjit::blkgpu::BlkGPUDialect"];
 }
 
+def BlkVersionPrefixMasks : Pass<"blk-version-prefix-masks", "mlir::ModuleOp"> {
+  let summary = "Branch once around accesses whose mask has a loop-variant prefix";
+  let description = [{
+    After blk-assign-layouts: each blk.load and blk.store of a 1-D block in
+    an scf.for whose mask has loop-variant prefix terms (`i + start + offset
+    < bound` or `<=`, the index a make_range, bound and offset splats; a
+    causal `cols <= row`, the chunk bound `chunk + cols < n`) goes into an
+    scf.if on whether all of those terms hold for the whole block: then the
+    access runs under the rest of its mask (no mask when nothing is left),
+    else as it was. The condition is one scalar compare a term, the same
+    for every thread (nvvm.vote.sync all says so to ptxas), so the branch
+    does not diverge and the fast access
+    takes the vectors and folded branches of a loop-invariant mask. Terms
+    whose index could wrap take the original access; accesses of more than
+    32 elements a thread are left alone (two copies of them cost more than
+    the fast one saves where it is not taken). The scf.if is marked
+    blkgpu.versioned_access, the one kind that convert-blk-to-nvvm lets
+    carry blocks.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
+                           "mlir::NVVM::NVVMDialect",
+                           "blockjit::blkgpu::BlkGPUDialect"];
+}
+
 def BlkStageInShared : Pass<"blk-stage-in-shared", "mlir::ModuleOp"> {
   let summary = "Keep blocks too large for registers in shared memory";
   let description = [{

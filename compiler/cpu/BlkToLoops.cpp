@@ -13,12 +13,12 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Atomics.h"
 #include "compiler/BlockOps.h"
+#include "compiler/MaskTerms.h"
 #include "compiler/MathLowering.h"
 #include "compiler/Passes.h"
 #include "compiler/Reduction.h"
 #include "compiler/VerifyKernels.h"
 #include "compiler/cpu/EntryABI.h"
-#include "compiler/cpu/MaskTerms.h"
 
 #include "dialect/BlkDialect.h"
 
@@ -228,7 +228,7 @@ private:
 
   /// A loop nest over `shape` that calls `body` where `mask` (null: all)
   /// holds and `masked` (if given) where it does not, testing each term of
-  /// the mask as rarely as it can (see compiler/cpu/MaskTerms.h): prefixes
+  /// the mask as rarely as it can (see compiler/MaskTerms.h): prefixes
   /// of the innermost dimension bound its loop, terms constant along it are
   /// tested once per line, the rest per element. The bodies carry `inits`
   /// through every element in index order (1-D only) and the final values
@@ -260,9 +260,9 @@ private:
     assert(((inits.empty() && !activeEnd && !tailStart) || shape.size() == 1) &&
            "only 1-D loops carry values or split at a given end");
     int64_t lanes = vectorLanes(type);
-    cpu::MaskTerms terms;
+    MaskTerms terms;
     if (mask)
-      terms = cpu::splitMask(mask);
+      terms = splitMask(mask);
     int64_t size = shape.back();
     SmallVector<Value> carried(inits);
     // One loop over [from, to) whose elements are active (perElement tested
@@ -414,7 +414,10 @@ private:
       emitOneLoop(outer, from, split, active, /*vectorTail=*/false);
       emitOneLoop(outer, split, to, active, /*vectorTail=*/true);
     };
-    auto line = [&](ValueRange outer) {
+    // A line's loops: its active elements, then (if `masked`) the rest.
+    // `setTail` says whether *tailStart may be set (it must dominate the
+    // caller's uses).
+    auto lineLoops = [&](ValueRange outer, bool setTail) {
       Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
       Value full = arith::ConstantIndexOp::create(builder, loc, size);
       SmallVector<Value> first(outer);
@@ -422,7 +425,7 @@ private:
       // Where the line's elements stop being active: the least bound of
       // its prefixes, 0 if a line term is false.
       Value end;
-      for (const cpu::PrefixTerm &prefix : terms.prefixes) {
+      for (const PrefixTerm &prefix : terms.prefixes) {
         Value prefixEnds = prefixEnd(loc, prefix, first, size);
         end = end ? arith::MinSIOp::create(builder, loc, end, prefixEnds)
                   : prefixEnds;
@@ -440,8 +443,45 @@ private:
           !terms.prefixes.empty() || !terms.perLine.empty() || bool(activeEnd);
       if (masked && split)
         emitLoop(outer, end, full, /*active=*/false);
-      if (tailStart && split && terms.perElement.empty())
+      if (tailStart && setTail && split && terms.perElement.empty())
         *tailStart = end;
+    };
+    // A prefix whose index wraps holds again past the wrap: on lines where
+    // one does, the prefixes with offsets are tested per element instead.
+    bool offsetPrefixes = llvm::any_of(
+        terms.prefixes, [](const PrefixTerm &prefix) { return prefix.offset; });
+    auto line = [&](ValueRange outer) {
+      if (!offsetPrefixes) {
+        lineLoops(outer, /*setTail=*/true);
+        return;
+      }
+      SmallVector<Value> first(outer);
+      first.push_back(arith::ConstantIndexOp::create(builder, loc, 0));
+      Value wraps = anyPrefixWraps(loc, terms.prefixes, first, size);
+      SmallVector<Value> before(carried);
+      auto ifOp =
+          scf::IfOp::create(builder, loc, ValueRange(carried).getTypes(), wraps,
+                            /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(builder);
+      // No wrap (first: it takes the prefetches), then a wrap. A tail
+      // start would not dominate the uses after the branch: none.
+      builder.setInsertionPointToStart(ifOp.elseBlock());
+      lineLoops(outer, /*setTail=*/false);
+      if (!carried.empty())
+        scf::YieldOp::create(builder, loc, carried);
+      carried = before;
+      builder.setInsertionPointToStart(ifOp.thenBlock());
+      MaskTerms whole = terms;
+      llvm::erase_if(terms.prefixes, [&](const PrefixTerm &prefix) {
+        if (prefix.offset)
+          terms.perElement.push_back(prefix.term);
+        return bool(prefix.offset);
+      });
+      lineLoops(outer, /*setTail=*/false);
+      terms = whole;
+      if (!carried.empty())
+        scf::YieldOp::create(builder, loc, carried);
+      carried.assign(ifOp.getResults().begin(), ifOp.getResults().end());
     };
     if (shape.size() == 1)
       line({});
@@ -462,7 +502,7 @@ private:
 
   /// The index along the innermost dimension where `prefix` becomes false,
   /// in [0, size], for the line whose first element is at `first`.
-  Value prefixEnd(Location loc, const cpu::PrefixTerm &prefix, ValueRange first,
+  Value prefixEnd(Location loc, const PrefixTerm &prefix, ValueRange first,
                   int64_t size) {
     Type i64 = builder.getI64Type();
     auto widen = [&](Value x, bool isUnsigned) -> Value {
@@ -478,8 +518,8 @@ private:
     // i + start + offset < bound: i < bound - start - offset, in 64 bits.
     // bound and offset may be smaller blocks that the mask broadcasts.
     Value zeroIndex = arith::ConstantIndexOp::create(builder, loc, 0);
-    Value bound = readElement(
-        loc, prefix.bound, cpu::readIndices(prefix.bound, first, {}, zeroIndex));
+    Value bound = readElement(loc, prefix.bound,
+                              readIndices(prefix.bound, first, {}, zeroIndex));
     Value end;
     if (prefix.isUnsigned && bound.getType() == i64) {
       // An unsigned 64-bit bound at or above 2^63 keeps the whole line.
@@ -494,18 +534,41 @@ private:
     if (prefix.start)
       end = arith::SubIOp::create(builder, loc, end, constant(prefix.start));
     if (prefix.offset)
-      end = arith::SubIOp::create(
-          builder, loc, end,
-          widen(readElement(loc, prefix.offset,
-                            cpu::readIndices(prefix.offset, first,
-                                             prefix.offsetDroppedAxes,
-                                             zeroIndex)),
-                false));
+      end = arith::SubIOp::create(builder, loc, end,
+                                  prefixOffset(loc, prefix, first));
     end = arith::MaxSIOp::create(
         builder, loc, constant(0),
         arith::MinSIOp::create(builder, loc, end, constant(size)));
     return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
                                       end);
+  }
+
+  /// The offset of `prefix` (which has one) for the line whose first
+  /// element is at `first`, sign-extended to i64.
+  Value prefixOffset(Location loc, const PrefixTerm &prefix, ValueRange first) {
+    Value zeroIndex = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value offset = readElement(
+        loc, prefix.offset,
+        readIndices(prefix.offset, first, prefix.offsetDroppedAxes, zeroIndex));
+    if (offset.getType().isInteger(64))
+      return offset;
+    return arith::ExtSIOp::create(builder, loc, builder.getI64Type(), offset);
+  }
+
+  /// Whether the index of any prefix of `prefixes` with an offset (one at
+  /// least) wraps on the line whose first element is at `first`
+  /// (prefixIndexWraps).
+  Value anyPrefixWraps(Location loc, ArrayRef<PrefixTerm> prefixes,
+                       ValueRange first, int64_t size) {
+    Value any;
+    for (const PrefixTerm &prefix : prefixes) {
+      if (!prefix.offset)
+        continue;
+      Value wraps = prefixIndexWraps(builder, loc, prefix,
+                                     prefixOffset(loc, prefix, first), size);
+      any = any ? arith::OrIOp::create(builder, loc, any, wraps) : wraps;
+    }
+    return any;
   }
 
   /// The element of tensor `value` at `indices`, emitted at the builder's
@@ -617,7 +680,7 @@ private:
     if (auto div = dyn_cast<arith::DivFOp>(op);
         div && reciprocalDivisors && isBlock(div.getRhs().getType()) &&
         dividesByReciprocal(operands[1].getType()) &&
-        cpu::variesAlong(div.getRhs()).none() &&
+        variesAlong(div.getRhs()).none() &&
         !reciprocalLoop->isAncestor(
             operands[1].getParentRegion()->getParentOp())) {
       // x / s as x * (1/s): the host compiler hoists 1/s out of the loop.
@@ -662,7 +725,7 @@ private:
       start = tail->second.start;
       return true;
     }
-    if (cpu::variesAlong(value).none())
+    if (variesAlong(value).none())
       return true;
     Operation *def = value.getDefiningOp();
     if (!def || def->getNumResults() != 1 ||
@@ -798,8 +861,7 @@ private:
     if (type.getRank() == 1)
       prefetchNextWork(load, tailStart);
     // Padding equal everywhere: a tail that later ops can skip computing.
-    if (tailStart &&
-        (!load.getOther() || cpu::variesAlong(load.getOther()).none()))
+    if (tailStart && (!load.getOther() || variesAlong(load.getOther()).none()))
       tails[load.getResult()] = {tailStart, otherAt(ValueRange{tailStart})};
     fused.finish(*this, loc, results);
     return success();
@@ -1038,7 +1100,7 @@ private:
     auto type = cast<RankedTensorType>(load.getType());
     if (type.getRank() != 1)
       return false;
-    if (load.getMask() && !cpu::splitMask(load.getMask()).perElement.empty())
+    if (load.getMask() && !splitMask(load.getMask()).perElement.empty())
       return false;
     Block *block = load->getBlock();
     Operation *firstWrite = nullptr;

@@ -39,6 +39,7 @@ void addLayoutStagePasses(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(
       createBlkStageInShared(BlkStageInSharedOptions{options.target.smArch}));
   pm.addPass(createBlkRematerializeAddresses());
+  pm.addPass(createBlkVersionPrefixMasks());
 }
 
 void addNVVMStagePasses(OpPassManager &pm, const CompileOptions &options) {

@@ -60,6 +60,11 @@ def BlkGPU_Dialect : Dialect {
     /// see through, so they are computed there, neither hoisted nor shared.
     static constexpr ::llvm::StringLiteral kRematerializedAttrName =
         "blkgpu.rematerialized";
+    /// A unit attribute of scf.if: blk-version-prefix-masks made it around
+    /// one access, on a condition the same for the whole program; the GPU
+    /// lowering carries blocks through it (no other scf.if may).
+    static constexpr ::llvm::StringLiteral kVersionedAccessAttrName =
+        "blkgpu.versioned_access";
 
   private:
     void registerAttributes();

@@ -139,6 +139,13 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
                                 "blk.broadcast";
     return success();
   }
+  if (attr.getName() == kVersionedAccessAttrName) {
+    if (op->getName().getStringRef() != "scf.if" ||
+        !isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << kVersionedAccessAttrName << " is a unit attribute of scf.if";
+    return success();
+  }
   return op->emitError() << "unknown blkgpu attribute '"
                          << attr.getName().getValue() << "' (the module takes "
                          << kNumWarpsAttrName << ", " << kNumCTAsAttrName
@@ -147,5 +154,6 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
                          << kResidencyAttrName << " and "
                          << kClusterFallbackAttrName << ", blk.reduce "
                          << kCTALocalAttrName << ", blk.make_range and "
-                         << "blk.broadcast " << kRematerializedAttrName << ")";
+                         << "blk.broadcast " << kRematerializedAttrName
+                         << ", scf.if " << kVersionedAccessAttrName << ")";
 }

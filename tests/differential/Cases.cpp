@@ -1263,6 +1263,7 @@ const std::vector<Case> &allCases() {
     addProgramsPerCTACases(all);
     addWideLayerNormCases(all);
     addWordPairsCases(all);
+    addPrefixMasksCases(all);
     // Names must be unique: the cast loop makes one per (from, to) pair.
     std::map<std::string, int> seen;
     for (Case &c : all)

@@ -83,7 +83,10 @@ LogicalResult checkOp(Operation *op) {
 LogicalResult checkBlock(Block &block) {
   return walkBlockOps(
       block, "GPU", [](scf::ForOp loop) { return checkBlock(*loop.getBody()); },
-      checkOp);
+      checkOp,
+      [](scf::IfOp ifOp) {
+        return ifOp->hasAttr(blkgpu::BlkGPUDialect::kVersionedAccessAttrName);
+      });
 }
 
 } // namespace

@@ -29,3 +29,23 @@ func.func @not_unit() -> tensor<16xi32> {
   %r = blk.make_range 0 to 16 {blkgpu.rematerialized = 1 : i32} : tensor<16xi32>
   return %r : tensor<16xi32>
 }
+
+// -----
+
+// blkgpu.versioned_access (set by blk-version-prefix-masks) is a unit
+// attribute of scf.if only.
+
+func.func @versioned_on_arith(%a: tensor<16xi32>) -> tensor<16xi32> {
+  // expected-error @+1 {{blkgpu.versioned_access is a unit attribute of scf.if}}
+  %b = arith.addi %a, %a {blkgpu.versioned_access} : tensor<16xi32>
+  return %b : tensor<16xi32>
+}
+
+// -----
+
+func.func @versioned_not_unit(%c: i1) {
+  // expected-error @+1 {{blkgpu.versioned_access is a unit attribute of scf.if}}
+  scf.if %c {
+  } {blkgpu.versioned_access = 1 : i32}
+  return
+}

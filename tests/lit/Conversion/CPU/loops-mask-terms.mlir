@@ -15,26 +15,39 @@
 // CHECK-NEXT:  #[[ANN:loop_annotation[0-9_]*]] = #llvm.loop_annotation<vectorize = #[[VEC]], interleave = #[[IL]]>
 
 // `n > start + range(4, 20)`: the swapped compare, a make_range that does
-// not start at 0 and an offset constant along the lanes.
+// not start at 0 and an offset constant along the lanes. Ints wrap: where
+// start + 19 passes INT32_MAX (start > 2147483628) the index wraps and the
+// term holds again past the wrap, so that line tests it per element; else
+// it bounds the loop.
 // CHECK-LABEL: func.func @offset_prefix
 // CHECK-SAME:    (%[[OUT:[^:]*]]: !blk.ptr<f32>, %[[START:[^:]*]]: i32, %[[N:[^:]*]]: i32
 // CHECK:         %[[CM16:.*]] = arith.constant -16 : index
-// CHECK:         %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
-// CHECK-NEXT:    %[[A:.*]] = arith.subi %[[N64]], %[[C4:.*]] : i64
-// CHECK-NEXT:    %[[S64:.*]] = arith.extsi %[[START]] : i32 to i64
-// CHECK-NEXT:    %[[B:.*]] = arith.subi %[[A]], %[[S64]] : i64
-// CHECK-NEXT:    %[[MIN:.*]] = arith.minsi %[[B]], %[[C16:.*]] : i64
-// CHECK-NEXT:    %[[MAX:.*]] = arith.maxsi %[[MIN]], %[[C0:.*]] : i64
-// CHECK-NEXT:    %[[END:.*]] = arith.index_cast %[[MAX]] : i64 to index
-// CHECK-NEXT:    %[[SPLIT:.*]] = arith.andi %[[END]], %[[CM16]] : index
-// CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %[[SPLIT]] step
-// CHECK-NOT:       scf.if
-// CHECK:           blk.store
-// CHECK-NEXT:    }{{$}}
-// CHECK-NEXT:    scf.for %{{.*}} = %[[SPLIT]] to %[[END]] step
-// CHECK-NOT:       scf.if
-// CHECK:           blk.store
-// CHECK-NEXT:    } {llvm.loop_annotation = #[[ANN]]}
+// CHECK:         %[[LIMIT:.*]] = arith.constant 2147483628 : i64
+// CHECK:         %[[WS64:.*]] = arith.extsi %[[START]] : i32 to i64
+// CHECK-NEXT:    %[[WRAPS:.*]] = arith.cmpi sgt, %[[WS64]], %[[LIMIT]] : i64
+// CHECK-NEXT:    scf.if %[[WRAPS]] {
+// CHECK-NEXT:      scf.for
+// CHECK:             %[[TEST:.*]] = arith.cmpi sgt, %[[N]], %{{.*}} : i32
+// CHECK-NEXT:        scf.if %[[TEST]] {
+// CHECK:               blk.store
+// CHECK:         } else {
+// CHECK-NEXT:      %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
+// CHECK-NEXT:      %[[A:.*]] = arith.subi %[[N64]], %[[C4:.*]] : i64
+// CHECK-NEXT:      %[[S64:.*]] = arith.extsi %[[START]] : i32 to i64
+// CHECK-NEXT:      %[[B:.*]] = arith.subi %[[A]], %[[S64]] : i64
+// CHECK-NEXT:      %[[MIN:.*]] = arith.minsi %[[B]], %[[C16:.*]] : i64
+// CHECK-NEXT:      %[[MAX:.*]] = arith.maxsi %[[MIN]], %[[C0:.*]] : i64
+// CHECK-NEXT:      %[[END:.*]] = arith.index_cast %[[MAX]] : i64 to index
+// CHECK-NEXT:      %[[SPLIT:.*]] = arith.andi %[[END]], %[[CM16]] : index
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[SPLIT]] step
+// CHECK-NOT:         scf.if
+// CHECK:             blk.store
+// CHECK-NEXT:      }{{$}}
+// CHECK-NEXT:      scf.for %{{.*}} = %[[SPLIT]] to %[[END]] step
+// CHECK-NOT:         scf.if
+// CHECK:             blk.store
+// CHECK-NEXT:      } {llvm.loop_annotation = #[[ANN]]}
+// CHECK-NEXT:    }
 // CHECK-NEXT:    return
 func.func @offset_prefix(%out: !blk.ptr<f32>, %start: i32, %n: i32, %v: f32) {
   %r = blk.make_range 4 to 20 : tensor<16xi32>
@@ -140,20 +153,30 @@ func.func @tile(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>, %m: i32, %n: i32) {
 // the [1, 8] compare is broadcast to the tile. The broadcast compare is
 // still a prefix: the inner loops end at clamp(n - start, 0, 8), its offset
 // (1-D, below the expand_dims) and bound read at index 0 of the axes they
-// lack. No per-element test is left.
+// lack. Unless start + 7 wraps past INT32_MAX (then each line tests the
+// column term per element), no per-element test is left.
 // CHECK-LABEL: func.func @tile_broadcast_compare
 // CHECK-SAME:    (%{{[^:]*}}: !blk.ptr<f32>, %{{[^:]*}}: !blk.ptr<f32>, %[[M:[^:]*]]: i32, %[[N:[^:]*]]: i32, %[[START:[^:]*]]: i32)
+// CHECK:         %[[TOP:.*]] = arith.constant 2147483640 : i64
 // CHECK:         scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
-// CHECK-NEXT:      %[[S64:.*]] = arith.extsi %[[START]] : i32 to i64
-// CHECK-NEXT:      %[[LEFT:.*]] = arith.subi %[[N64]], %[[S64]] : i64
-// CHECK-NEXT:      %[[MIN:.*]] = arith.minsi %[[LEFT]], %{{.*}} : i64
-// CHECK-NEXT:      %[[MAX:.*]] = arith.maxsi %[[MIN]], %{{.*}} : i64
-// CHECK-NEXT:      %[[COLEND:.*]] = arith.index_cast %[[MAX]] : i64 to index
-// CHECK-NEXT:      %[[R:.*]] = arith.index_cast %[[ROW]] : index to i32
-// CHECK-NEXT:      %[[ROWOK:.*]] = arith.cmpi slt, %[[R]], %[[M]] : i32
-// CHECK-NEXT:      %[[END:.*]] = arith.select %[[ROWOK]], %[[COLEND]], %{{.*}} : index
-// CHECK-NOT:     scf.if
+// CHECK-NEXT:      %[[WS64:.*]] = arith.extsi %[[START]] : i32 to i64
+// CHECK-NEXT:      %[[WRAPS:.*]] = arith.cmpi sgt, %[[WS64]], %[[TOP]] : i64
+// CHECK-NEXT:      scf.if %[[WRAPS]] {
+// CHECK:             arith.cmpi slt, %{{.*}}, %[[N]] : i32
+// CHECK:           } else {
+// CHECK:             %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
+// CHECK-NEXT:        %[[S64:.*]] = arith.extsi %[[START]] : i32 to i64
+// CHECK-NEXT:        %[[LEFT:.*]] = arith.subi %[[N64]], %[[S64]] : i64
+// CHECK-NEXT:        %[[MIN:.*]] = arith.minsi %[[LEFT]], %{{.*}} : i64
+// CHECK-NEXT:        %[[MAX:.*]] = arith.maxsi %[[MIN]], %{{.*}} : i64
+// CHECK-NEXT:        %[[COLEND:.*]] = arith.index_cast %[[MAX]] : i64 to index
+// CHECK-NEXT:        %[[R:.*]] = arith.index_cast %[[ROW]] : index to i32
+// CHECK-NEXT:        %[[ROWOK:.*]] = arith.cmpi slt, %[[R]], %[[M]] : i32
+// CHECK-NEXT:        %[[END:.*]] = arith.select %[[ROWOK]], %[[COLEND]], %{{.*}} : index
+// CHECK-NEXT:        %[[SPLIT:.*]] = arith.andi %[[END]]
+// CHECK-NEXT:        scf.for
+// CHECK-NOT:           scf.if
+// CHECK:               memref.store
 // CHECK:         return
 func.func @tile_broadcast_compare(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>, %m: i32, %n: i32, %start: i32) {
   %rm = blk.make_range 0 to 4 : tensor<4xi32>

@@ -1,4 +1,5 @@
-//===- MaskTerms.h - masks of loads and stores, split for loops -*- C++ -*-===//
+//===- MaskTerms.h - masks of loads and stores, split into terms -*- C++
+//-*-===//
 //
 // A masked load or store on the host is a loop nest whose innermost loop
 // LLVM vectorizes. A per-element mask there becomes a masked vector load or
@@ -7,18 +8,22 @@
 // loops stage takes the usual masks apart: `offsets < n` along the innermost
 // dimension bounds the inner loop instead, a term constant along it (a row
 // mask of a 2-D tile) decides once per line, and only what is left is
-// tested per element.
+// tested per element. The GPU's blk-version-prefix-masks reads the same
+// prefixes to branch, once for the whole block, around a loop-variant one.
 //
 //===----------------------------------------------------------------------===//
-#ifndef BLOCKJIT_COMPILER_CPU_MASKTERMS_H
-#define BLOCKJIT_COMPILER_CPU_MASKTERMS_H
+#ifndef BLOCKJIT_COMPILER_MASKTERMS_H
+#define BLOCKJIT_COMPILER_MASKTERMS_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 #include "mlir/IR/ValueRange.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallVector.h"
 
-namespace blockjit::cpu {
+#include <optional>
+
+namespace blockjit {
 
 /// The dimensions along which the elements of block `value` may differ (a
 /// superset: values the analysis cannot see through vary along every
@@ -33,6 +38,8 @@ llvm::SmallBitVector variesAlong(mlir::Value value);
 /// `bound` and `offset` may be smaller than the mask, which broadcasts them:
 /// read them with readIndices().
 struct PrefixTerm {
+  /// The term itself, for testing it per element where the index wraps.
+  mlir::Value term;
   mlir::Value bound;
   mlir::Value offset;
   int64_t start = 0;
@@ -64,6 +71,19 @@ struct MaskTerms {
 /// `mask` (a block of i1) split into its terms.
 MaskTerms splitMask(mlir::Value mask);
 
-} // namespace blockjit::cpu
+/// `term` (a block of i1, not a conjunction) as a prefix of the innermost
+/// dimension, if it is one.
+std::optional<PrefixTerm> matchPrefix(mlir::Value term);
 
-#endif // BLOCKJIT_COMPILER_CPU_MASKTERMS_H
+/// Whether the index i + start + offset of `prefix`, for i in [0, size),
+/// wraps around its integer type (ints wrap, docs/LANGUAGE.md): then the
+/// term is no prefix (it holds again past the wrap). `offset` is the
+/// offset's scalar at this line, sign-extended to i64; an i1 computed at
+/// the builder (false without an offset).
+mlir::Value prefixIndexWraps(mlir::OpBuilder &builder, mlir::Location loc,
+                             const PrefixTerm &prefix, mlir::Value offset,
+                             int64_t size);
+
+} // namespace blockjit
+
+#endif // BLOCKJIT_COMPILER_MASKTERMS_H

@@ -1,16 +1,19 @@
-//===- MaskTerms.cpp - masks of loads and stores, split for loops --------===//
-#include "compiler/cpu/MaskTerms.h"
+//===- MaskTerms.cpp - masks of loads and stores, split into terms -------===//
+#include "compiler/MaskTerms.h"
 
 #include "dialect/BlkDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include <limits>
 
 #include <optional>
 
 using namespace mlir;
 
-namespace blockjit::cpu {
+namespace blockjit {
 namespace {
 
 llvm::SmallBitVector
@@ -99,14 +102,17 @@ std::optional<arith::CmpIPredicate> mirrored(arith::CmpIPredicate predicate) {
 }
 
 /// `term` as a prefix of the innermost dimension, if it is one.
-std::optional<PrefixTerm> matchPrefix(Value term) {
+std::optional<PrefixTerm> matchPrefixTerm(Value term) {
   // A compare of a smaller block (a row of column indices against n) that
   // the mask broadcasts along other dimensions than the innermost one.
   if (auto bcast = term.getDefiningOp<blk::BroadcastOp>()) {
     ArrayRef<int64_t> from = bcast.getSrc().getType().getShape();
     if (from.back() != cast<RankedTensorType>(term.getType()).getShape().back())
       return std::nullopt;
-    return matchPrefix(bcast.getSrc());
+    std::optional<PrefixTerm> prefix = matchPrefixTerm(bcast.getSrc());
+    if (prefix)
+      prefix->term = term;
+    return prefix;
   }
   auto cmp = term.getDefiningOp<arith::CmpIOp>();
   if (!cmp)
@@ -124,7 +130,7 @@ std::optional<PrefixTerm> matchPrefix(Value term) {
   std::optional<IndexExpression> expression = matchIndex(index);
   if (!expression)
     return std::nullopt;
-  PrefixTerm prefix{bound, expression->offset, expression->start};
+  PrefixTerm prefix{term, bound, expression->offset, expression->start};
   prefix.offsetDroppedAxes = expression->offsetDroppedAxes;
   switch (predicate) {
   case arith::CmpIPredicate::slt:
@@ -154,7 +160,7 @@ void collectTerms(Value mask, MaskTerms &terms) {
   int64_t last = rankOf(mask) - 1;
   if (!variesAlong(mask).test(last))
     terms.perLine.push_back(mask);
-  else if (std::optional<PrefixTerm> prefix = matchPrefix(mask))
+  else if (std::optional<PrefixTerm> prefix = matchPrefixTerm(mask))
     terms.prefixes.push_back(*prefix);
   else
     terms.perElement.push_back(mask);
@@ -241,10 +247,41 @@ llvm::SmallVector<Value> readIndices(Value value, ValueRange indices,
   return result;
 }
 
+std::optional<PrefixTerm> matchPrefix(Value term) {
+  return matchPrefixTerm(term);
+}
+
+Value prefixIndexWraps(OpBuilder &builder, Location loc,
+                       const PrefixTerm &prefix, Value offset, int64_t size) {
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, v, 64);
+  };
+  if (!prefix.offset)
+    return arith::ConstantIntOp::create(builder, loc, 0, 1);
+  unsigned width =
+      getElementTypeOrSelf(prefix.bound.getType()).getIntOrFloatBitWidth();
+  int64_t highest = width >= 64 ? std::numeric_limits<int64_t>::max()
+                                : (int64_t(1) << (width - 1)) - 1;
+  int64_t lowest = -highest - 1;
+  int64_t last = prefix.start + size - 1;
+  // start + offset >= lowest and last + offset <= highest, written so that
+  // no constant overflows (a bound past the type's is never crossed).
+  Value wraps = arith::ConstantIntOp::create(builder, loc, 0, 1);
+  if (last >= 0)
+    wraps = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt,
+                                  offset, constant(highest - last));
+  if (prefix.start < 0)
+    wraps = arith::OrIOp::create(
+        builder, loc, wraps,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, offset,
+                              constant(lowest - prefix.start)));
+  return wraps;
+}
+
 MaskTerms splitMask(Value mask) {
   MaskTerms terms;
   collectTerms(mask, terms);
   return terms;
 }
 
-} // namespace blockjit::cpu
+} // namespace blockjit

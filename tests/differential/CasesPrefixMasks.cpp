@@ -1,0 +1,101 @@
+//===- CasesPrefixMasks.cpp - masks with a prefix that changes per row ----===//
+//
+// A row loop whose load and store masks have a prefix term that changes
+// with the row, `cols + shift <= row + base` (and `<`): the GPU's
+// blk-version-prefix-masks runs each access without that term on the rows
+// where it holds for the whole block, and as written elsewhere. These cases
+// cross from one to the other (rows below and above the block), on 1 and 4
+// warps, f32 and bf16 on odd strides (word pairs on one warp), persistent
+// programs of several rows, and terms whose index wraps in 32 bits (shift
+// near INT32_MAX: the compare holds again past the wrap, so the block is
+// never wholly on and the access keeps its mask).
+//
+//===----------------------------------------------------------------------===//
+#include "tests/differential/CaseHelpers.h"
+
+#include "frontend/blockjit.h"
+
+#include <cstdint>
+#include <limits>
+
+namespace blockjit::difftest {
+
+namespace {
+
+/// Rows row_start, row_start + step, ...: out[row, c] = in[row, c] where
+/// c < n and c + shift <= row + base (loaded, -3 where the load's mask is
+/// off), stored where c < n and c + shift < row + base + 5.
+const std::shared_ptr<KernelDef> &prefixRows() {
+  static auto kernel =
+      jit("prefix_rows", [](Ptr<> in, Ptr<> out, Int stride, Int n_rows, Int n,
+                            Int shift, Int base, Constexpr BLOCK) {
+        for_range(program_id(0), n_rows, num_programs(0), [&](Int row) {
+          Tensor cols = arange(0, BLOCK);
+          Tensor index = cols + shift;
+          Tensor x = load(in + (row * stride + cols),
+                          (cols < n) & (index <= row + base), -3.0);
+          store(out + (row * stride + cols), x,
+                (cols < n) & (index < row + base + 5));
+        });
+      });
+  return kernel;
+}
+
+/// `a + b` as 32-bit integers add (wrapping).
+int64_t add32(int64_t a, int64_t b) {
+  return int64_t(int32_t(uint32_t(int32_t(a)) + uint32_t(int32_t(b))));
+}
+
+} // namespace
+
+void addPrefixMasksCases(std::vector<Case> &cases) {
+  const int32_t kMax = std::numeric_limits<int32_t>::max();
+  struct Shape {
+    const char *name;
+    int64_t cols, rows;
+    int32_t shift, base;
+  };
+  // causal: rows 0 .. 2 * block cross the diagonal and pass it; shifted:
+  // a negative shift and a base; wrap: c + shift wraps for c > 60 (the
+  // term holds there again), row + base stays below INT32_MAX.
+  const Shape shapes[] = {{"causal", 100, 300, 0, 0},
+                          {"causal", 781, 1700, 0, 0},
+                          {"shifted", 257, 700, -5, 3},
+                          {"wrap", 100, 90, kMax - 60, kMax - 100}};
+  for (const Shape &shape : shapes)
+    for (DType t : {DType::F32, DType::BF16})
+      for (int warps : {1, 4}) {
+        const int64_t stride = shape.cols | 1; // odd: word pairs for bf16
+        const int64_t cols = shape.cols, rows = shape.rows;
+        const int32_t shift = shape.shift, base = shape.base;
+        Case c{std::string("prefix_rows_") + shape.name + "_" + suffix(t) +
+                   "_n" + std::to_string(cols) + "_w" + std::to_string(warps),
+               {"load", "store", "for_range"},
+               prefixRows()};
+        c.buffers = {{t, values(t, rows * stride, unsigned(cols))},
+                     {t, sentinel(rows * stride)}};
+        c.args = {bufArg(0),
+                  bufArg(1),
+                  i32Arg(int32_t(stride)),
+                  i32Arg(int32_t(rows)),
+                  i32Arg(int32_t(cols)),
+                  i32Arg(shift),
+                  i32Arg(base),
+                  constArg(next_power_of_2(cols))};
+        // Persistent programs: each takes every 7th row.
+        c.grid = {7};
+        c.numWarps = warps;
+        c.reference = [=](Buffers &b) {
+          for (int64_t r = 0; r < rows; ++r)
+            for (int64_t k = 0; k < cols; ++k) {
+              int64_t index = add32(k, shift), bound = add32(r, base);
+              if (index < add32(bound, 5))
+                b[1][r * stride + k] =
+                    index <= bound ? b[0][r * stride + k] : -3.0;
+            }
+        };
+        cases.push_back(std::move(c));
+      }
+}
+
+} // namespace blockjit::difftest
