@@ -42,6 +42,8 @@ llvm::SmallBitVector longDimensions(Value value) {
 struct IndexExpression {
   int64_t start = 0;
   Value offset; // null, or a block constant along the innermost dimension
+  /// The bits of the integers `offset` is added in (PrefixTerm).
+  unsigned offsetWidth = 0;
   /// The axes of the expression's value that `offset` lacks (PrefixTerm).
   llvm::SmallVector<int64_t, 2> offsetDroppedAxes;
 };
@@ -80,6 +82,8 @@ std::optional<IndexExpression> matchIndex(Value value) {
     if (!inner || inner->offset)
       return std::nullopt;
     inner->offset = rhs;
+    inner->offsetWidth =
+        getElementTypeOrSelf(add.getType()).getIntOrFloatBitWidth();
     return inner;
   }
   return std::nullopt;
@@ -131,6 +135,7 @@ std::optional<PrefixTerm> matchPrefixTerm(Value term) {
   if (!expression)
     return std::nullopt;
   PrefixTerm prefix{term, bound, expression->offset, expression->start};
+  prefix.offsetWidth = expression->offsetWidth;
   prefix.offsetDroppedAxes = expression->offsetDroppedAxes;
   switch (predicate) {
   case arith::CmpIPredicate::slt:
@@ -258,8 +263,9 @@ Value prefixIndexWraps(OpBuilder &builder, Location loc,
   };
   if (!prefix.offset)
     return arith::ConstantIntOp::create(builder, loc, 0, 1);
-  unsigned width =
-      getElementTypeOrSelf(prefix.bound.getType()).getIntOrFloatBitWidth();
+  // The width the offset is added in: the compare may be wider (an i32
+  // `start + cols` sign-extended against an i64 bound), the wrap is not.
+  unsigned width = prefix.offsetWidth;
   int64_t highest = width >= 64 ? std::numeric_limits<int64_t>::max()
                                 : (int64_t(1) << (width - 1)) - 1;
   int64_t lowest = -highest - 1;

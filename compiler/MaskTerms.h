@@ -43,6 +43,9 @@ struct PrefixTerm {
   mlir::Value bound;
   mlir::Value offset;
   int64_t start = 0;
+  /// The bits of the integers `offset` is added in (0 without an offset):
+  /// the index wraps there, also when the compare is wider.
+  unsigned offsetWidth = 0;
   bool inclusive = false;
   bool isUnsigned = false;
   /// The mask's axes that `offset` lacks (expand_dims above it), in the
@@ -53,9 +56,10 @@ struct PrefixTerm {
 /// The indices at which to read `value`, a block that `mask` (of which
 /// `indices` index an element) broadcasts: the axes in `droppedAxes`
 /// removed in order, then every dimension of size 1 read at 0.
-llvm::SmallVector<mlir::Value>
-readIndices(mlir::Value value, mlir::ValueRange indices,
-            llvm::ArrayRef<int64_t> droppedAxes, mlir::Value zeroIndex);
+llvm::SmallVector<mlir::Value> readIndices(mlir::Value value,
+                                           mlir::ValueRange indices,
+                                           llvm::ArrayRef<int64_t> droppedAxes,
+                                           mlir::Value zeroIndex);
 
 /// A block of i1 as the conjunction of its terms, sorted by how the loops
 /// can test them.

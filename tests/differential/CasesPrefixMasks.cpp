@@ -8,7 +8,8 @@
 // warps, f32 and bf16 on odd strides (word pairs on one warp), persistent
 // programs of several rows, and terms whose index wraps in 32 bits (shift
 // near INT32_MAX: the compare holds again past the wrap, so the block is
-// never wholly on and the access keeps its mask).
+// never wholly on and the access keeps its mask), also compared in 64 bits
+// against an Int64 bound.
 //
 //===----------------------------------------------------------------------===//
 #include "tests/differential/CaseHelpers.h"
@@ -36,6 +37,23 @@ const std::shared_ptr<KernelDef> &prefixRows() {
                           (cols < n) & (index <= row + base), -3.0);
           store(out + (row * stride + cols), x,
                 (cols < n) & (index < row + base + 5));
+        });
+      });
+  return kernel;
+}
+
+/// prefixRows with the load's term compared in 64 bits: the 32-bit index
+/// c + shift (which wraps in 32 bits) sign-extended against an Int64
+/// bound, out[row, c] = in[row, c] where c < n and c + shift < bound + row.
+const std::shared_ptr<KernelDef> &prefixRowsWide() {
+  static auto kernel = jit(
+      "prefix_rows_wide", [](Ptr<> in, Ptr<> out, Int stride, Int n_rows, Int n,
+                             Int shift, Int64 bound, Constexpr BLOCK) {
+        for_range(program_id(0), n_rows, num_programs(0), [&](Int row) {
+          Tensor cols = arange(0, BLOCK);
+          Tensor x = load(in + (row * stride + cols),
+                          (cols < n) & ((cols + shift) < bound + row), -3.0);
+          store(out + (row * stride + cols), x, cols < n);
         });
       });
   return kernel;
@@ -96,6 +114,35 @@ void addPrefixMasksCases(std::vector<Case> &cases) {
         };
         cases.push_back(std::move(c));
       }
+  // The index wraps in 32 bits, the compare is in 64: c + shift is below
+  // the bound for c < 20 + row and again past the wrap (c > 60).
+  for (int warps : {1, 4}) {
+    const int64_t cols = 100, rows = 90, stride = 101;
+    const int32_t shift = kMax - 60;
+    const int64_t bound = int64_t(kMax) - 40;
+    Case c{"prefix_rows_wide_wrap_f32_w" + std::to_string(warps),
+           {"load", "store", "for_range"},
+           prefixRowsWide()};
+    c.buffers = {{DType::F32, values(DType::F32, rows * stride, 5)},
+                 {DType::F32, sentinel(rows * stride)}};
+    c.args = {bufArg(0),
+              bufArg(1),
+              i32Arg(int32_t(stride)),
+              i32Arg(int32_t(rows)),
+              i32Arg(int32_t(cols)),
+              i32Arg(shift),
+              i64Arg(bound),
+              constArg(128)};
+    c.grid = {7};
+    c.numWarps = warps;
+    c.reference = [=](Buffers &b) {
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t k = 0; k < cols; ++k)
+          b[1][r * stride + k] =
+              add32(k, shift) < bound + r ? b[0][r * stride + k] : -3.0;
+    };
+    cases.push_back(std::move(c));
+  }
 }
 
 } // namespace blockjit::difftest
