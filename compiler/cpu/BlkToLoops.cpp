@@ -520,6 +520,9 @@ private:
     Value zeroIndex = arith::ConstantIndexOp::create(builder, loc, 0);
     Value bound = readElement(loc, prefix.bound,
                               readIndices(prefix.bound, first, {}, zeroIndex));
+    if (bound.getType() == i64 || prefix.offsetWidth >= 64)
+      return prefixEnd64(loc, prefix, first, size,
+                         widen(bound, prefix.isUnsigned));
     Value end;
     if (prefix.isUnsigned && bound.getType() == i64) {
       // An unsigned 64-bit bound at or above 2^63 keeps the whole line.
@@ -539,6 +542,44 @@ private:
     end = arith::MaxSIOp::create(
         builder, loc, constant(0),
         arith::MinSIOp::create(builder, loc, end, constant(size)));
+    return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                      end);
+  }
+
+  /// prefixEnd with a 64-bit bound or offset, where bound - first may
+  /// overflow (INT64_MIN - 1 read as INT64_MAX kept a whole line): compared
+  /// with the line's first and last index instead, which do not wrap (lines
+  /// where they would test the term per element).
+  Value prefixEnd64(Location loc, const PrefixTerm &prefix, ValueRange first,
+                    int64_t size, Value bound) {
+    auto constant = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(builder, loc, v, 64);
+    };
+    auto compare = [&](arith::CmpIPredicate predicate, Value a, Value b) {
+      return arith::CmpIOp::create(builder, loc, predicate, a, b);
+    };
+    using P = arith::CmpIPredicate;
+    bool u = prefix.isUnsigned, inclusive = prefix.inclusive;
+    Value firstIndex = constant(prefix.start);
+    if (prefix.offset)
+      firstIndex = arith::AddIOp::create(builder, loc, firstIndex,
+                                         prefixOffset(loc, prefix, first));
+    Value lastIndex =
+        arith::AddIOp::create(builder, loc, firstIndex, constant(size - 1));
+    // None where bound < first (<= for `<`), all where bound >= last (>),
+    // else bound - first (+ 1 for `<=`), which lies in [1, size - 1].
+    Value none =
+        compare(inclusive ? (u ? P::ult : P::slt) : (u ? P::ule : P::sle),
+                bound, firstIndex);
+    Value all =
+        compare(inclusive ? (u ? P::uge : P::sge) : (u ? P::ugt : P::sgt),
+                bound, lastIndex);
+    Value some = arith::SubIOp::create(builder, loc, bound, firstIndex);
+    if (inclusive)
+      some = arith::AddIOp::create(builder, loc, some, constant(1));
+    Value end = arith::SelectOp::create(
+        builder, loc, none, constant(0),
+        arith::SelectOp::create(builder, loc, all, constant(size), some));
     return arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
                                       end);
   }

@@ -59,6 +59,22 @@ const std::shared_ptr<KernelDef> &prefixRowsWide() {
   return kernel;
 }
 
+/// 64-bit prefixes at the ends of the range: out[row, c] = in[row, c]
+/// where c + offset < bound (else -3), stored where c <= last; BLOCK = n.
+const std::shared_ptr<KernelDef> &prefixBounds64() {
+  static auto kernel =
+      jit("prefix_bounds64", [](Ptr<> in, Ptr<> out, Int n_rows, Int64 offset,
+                                Int64 bound, Int64 last, Constexpr BLOCK) {
+        for_range(program_id(0), n_rows, num_programs(0), [&](Int row) {
+          Tensor cols = arange(0, BLOCK);
+          Tensor x =
+              load(in + (row * BLOCK + cols), (cols + offset) < bound, -3.0);
+          store(out + (row * BLOCK + cols), x, cols <= last);
+        });
+      });
+  return kernel;
+}
+
 /// `a + b` as 32-bit integers add (wrapping).
 int64_t add32(int64_t a, int64_t b) {
   return int64_t(int32_t(uint32_t(int32_t(a)) + uint32_t(int32_t(b))));
@@ -140,6 +156,43 @@ void addPrefixMasksCases(std::vector<Case> &cases) {
         for (int64_t k = 0; k < cols; ++k)
           b[1][r * stride + k] =
               add32(k, shift) < bound + r ? b[0][r * stride + k] : -3.0;
+    };
+    cases.push_back(std::move(c));
+  }
+  // 64-bit bounds where bound - first overflows: none below INT64_MIN + 1,
+  // all up to INT64_MAX inclusive; an offset near INT64_MAX; none stored.
+  const int64_t kMin64 = std::numeric_limits<int64_t>::min();
+  const int64_t kMax64 = std::numeric_limits<int64_t>::max();
+  struct Bounds {
+    const char *name;
+    int64_t offset, bound, last;
+  };
+  const Bounds bounds[] = {{"extremes", 1, kMin64, kMax64},
+                           {"near_max", kMax64 - 200, kMax64 - 150, 60},
+                           {"negative", -5, 3, -1}};
+  for (const Bounds &e : bounds) {
+    const int64_t block = 128, rows = 9;
+    Case c{std::string("prefix_bounds64_") + e.name,
+           {"load", "store", "for_range"},
+           prefixBounds64()};
+    c.buffers = {{DType::F32, values(DType::F32, rows * block, 9)},
+                 {DType::F32, sentinel(rows * block)}};
+    c.args = {bufArg(0),        bufArg(1),       i32Arg(int32_t(rows)),
+              i64Arg(e.offset), i64Arg(e.bound), i64Arg(e.last),
+              constArg(block)};
+    c.grid = {4};
+    c.numWarps = 1;
+    c.reference = [=](Buffers &b) {
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t k = 0; k < block; ++k) {
+          // k + offset in 64 bits (no case here wraps), written so that
+          // no subtraction overflows.
+          bool loaded =
+              e.bound != kMin64 &&
+              (e.offset > 0 ? k < e.bound - e.offset : k + e.offset < e.bound);
+          if (k <= e.last)
+            b[1][r * block + k] = loaded ? b[0][r * block + k] : -3.0;
+        }
     };
     cases.push_back(std::move(c));
   }
