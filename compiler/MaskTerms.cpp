@@ -106,14 +106,14 @@ std::optional<arith::CmpIPredicate> mirrored(arith::CmpIPredicate predicate) {
 }
 
 /// `term` as a prefix of the innermost dimension, if it is one.
-std::optional<PrefixTerm> matchPrefixTerm(Value term) {
+std::optional<PrefixTerm> matchPrefix(Value term) {
   // A compare of a smaller block (a row of column indices against n) that
   // the mask broadcasts along other dimensions than the innermost one.
   if (auto bcast = term.getDefiningOp<blk::BroadcastOp>()) {
     ArrayRef<int64_t> from = bcast.getSrc().getType().getShape();
     if (from.back() != cast<RankedTensorType>(term.getType()).getShape().back())
       return std::nullopt;
-    std::optional<PrefixTerm> prefix = matchPrefixTerm(bcast.getSrc());
+    std::optional<PrefixTerm> prefix = matchPrefix(bcast.getSrc());
     if (prefix)
       prefix->term = term;
     return prefix;
@@ -165,7 +165,7 @@ void collectTerms(Value mask, MaskTerms &terms) {
   int64_t last = rankOf(mask) - 1;
   if (!variesAlong(mask).test(last))
     terms.perLine.push_back(mask);
-  else if (std::optional<PrefixTerm> prefix = matchPrefixTerm(mask))
+  else if (std::optional<PrefixTerm> prefix = matchPrefix(mask))
     terms.prefixes.push_back(*prefix);
   else
     terms.perElement.push_back(mask);
@@ -250,10 +250,6 @@ llvm::SmallVector<Value> readIndices(Value value, ValueRange indices,
     if (size == 1)
       result[d] = zeroIndex;
   return result;
-}
-
-std::optional<PrefixTerm> matchPrefix(Value term) {
-  return matchPrefixTerm(term);
 }
 
 Value prefixIndexWraps(OpBuilder &builder, Location loc,

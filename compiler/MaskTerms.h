@@ -1,5 +1,4 @@
-//===- MaskTerms.h - masks of loads and stores, split into terms -*- C++
-//-*-===//
+//===- MaskTerms.h - masks of loads and stores, as terms ---*- C++ -*-===//
 //
 // A masked load or store on the host is a loop nest whose innermost loop
 // LLVM vectorizes. A per-element mask there becomes a masked vector load or
@@ -21,8 +20,6 @@
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallVector.h"
 
-#include <optional>
-
 namespace blockjit {
 
 /// The dimensions along which the elements of block `value` may differ (a
@@ -38,7 +35,8 @@ llvm::SmallBitVector variesAlong(mlir::Value value);
 /// `bound` and `offset` may be smaller than the mask, which broadcasts them:
 /// read them with readIndices().
 struct PrefixTerm {
-  /// The term itself, for testing it per element where the index wraps.
+  /// The term itself (for testing it per element where the index wraps,
+  /// or leaving it in a mask).
   mlir::Value term;
   mlir::Value bound;
   mlir::Value offset;
@@ -74,10 +72,6 @@ struct MaskTerms {
 
 /// `mask` (a block of i1) split into its terms.
 MaskTerms splitMask(mlir::Value mask);
-
-/// `term` (a block of i1, not a conjunction) as a prefix of the innermost
-/// dimension, if it is one.
-std::optional<PrefixTerm> matchPrefix(mlir::Value term);
 
 /// Whether the index i + start + offset of `prefix`, for i in [0, size),
 /// wraps around its integer type (ints wrap, docs/LANGUAGE.md): then the

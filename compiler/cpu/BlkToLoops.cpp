@@ -523,15 +523,8 @@ private:
     if (bound.getType() == i64 || prefix.offsetWidth >= 64)
       return prefixEnd64(loc, prefix, first, size,
                          widen(bound, prefix.isUnsigned));
-    Value end;
-    if (prefix.isUnsigned && bound.getType() == i64) {
-      // An unsigned 64-bit bound at or above 2^63 keeps the whole line.
-      Value huge = arith::CmpIOp::create(
-          builder, loc, arith::CmpIPredicate::slt, bound, constant(0));
-      end = arith::SelectOp::create(builder, loc, huge, constant(size), bound);
-    } else {
-      end = widen(bound, prefix.isUnsigned);
-    }
+    // Below 64 bits, no step here overflows.
+    Value end = widen(bound, prefix.isUnsigned);
     if (prefix.inclusive)
       end = arith::AddIOp::create(builder, loc, end, constant(1));
     if (prefix.start)

@@ -1,5 +1,4 @@
-//===- VersionPrefixMasks.cpp - accesses without their loop-variant prefix
-//-===//
+//===- VersionPrefixMasks.cpp - accesses without a loop-variant prefix ---===//
 //
 // A masked 1-D access costs per element where its mask may change within a
 // thread's vector or a warp's words: each vector branches on its own lanes
@@ -71,30 +70,15 @@ Value uniformScalar(OpBuilder &builder, Location loc, Value value) {
                                    constant.getSplatValue<TypedAttr>());
 }
 
-/// The conjunction's leaves of `mask`.
-void collectLeaves(Value mask, SmallVectorImpl<Value> &leaves) {
-  if (auto conjunction = mask.getDefiningOp<arith::AndIOp>()) {
-    collectLeaves(conjunction.getLhs(), leaves);
-    collectLeaves(conjunction.getRhs(), leaves);
-    return;
-  }
-  leaves.push_back(mask);
-}
-
-/// `leaf` of the mask of an access in `loop` as a prefix term that
+/// Whether prefix `term` of the mask of an access in `loop` is one that
 /// versioning can test once: it changes in the loop, its bound and offset
 /// are splats, its index is 32 bits or narrower.
-std::optional<PrefixTerm> versionableTerm(scf::ForOp loop, Value leaf) {
-  if (loop.isDefinedOutsideOfLoop(leaf))
-    return std::nullopt;
-  std::optional<PrefixTerm> term = matchPrefix(leaf);
-  if (!term || !isUniform(term->bound) ||
-      (term->offset && !isUniform(term->offset)))
-    return std::nullopt;
-  Type type = getElementTypeOrSelf(term->bound.getType());
-  if (!type.isSignlessInteger() || type.getIntOrFloatBitWidth() > 32)
-    return std::nullopt;
-  return term;
+bool isVersionable(scf::ForOp loop, const PrefixTerm &term) {
+  if (loop.isDefinedOutsideOfLoop(term.term) || !isUniform(term.bound) ||
+      (term.offset && !isUniform(term.offset)))
+    return false;
+  Type type = getElementTypeOrSelf(term.bound.getType());
+  return type.isSignlessInteger() && type.getIntOrFloatBitWidth() <= 32;
 }
 
 /// Whether prefix `term` (versionableTerm) of a block of `size` elements
@@ -110,19 +94,21 @@ Value holdsForWholeBlock(OpBuilder &builder, Location loc,
     return arith::ExtSIOp::create(builder, loc, i64, value);
   };
   int64_t last = term.start + size - 1;
-  // last + 1 <= bound, or last <= bound when inclusive.
+  // last (+ offset) + 1 <= bound, or last (+ offset) <= bound when
+  // inclusive.
   Value limit = arith::ConstantIntOp::create(
       builder, loc, last + (term.inclusive ? 0 : 1), 64);
-  if (!term.offset)
-    return arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::sle, limit,
-        widen(uniformScalar(builder, loc, term.bound)));
-  Value offset = arith::ExtSIOp::create(
-      builder, loc, i64, uniformScalar(builder, loc, term.offset));
-  limit = arith::AddIOp::create(builder, loc, limit, offset);
+  Value offset;
+  if (term.offset) {
+    offset = arith::ExtSIOp::create(builder, loc, i64,
+                                    uniformScalar(builder, loc, term.offset));
+    limit = arith::AddIOp::create(builder, loc, limit, offset);
+  }
   Value holds =
       arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle, limit,
                             widen(uniformScalar(builder, loc, term.bound)));
+  if (!offset)
+    return holds;
   Value wraps = prefixIndexWraps(builder, loc, term, offset, size);
   Value noWrap = arith::XOrIOp::create(
       builder, loc, wraps, arith::ConstantIntOp::create(builder, loc, 1, 1));
@@ -160,17 +146,20 @@ struct BlkVersionPrefixMasksPass
     if (std::optional<Layout1D> layout = linearLayoutOf(type);
         layout && layout->perThread() > kMaxElementsPerThread)
       return;
-    SmallVector<Value> leaves, rest;
+    // The mask's terms (compiler/MaskTerms.h): the versionable prefixes,
+    // and the rest, which the fast access keeps.
+    MaskTerms split = splitMask(mask);
     SmallVector<PrefixTerm> terms;
-    collectLeaves(mask, leaves);
-    for (Value leaf : leaves) {
-      if (std::optional<PrefixTerm> term = versionableTerm(loop, leaf))
-        terms.push_back(*term);
+    SmallVector<Value> rest(split.perLine);
+    for (const PrefixTerm &prefix : split.prefixes) {
+      if (isVersionable(loop, prefix))
+        terms.push_back(prefix);
       else
-        rest.push_back(leaf);
+        rest.push_back(prefix.term);
     }
     if (terms.empty())
       return;
+    llvm::append_range(rest, split.perElement);
 
     OpBuilder builder(access);
     Location loc = access->getLoc();
