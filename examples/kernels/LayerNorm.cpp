@@ -71,7 +71,7 @@ void layernorm_kernel(Ptr<> output_ptr, Ptr<> input_ptr, Ptr<> weight_ptr,
         Tensor x = load(row_in + cols, mask, 0).to(DType::F32);
         Tensor weight = load(weight_ptr + cols, mask, 0).to(DType::F32);
         Tensor bias = load(bias_ptr + cols, mask, 0).to(DType::F32);
-        store(row_out + cols, (x - mean) * rstd * weight + bias, mask);
+        store(row_out + cols, fma((x - mean) * rstd, weight, bias), mask);
       });
     });
     return;
@@ -92,7 +92,9 @@ void layernorm_kernel(Ptr<> output_ptr, Ptr<> input_ptr, Ptr<> weight_ptr,
     // across the reductions.
     Tensor weight = load(weight_ptr + col_offsets, mask, 0).to(DType::F32);
     Tensor bias = load(bias_ptr + col_offsets, mask, 0).to(DType::F32);
-    Tensor output = centred * rstd * weight + bias;
+    // One rounding for `* weight + bias`: an fma, as Triton's and Inductor's
+    // contracted code computes it (blockjit does not contract by itself).
+    Tensor output = fma(centred * rstd, weight, bias);
     Tensor output_ptrs = output_ptr + row_idx * output_row_stride + col_offsets;
     store(output_ptrs, output, mask);
   });

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""A row kernel (softmax or layernorm), one config at a time: GB/s,
+registers, shared memory and resident programs of each (warps, stages,
+grid) beside the autotuner's pick, so that the space around a tuned point
+can be read rather than only its winner.
+
+    python3 bench/row_config_sweep.py --lib build/lib/libblockjit_c.so \
+        --kernels layernorm,softmax --shapes 4096x12288 --dtypes bf16
+
+Grids: one program a row (`rows`), the persistent grid of resident programs
+(`resident`), and R rows a program for R in --rows-per-program. GB/s =
+minimal traffic / time (bench_common.bench_ms: L2 flushed before each run,
+the median of a fixed count), beside a device copy of the same bytes.
+--out writes a CSV.
+"""
+import argparse
+import csv
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from blockjit_ctypes import Blockjit, BlockjitError, constexpr  # noqa: E402
+from bench_common import bench_ms, next_power_of_2  # noqa: E402
+
+DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
+EPS = 1e-5
+
+
+def make_case(kernel, m, n, dt):
+    """(arguments without constexprs, constexprs, reference, output, bytes)."""
+    x = torch.randn(m, n, device="cuda", dtype=torch.float32).to(dt)
+    y = torch.empty_like(x)
+    block = next_power_of_2(n)
+    if kernel == "softmax":
+        args = [y, x, x.stride(0), y.stride(0), m, n]
+        ref = torch.softmax(x.double(), -1)
+        return args, [constexpr(block)], ref, y, 2 * m * n * x.element_size()
+    w = (1 + 0.1 * torch.randn(n, device="cuda")).to(dt)
+    b = (0.1 * torch.randn(n, device="cuda")).to(dt)
+    args = [y, x, w, b, x.stride(0), y.stride(0), m, n, EPS]
+    ref = F.layer_norm(x.double(), (n,), w.double(), b.double(), EPS)
+    return (args, [constexpr(block), constexpr(0)], ref, y,
+            2 * m * n * x.element_size() + 2 * n * x.element_size())
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--lib", default="build/lib/libblockjit_c.so")
+    p.add_argument("--kernels", default="layernorm,softmax")
+    p.add_argument("--shapes", default="4096x12288")
+    p.add_argument("--dtypes", default="bf16")
+    p.add_argument("--warps", default="4,8,16")
+    p.add_argument("--stages", default="1,2,3")
+    p.add_argument("--rows-per-program", default="2,4,8")
+    p.add_argument("--reps", type=int, default=30)
+    p.add_argument("--out", default=None)
+    a = p.parse_args()
+    lib = Blockjit(a.lib)
+    rows = []
+    for kernel in a.kernels.split(","):
+        for dname in a.dtypes.split(","):
+            for shape in a.shapes.split(","):
+                m, n = map(int, shape.split("x"))
+                args, consts, ref, y, nbytes = make_case(kernel, m, n, DTYPES[dname])
+                src = args[1]
+                flat_in = src.view(-1)
+                flat_out = torch.empty_like(flat_in)
+                copy_ms = bench_ms(lambda: flat_out.copy_(flat_in), reps=a.reps)
+                copy = nbytes / copy_ms / 1e6
+                print(f"{kernel} {dname} {m}x{n} copy {copy:.0f} GB/s", flush=True)
+
+                def record(name, prep, info, grid, cfg):
+                    prep(*args)
+                    torch.cuda.synchronize()
+                    err = (y.double() - ref).abs().max().item()
+                    ms = bench_ms(lambda: prep(*args), reps=a.reps)
+                    gbps = nbytes / ms / 1e6
+                    rows.append(dict(kernel=kernel, dtype=dname, M=m, N=n, config=name,
+                                     registers=info.registers,
+                                     shared=info.shared_memory_bytes,
+                                     resident=info.max_resident_programs, grid=grid,
+                                     gbps=round(gbps, 1),
+                                     over_copy=round(gbps / copy, 3), err=f"{err:.1e}"))
+                    print(f"  {name}: regs={info.registers} smem={info.shared_memory_bytes}"
+                          f" resident={info.max_resident_programs} grid={grid}"
+                          f" {gbps:.0f} GB/s {gbps / copy:.3f} x copy err={err:.1e}"
+                          f" {cfg}", flush=True)
+
+                tuned = lib.prepare(kernel, args + consts, autotune=True,
+                                    stream=torch.cuda.current_stream().cuda_stream)
+                record("tuned", tuned, tuned.info, "-", tuned.config)
+                for warps in map(int, a.warps.split(",")):
+                    for stages in map(int, a.stages.split(",")):
+                        try:
+                            info = lib.warmup(kernel, args + consts, num_warps=warps,
+                                              num_stages=stages)
+                        except BlockjitError as e:
+                            print(f"  w={warps} s={stages}: {str(e).splitlines()[0][:100]}")
+                            continue
+                        grids = {"rows": m, "resident": max(1, info.max_resident_programs)}
+                        for r in map(int, a.rows_per_program.split(",")):
+                            grids[f"{r}rows"] = -(-m // r)
+                        for gname, grid in grids.items():
+                            prep = lib.prepare(kernel, args + consts, grid=(grid,),
+                                               num_warps=warps, num_stages=stages)
+                            record(f"w={warps} s={stages} grid={gname}", prep, info,
+                                   grid, "")
+    if a.out and rows:
+        with open(a.out, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+
+
+if __name__ == "__main__":
+    main()
