@@ -2,6 +2,7 @@
 #include "compiler/OptimizeLLVMIR.h"
 #include "compiler/LLVMDiagnostics.h"
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -43,6 +44,114 @@ struct FoldConstantBallots : llvm::PassInfoMixin<FoldConstantBallots> {
   }
 };
 
+/// bf16 -> f32 of an element of a vector, as the bits it is: a bf16 is the
+/// high half of the f32 of the same value, so the vector read as 32-bit
+/// words gives a word's low element with `shl word, 16` and its high one
+/// with `and word, 0xffff0000`, one instruction each, where ptxas spends a
+/// PRMT and a shift on cvt.f32.bf16 of a high half (bf16 layernorm of 12288
+/// columns on 16 warps: 816 -> 760 SASS instructions with its fma). Exact
+/// for every value. A select of such elements (a masked read of shared
+/// memory) widens both sides, and a phi of them (a versioned access's two
+/// branches) each incoming value at the end of its block. NVPTX only: x86
+/// widens bf16 with a shift anyway.
+struct WidenBF16AsBits : llvm::PassInfoMixin<WidenBF16AsBits> {
+  /// How deep selects and phis are looked through.
+  static constexpr int kMaxDepth = 4;
+
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &) {
+    bool changed = false;
+    for (llvm::Instruction &inst :
+         llvm::make_early_inc_range(llvm::instructions(function))) {
+      auto *ext = llvm::dyn_cast<llvm::FPExtInst>(&inst);
+      if (!ext || !ext->getSrcTy()->isBFloatTy() ||
+          !ext->getDestTy()->isFloatTy() ||
+          !canWiden(ext->getOperand(0), /*depth=*/0))
+        continue;
+      llvm::IRBuilder<> builder(ext);
+      ext->replaceAllUsesWith(widen(builder, ext->getOperand(0), 0));
+      ext->eraseFromParent();
+      changed = true;
+    }
+    return changed ? llvm::PreservedAnalyses::none()
+                   : llvm::PreservedAnalyses::all();
+  }
+
+  /// `value`'s element index when it is a constant-index element of a
+  /// vector of an even number of bf16.
+  static std::optional<uint64_t> vectorElementIndex(llvm::Value *value) {
+    auto *extract = llvm::dyn_cast<llvm::ExtractElementInst>(value);
+    if (!extract)
+      return std::nullopt;
+    auto *type =
+        llvm::dyn_cast<llvm::FixedVectorType>(extract->getVectorOperandType());
+    auto *index = llvm::dyn_cast<llvm::ConstantInt>(extract->getIndexOperand());
+    if (!type || !type->getElementType()->isBFloatTy() ||
+        type->getNumElements() % 2 || !index ||
+        index->getZExtValue() >= type->getNumElements())
+      return std::nullopt;
+    return index->getZExtValue();
+  }
+
+  /// Whether widen() takes some of `value`'s bits from a vector's word. A
+  /// phi only when the fpext is its one use and no incoming value is a phi
+  /// (no loops of phis, no copy left beside the widened one).
+  static bool canWiden(llvm::Value *value, int depth) {
+    if (vectorElementIndex(value))
+      return true;
+    if (depth >= kMaxDepth)
+      return false;
+    if (auto *select = llvm::dyn_cast<llvm::SelectInst>(value))
+      return canWiden(select->getTrueValue(), depth + 1) ||
+             canWiden(select->getFalseValue(), depth + 1);
+    auto *phi = llvm::dyn_cast<llvm::PHINode>(value);
+    if (!phi || !phi->hasOneUse() ||
+        llvm::any_of(phi->incoming_values(), [](llvm::Value *v) {
+          return llvm::isa<llvm::PHINode>(v);
+        }))
+      return false;
+    return llvm::any_of(phi->incoming_values(),
+                        [&](llvm::Value *v) { return canWiden(v, depth + 1); });
+  }
+
+  /// `value` (a bf16) as f32: from its vector's word where canWiden says
+  /// so, else fpext; new instructions go at `builder`'s insertion point.
+  static llvm::Value *widen(llvm::IRBuilder<> &builder, llvm::Value *value,
+                            int depth) {
+    llvm::Type *f32 = builder.getFloatTy();
+    if (!canWiden(value, depth))
+      return builder.CreateFPExt(value, f32);
+    if (std::optional<uint64_t> k = vectorElementIndex(value)) {
+      auto *extract = llvm::cast<llvm::ExtractElementInst>(value);
+      auto *type =
+          llvm::cast<llvm::FixedVectorType>(extract->getVectorOperandType());
+      llvm::Value *words = builder.CreateBitCast(
+          extract->getVectorOperand(),
+          llvm::FixedVectorType::get(builder.getInt32Ty(),
+                                     type->getNumElements() / 2));
+      llvm::Value *word = builder.CreateExtractElement(words, *k / 2);
+      llvm::Value *bits = *k % 2 ? builder.CreateAnd(word, 0xffff0000u)
+                                 : builder.CreateShl(word, 16);
+      return builder.CreateBitCast(bits, f32);
+    }
+    if (auto *select = llvm::dyn_cast<llvm::SelectInst>(value)) {
+      llvm::Value *onTrue = widen(builder, select->getTrueValue(), depth + 1);
+      llvm::Value *onFalse = widen(builder, select->getFalseValue(), depth + 1);
+      return builder.CreateSelect(select->getCondition(), onTrue, onFalse);
+    }
+    auto *phi = llvm::cast<llvm::PHINode>(value);
+    llvm::PHINode *wide = llvm::PHINode::Create(
+        f32, phi->getNumIncomingValues(), "", phi->getIterator());
+    for (unsigned i = 0, e = phi->getNumIncomingValues(); i < e; ++i) {
+      llvm::BasicBlock *from = phi->getIncomingBlock(i);
+      llvm::IRBuilder<> atEnd(from->getTerminator());
+      wide->addIncoming(widen(atEnd, phi->getIncomingValue(i), depth + 1),
+                        from);
+    }
+    return wide;
+  }
+};
+
 } // namespace
 
 llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::TargetMachine &machine) {
@@ -61,6 +170,22 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::TargetMachine &machine) {
       [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
         passes.addPass(FoldConstantBallots());
       });
+  if (machine.getTargetTriple().isNVPTX()) {
+    // Before O3, whose InstCombine splits a vector read of shared memory
+    // into scalar loads (whose elements have no word left to take), and
+    // after it, when SimplifyCFG has sunk the branches' vectors into one phi.
+    auto widen = [](llvm::ModulePassManager &passes) {
+      passes.addPass(
+          llvm::createModuleToFunctionPassAdaptor(WidenBF16AsBits()));
+    };
+    builder.registerPipelineStartEPCallback(
+        [widen](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
+          widen(passes);
+        });
+    builder.registerOptimizerLastEPCallback(
+        [widen](llvm::ModulePassManager &passes, llvm::OptimizationLevel,
+                llvm::ThinOrFullLTOPhase) { widen(passes); });
+  }
   LLVMDiagnosticsCollector diagnostics(module.getContext());
   builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
       .run(module, mam);

@@ -10,7 +10,6 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -227,91 +226,6 @@ struct PairedTruncFLowering : OpConversionPattern<arith::TruncFOp> {
   }
 };
 
-/// bf16 -> f32 of elements loaded as a vector, as the bits it is: a bf16 is
-/// the high half of the f32 of the same value, so the element in the low
-/// half of a 32-bit word widens with a shift and the one in the high half
-/// with an `and`, one instruction each. cvt.f32.bf16 of the high half cost
-/// two (a PRMT to take the half out, then the shift): 24 of the 470
-/// instructions a thread spends on a bf16 layernorm row of 12288 on 16 warps.
-/// Exact for every value, NaN payloads included. A select of such an element
-/// (a masked read of shared memory) widens both sides; other elements (a
-/// scalar load) keep fpext.
-struct VectorBF16ExtFLowering : OpConversionPattern<arith::ExtFOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(arith::ExtFOp ext, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!blk::isBlock(ext.getType()))
-      return rewriter.notifyMatchFailure(ext, "not a block");
-    if (!blk::elementTypeOf(ext.getIn().getType()).isBF16() ||
-        !blk::elementTypeOf(ext.getType()).isF32())
-      return rewriter.notifyMatchFailure(ext, "not bf16 -> f32");
-    ValueRange in = adaptor.getIn();
-    if (!llvm::any_of(in, [](Value v) { return fromVector(v); }))
-      return rewriter.notifyMatchFailure(ext, "no element of a vector");
-    DenseMap<Value, Value> wordsOf;
-    SmallVector<Value> elements;
-    for (Value element : in)
-      elements.push_back(widen(rewriter, ext.getLoc(), element, wordsOf));
-    rewriter.replaceOpWithMultiple(ext, {elements});
-    return success();
-  }
-
-  /// (vector, index) when `value` is element `index` (a constant) of a
-  /// vector of an even number of bf16.
-  static std::optional<std::pair<Value, int64_t>> vectorElementOf(Value value) {
-    auto extract = value.getDefiningOp<LLVM::ExtractElementOp>();
-    if (!extract)
-      return std::nullopt;
-    auto type = cast<VectorType>(extract.getVector().getType());
-    APInt index;
-    if (!type.getElementType().isBF16() || type.getNumElements() % 2 ||
-        !matchPattern(extract.getPosition(), m_ConstantInt(&index)))
-      return std::nullopt;
-    return std::make_pair(extract.getVector(), index.getSExtValue());
-  }
-
-  /// Whether widen() takes `value`'s bits from a vector's word.
-  static bool fromVector(Value value) {
-    if (auto select = value.getDefiningOp<arith::SelectOp>())
-      return fromVector(select.getTrueValue()) ||
-             fromVector(select.getFalseValue());
-    return vectorElementOf(value).has_value();
-  }
-
-  /// `value` (a bf16) as f32; `wordsOf` keeps each vector's i32 view.
-  static Value widen(OpBuilder &builder, Location loc, Value value,
-                     DenseMap<Value, Value> &wordsOf) {
-    Type i32 = builder.getI32Type(), f32 = builder.getF32Type();
-    if (auto select = value.getDefiningOp<arith::SelectOp>();
-        select && fromVector(value))
-      return arith::SelectOp::create(
-          builder, loc, select.getCondition(),
-          widen(builder, loc, select.getTrueValue(), wordsOf),
-          widen(builder, loc, select.getFalseValue(), wordsOf));
-    std::optional<std::pair<Value, int64_t>> source = vectorElementOf(value);
-    if (!source)
-      return LLVM::FPExtOp::create(builder, loc, f32, value);
-    auto [vector, index] = *source;
-    Value &words = wordsOf[vector];
-    if (!words) {
-      int64_t count = cast<VectorType>(vector.getType()).getNumElements();
-      words = LLVM::BitcastOp::create(
-          builder, loc, VectorType::get({count / 2}, i32), vector);
-    }
-    Value word = LLVM::ExtractElementOp::create(
-        builder, loc, words, i32Constant(builder, loc, index / 2));
-    Value bits = index % 2 == 0
-                     ? Value(LLVM::ShlOp::create(builder, loc, word,
-                                                 i32Constant(builder, loc, 16)))
-                     : Value(LLVM::AndOp::create(
-                           builder, loc, word,
-                           i32Constant(builder, loc, int32_t(0xffff0000u))));
-    return LLVM::BitcastOp::create(builder, loc, f32, bits);
-  }
-};
-
 } // namespace
 
 DenseMap<Operation *, int64_t> comparisonRuns(func::FuncOp func,
@@ -319,13 +233,14 @@ DenseMap<Operation *, int64_t> comparisonRuns(func::FuncOp func,
   DenseMap<Operation *, int64_t> runs;
   func.walk([&](arith::CmpIOp cmp) {
     auto type = dyn_cast<RankedTensorType>(cmp.getType());
-    std::optional<Layout1D> layout = type ? linearLayoutOf(type) : std::nullopt;
+    std::optional<Layout1D> layout =
+        type ? linearLayoutOf(type) : std::nullopt;
     if (!layout)
       return;
     // Both are powers of two: runs of the constancy aligned in the last
     // dimension, cut to the vector, are runs of a thread's elements.
-    int64_t run =
-        std::min(axis.get(cmp.getResult()).constancy, int64_t(layout->vector));
+    int64_t run = std::min(axis.get(cmp.getResult()).constancy,
+                           int64_t(layout->vector));
     if (run > 1)
       runs[cmp] = run;
   });
@@ -345,7 +260,6 @@ void populateElementwisePatterns(const BlockTypeConverter &converter,
   patterns.add<DivBySharedDivisorsLowering>(converter, context, /*benefit=*/2);
   if (smArch >= 80)
     patterns.add<PairedTruncFLowering>(converter, context, /*benefit=*/2);
-  patterns.add<VectorBF16ExtFLowering>(converter, context, /*benefit=*/2);
 }
 
 } // namespace blockjit::nvvm
