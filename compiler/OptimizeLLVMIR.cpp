@@ -50,12 +50,12 @@ struct FoldConstantBallots : llvm::PassInfoMixin<FoldConstantBallots> {
 /// with `and word, 0xffff0000`, one instruction each, where ptxas spends a
 /// PRMT and a shift on cvt.f32.bf16 of a high half (bf16 layernorm of 12288
 /// columns on 16 warps: 816 -> 760 SASS instructions with its fma). Exact
-/// for every value. A select of such elements (a masked read of shared
-/// memory) widens both sides. Only vectors read whole are widened: a load,
-/// or a phi of loads and constants (a masked load and its `other`); a
-/// vector assembled lane by lane (a load whose mask varies within it, as
-/// softmax_causal's) keeps fpext, as do phis of widened scalars: either
-/// made ptxas hold the elements as f32 rather than packed (causal 4096 x
+/// for every value. A select of such an element (a masked read of shared
+/// memory) becomes a select of f32s, the other side fpext'ed. Only vectors read
+/// whole are widened: a load, or a phi of loads and constants (a masked load
+/// and its `other`); a vector assembled lane by lane (a load whose mask varies
+/// within it, as softmax_causal's) keeps fpext, as do phis of widened scalars:
+/// either made ptxas hold the elements as f32 rather than packed (causal 4096 x
 /// 12288 on 4 warps: 128 -> 162 registers, -10 %; its rows of 781: -5 %).
 /// NVPTX only: x86 widens bf16 with a shift anyway.
 struct WidenBF16AsBits : llvm::PassInfoMixin<WidenBF16AsBits> {
@@ -82,9 +82,13 @@ struct WidenBF16AsBits : llvm::PassInfoMixin<WidenBF16AsBits> {
   }
 
   /// Whether `vector` was read whole: a load, a constant, or a phi of them.
+  /// Not a constant with a poison lane: its word would be poison, and with
+  /// it the defined lane beside it.
   static bool readWhole(llvm::Value *vector) {
     auto isRead = [](llvm::Value *v) {
-      return llvm::isa<llvm::LoadInst, llvm::Constant>(v);
+      if (auto *constant = llvm::dyn_cast<llvm::Constant>(v))
+        return !constant->containsPoisonElement();
+      return llvm::isa<llvm::LoadInst>(v);
     };
     if (isRead(vector))
       return true;
