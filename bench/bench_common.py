@@ -20,6 +20,15 @@ def next_power_of_2(n):
     return 1 if n <= 1 else 1 << (int(n) - 1).bit_length()
 
 
+def write_rows_csv(path, rows):
+    """`rows` (dicts with the same keys, in column order) as a CSV at `path`."""
+    import csv
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 _FLUSH = None
 
 

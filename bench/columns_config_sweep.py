@@ -12,7 +12,6 @@ median of a fixed count), beside torch's copy of the same bytes. Prints one
 line a config and the best per shape; --out writes a CSV.
 """
 import argparse
-import csv
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +20,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from blockjit_ctypes import Blockjit, BlockjitError, constexpr  # noqa: E402
-from bench_common import bench_ms  # noqa: E402
+from bench_common import bench_ms, write_rows_csv  # noqa: E402
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 
@@ -137,10 +136,7 @@ def main():
                 print(f"BEST {dname} {m}x{n}: {best[0]:.0f} GB/s {best[0] / copy:.3f}"
                       f" x copy {best[1]}", flush=True)
     if a.out and rows:
-        with open(a.out, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+        write_rows_csv(a.out, rows)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ the median of a fixed count), beside a device copy of the same bytes.
 --out writes a CSV.
 """
 import argparse
-import csv
 import os
 import sys
 
@@ -23,7 +22,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from blockjit_ctypes import Blockjit, BlockjitError, constexpr  # noqa: E402
-from bench_common import bench_ms, next_power_of_2  # noqa: E402
+from bench_common import bench_ms, next_power_of_2, write_rows_csv  # noqa: E402
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 EPS = 1e-5
@@ -109,10 +108,7 @@ def main():
                             record(f"w={warps} s={stages} grid={gname}", prep, info,
                                    grid, "")
     if a.out and rows:
-        with open(a.out, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+        write_rows_csv(a.out, rows)
 
 
 if __name__ == "__main__":

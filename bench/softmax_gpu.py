@@ -15,7 +15,6 @@ softmax_gpu.png when matplotlib is installed) to --out and prints the table
 with the ratios to copy and to the best peer, and the configs chosen.
 """
 import argparse
-import csv
 import os
 import statistics
 import sys
@@ -27,7 +26,7 @@ import triton.language as tl
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from blockjit_ctypes import Blockjit, constexpr  # noqa: E402
-from bench_common import BlockjitKernel, bench_ms, next_power_of_2  # noqa: E402,F401
+from bench_common import BlockjitKernel, bench_ms, next_power_of_2, write_rows_csv  # noqa: E402,F401
 
 
 @triton.jit
@@ -241,10 +240,7 @@ def main():
               + (f"  [{row['notes']}]" if notes else ""), flush=True)
         del x, y, ref
     path = os.path.join(opts.out, "softmax_gpu.csv")
-    with open(path, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    write_rows_csv(path, rows)
     fp32 = [r for r in rows if r["dtype"] == "float32" and r["M"] == 4096]
     big = [r for r in fp32 if r["N"] >= 1024]
     wins = sum(r["blockjit_over_best_peer"] >= 1.0 for r in rows)
