@@ -1,5 +1,6 @@
 //===- Backend.cpp - the stages every backend shares ---------------------===//
 #include "compiler/Backend.h"
+#include "compiler/EvictionHints.h"
 #include "compiler/OptimizeLLVMIR.h"
 #include "compiler/Passes.h"
 #include "compiler/cpu/CPUBackend.h"
@@ -56,6 +57,7 @@ llvm::Error translateToLLVMIR(Compilation &compilation) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
+  registerEvictionHintTranslation(registry);
   compilation.module.getContext()->appendDialectRegistry(registry);
   compilation.llvmContext = std::make_unique<llvm::LLVMContext>();
   compilation.llvmModule =

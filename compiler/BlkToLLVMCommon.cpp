@@ -1,6 +1,7 @@
 //===- BlkToLLVMCommon.cpp - LLVM lowering shared by both backends -------===//
 #include "compiler/BlkToLLVMCommon.h"
 #include "compiler/Atomics.h"
+#include "compiler/EvictionHints.h"
 
 #include "dialect/BlkDialect.h"
 
@@ -51,7 +52,10 @@ struct LoadLowering : ConvertOpToLLVMPattern<blk::LoadOp> {
     if (!isa<blk::PtrType>(op.getPtr().getType()) || op.getMask())
       return rewriter.notifyMatchFailure(op, "only unmasked scalar loads");
     Type type = typeConverter->convertType(op.getType());
-    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, adaptor.getPtr());
+    auto load =
+        rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, type, adaptor.getPtr());
+    if (auto eviction = op.getEvictionAttr())
+      load->setAttr(kEvictionAttrName, eviction);
     return success();
   }
 };
@@ -63,8 +67,10 @@ struct StoreLowering : ConvertOpToLLVMPattern<blk::StoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!isa<blk::PtrType>(op.getPtr().getType()) || op.getMask())
       return rewriter.notifyMatchFailure(op, "only unmasked scalar stores");
-    rewriter.replaceOpWithNewOp<LLVM::StoreOp>(op, adaptor.getValue(),
-                                               adaptor.getPtr());
+    auto store = rewriter.replaceOpWithNewOp<LLVM::StoreOp>(
+        op, adaptor.getValue(), adaptor.getPtr());
+    if (auto eviction = op.getEvictionAttr())
+      store->setAttr(kEvictionAttrName, eviction);
     return success();
   }
 };

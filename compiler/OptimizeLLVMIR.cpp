@@ -1,5 +1,6 @@
 //===- OptimizeLLVMIR.cpp - LLVM's O3 over a kernel's module -------------===//
 #include "compiler/OptimizeLLVMIR.h"
+#include "compiler/EvictionHints.h"
 #include "compiler/LLVMDiagnostics.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -176,9 +177,18 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::TargetMachine &machine) {
       passes.addPass(
           llvm::createModuleToFunctionPassAdaptor(WidenBF16AsBits()));
     };
+    // Eviction hints become inline PTX before O3 too: O3 merges a versioned
+    // access's two copies (SimplifyCFG's hoisting) and drops metadata it
+    // does not know on the way.
+    unsigned ptx = 0;
+    llvm::StringRef features = machine.getTargetFeatureString();
+    if (size_t at = features.find("+ptx"); at != llvm::StringRef::npos)
+      features.drop_front(at + 4).consumeInteger(10, ptx);
     builder.registerPipelineStartEPCallback(
-        [widen](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
+        [widen, ptx](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
           widen(passes);
+          passes.addPass(
+              llvm::createModuleToFunctionPassAdaptor(LowerEvictionHints(ptx)));
         });
     builder.registerOptimizerLastEPCallback(
         [widen](llvm::ModulePassManager &passes, llvm::OptimizationLevel,

@@ -34,6 +34,17 @@ def Blk_ReduceKind : I32EnumAttr<"ReduceKind", "how a reduction combines element
 }
 def Blk_ReduceKindAttr : EnumAttr<Blk_Dialect, Blk_ReduceKind, "reduce_kind">;
 
+// Triton's eviction_policy: where a load's or store's lines go in the caches
+// (absent: the default). A hint only: it changes no result, and the CPU
+// target ignores it.
+def Blk_Eviction : I32EnumAttr<"Eviction", "cache eviction priority of a memory access", [
+    I32EnumAttrCase<"First", 1, "evict_first">,
+    I32EnumAttrCase<"Last", 2, "evict_last">]> {
+  let cppNamespace = "::blockjit::blk";
+  let genSpecializedAttr = 0;
+}
+def Blk_EvictionAttr : EnumAttr<Blk_Dialect, Blk_Eviction, "eviction">;
+
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//

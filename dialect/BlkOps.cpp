@@ -169,9 +169,28 @@ LogicalResult AddPtrOp::verify() {
 }
 
 void LoadOp::build(OpBuilder &builder, OperationState &state, Value ptr,
-                   Value mask, Value other) {
-  build(builder, state, pointeeTypeOf(ptr.getType()), ptr, mask, other);
+                   Value mask, Value other, EvictionAttr eviction) {
+  build(builder, state, pointeeTypeOf(ptr.getType()), ptr, mask, other,
+        eviction);
 }
+
+namespace {
+
+/// The optional eviction keyword after a load's or store's operands.
+ParseResult parseEviction(OpAsmParser &parser, OperationState &result) {
+  for (Eviction eviction : {Eviction::First, Eviction::Last})
+    if (succeeded(parser.parseOptionalKeyword(stringifyEviction(eviction))))
+      result.addAttribute("eviction",
+                          EvictionAttr::get(parser.getContext(), eviction));
+  return success();
+}
+
+void printEviction(OpAsmPrinter &printer, EvictionAttr eviction) {
+  if (eviction)
+    printer << ' ' << stringifyEviction(eviction.getValue());
+}
+
+} // namespace
 
 LogicalResult LoadOp::verify() {
   // ODS checks only the optional segments; a pointer group of another size
@@ -200,7 +219,7 @@ ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::UnresolvedOperand, 3> operands;
   Type ptrType;
   SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseOperandList(operands) ||
+  if (parser.parseOperandList(operands) || parseEviction(parser, result) ||
       parser.parseOptionalAttrDict(result.attributes) ||
       parser.parseColonType(ptrType))
     return failure();
@@ -225,8 +244,10 @@ ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
 
 void LoadOp::print(OpAsmPrinter &printer) {
   printer << ' ' << getOperation()->getOperands();
-  printer.printOptionalAttrDict((*this)->getAttrs(),
-                                {getOperandSegmentSizesAttrName()});
+  printEviction(printer, getEvictionAttr());
+  printer.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {getOperandSegmentSizesAttrName(), getEvictionAttrName()});
   printer << " : " << getPtr().getType();
 }
 
@@ -244,7 +265,7 @@ ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::UnresolvedOperand, 3> operands;
   Type ptrType;
   SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseOperandList(operands) ||
+  if (parser.parseOperandList(operands) || parseEviction(parser, result) ||
       parser.parseOptionalAttrDict(result.attributes) ||
       parser.parseColonType(ptrType))
     return failure();
@@ -265,7 +286,8 @@ ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
 
 void StoreOp::print(OpAsmPrinter &printer) {
   printer << ' ' << getOperation()->getOperands();
-  printer.printOptionalAttrDict((*this)->getAttrs());
+  printEviction(printer, getEvictionAttr());
+  printer.printOptionalAttrDict((*this)->getAttrs(), {getEvictionAttrName()});
   printer << " : " << getPtr().getType();
 }
 

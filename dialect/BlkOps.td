@@ -98,14 +98,19 @@ def Blk_LoadOp : Blk_Op<"load", [AttrSizedOperandSegments,
     (undefined when `other` is absent). The mask has the pointers' shape with
     i1 elements; `other` and the result have it with the pointee type.
     Example: `%x = blk.load %ptrs, %mask, %ninf : tensor<128x!blk.ptr<f32>>`
+    An eviction hint follows the operands (`blk.load %ptrs evict_first :
+    ...`): on the GPU the access asks L1 and L2 to evict its lines first (or
+    last); it changes no result.
   }];
   let arguments = (ins Blk_PtrLike:$ptr, Optional<Blk_MaskLike>:$mask,
-                       Optional<AnyType>:$other);
+                       Optional<AnyType>:$other,
+                       OptionalAttr<Blk_EvictionAttr>:$eviction);
   let results = (outs AnyType:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let builders = [OpBuilder<(ins "::mlir::Value":$ptr,
-      CArg<"::mlir::Value", "{}">:$mask, CArg<"::mlir::Value", "{}">:$other)>];
+      CArg<"::mlir::Value", "{}">:$mask, CArg<"::mlir::Value", "{}">:$other,
+      CArg<"::blockjit::blk::EvictionAttr", "{}">:$eviction)>];
 }
 
 def Blk_StoreOp : Blk_Op<"store", [MemoryEffects<[MemWrite]>]> {
@@ -113,10 +118,16 @@ def Blk_StoreOp : Blk_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let description = [{
     Lanes whose mask bit is false do not touch memory.
     Example: `blk.store %ptrs, %value, %mask : tensor<128x!blk.ptr<f32>>`
+    An eviction hint follows the operands, as blk.load's.
   }];
-  let arguments = (ins Blk_PtrLike:$ptr, AnyType:$value, Optional<Blk_MaskLike>:$mask);
+  let arguments = (ins Blk_PtrLike:$ptr, AnyType:$value, Optional<Blk_MaskLike>:$mask,
+                       OptionalAttr<Blk_EvictionAttr>:$eviction);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$ptr, "::mlir::Value":$value,
+      CArg<"::mlir::Value", "{}">:$mask), [{
+    build($_builder, $_state, ptr, value, mask, ::blockjit::blk::EvictionAttr());
+  }]>];
 }
 
 def Blk_PrefetchOp : Blk_Op<"prefetch"> {

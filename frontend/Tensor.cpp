@@ -761,8 +761,23 @@ FailureOr<Value> prepareValue(TraceContext &t, const Tensor &ptrs,
   return result;
 }
 
+/// The dialect's attribute for `eviction` (none for the default).
+blk::EvictionAttr evictionAttr(TraceContext &t, Eviction eviction) {
+  switch (eviction) {
+  case Eviction::Normal:
+    return {};
+  case Eviction::First:
+    return blk::EvictionAttr::get(t.builder().getContext(),
+                                  blk::Eviction::First);
+  case Eviction::Last:
+    return blk::EvictionAttr::get(t.builder().getContext(),
+                                  blk::Eviction::Last);
+  }
+  return {};
+}
+
 Tensor loadImpl(const Tensor &ptrs, const Tensor *mask, const Operand *other,
-                const SourceLoc &where) {
+                Eviction eviction, const SourceLoc &where) {
   TraceContext *t = trace(where);
   if (!t || !usable(*t, where, ptrs) || (mask && !usable(*t, where, *mask)) ||
       (other && !usable(*t, where, *other)))
@@ -778,11 +793,12 @@ Tensor loadImpl(const Tensor &ptrs, const Tensor *mask, const Operand *other,
     otherValue = *prepared;
   }
   return Tensor(blk::LoadOp::create(t->builder(), t->location(where),
-                                    ptrs.value(), *maskValue, otherValue));
+                                    ptrs.value(), *maskValue, otherValue,
+                                    evictionAttr(*t, eviction)));
 }
 
 void storeImpl(const Tensor &ptrs, const Operand &value, const Tensor *mask,
-               const SourceLoc &where) {
+               Eviction eviction, const SourceLoc &where) {
   TraceContext *t = trace(where);
   if (!t || !usable(*t, where, ptrs) || (mask && !usable(*t, where, *mask)) ||
       !usable(*t, where, value))
@@ -794,27 +810,42 @@ void storeImpl(const Tensor &ptrs, const Operand &value, const Tensor *mask,
   if (failed(stored))
     return;
   blk::StoreOp::create(t->builder(), t->location(where), ptrs.value(), *stored,
-                       *maskValue);
+                       *maskValue, evictionAttr(*t, eviction));
 }
 
 } // namespace
 
 Tensor load(const Tensor &ptrs, SourceLoc where) {
-  return loadImpl(ptrs, nullptr, nullptr, where);
+  return loadImpl(ptrs, nullptr, nullptr, Eviction::Normal, where);
+}
+Tensor load(const Tensor &ptrs, Eviction eviction, SourceLoc where) {
+  return loadImpl(ptrs, nullptr, nullptr, eviction, where);
 }
 Tensor load(const Tensor &ptrs, const Tensor &mask, Operand other,
             SourceLoc where) {
-  return loadImpl(ptrs, &mask, &other, where);
+  return loadImpl(ptrs, &mask, &other, Eviction::Normal, where);
+}
+Tensor load(const Tensor &ptrs, const Tensor &mask, Operand other,
+            Eviction eviction, SourceLoc where) {
+  return loadImpl(ptrs, &mask, &other, eviction, where);
 }
 Tensor load(const Tensor &ptrs, const Tensor &mask, SourceLoc where) {
-  return loadImpl(ptrs, &mask, nullptr, where);
+  return loadImpl(ptrs, &mask, nullptr, Eviction::Normal, where);
 }
 void store(const Tensor &ptrs, Operand value, SourceLoc where) {
-  storeImpl(ptrs, value, nullptr, where);
+  storeImpl(ptrs, value, nullptr, Eviction::Normal, where);
+}
+void store(const Tensor &ptrs, Operand value, Eviction eviction,
+           SourceLoc where) {
+  storeImpl(ptrs, value, nullptr, eviction, where);
 }
 void store(const Tensor &ptrs, Operand value, const Tensor &mask,
            SourceLoc where) {
-  storeImpl(ptrs, value, &mask, where);
+  storeImpl(ptrs, value, &mask, Eviction::Normal, where);
+}
+void store(const Tensor &ptrs, Operand value, const Tensor &mask,
+           Eviction eviction, SourceLoc where) {
+  storeImpl(ptrs, value, &mask, eviction, where);
 }
 
 //===----------------------------------------------------------------------===//

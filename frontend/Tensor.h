@@ -235,18 +235,34 @@ Tensor full(std::vector<int64_t> shape, double value, DType type,
 // Memory
 //===----------------------------------------------------------------------===//
 
+/// Triton's eviction_policy: a hint on where an access's lines go in the
+/// caches, which changes no result. First: lines read or written once and
+/// not again soon (a row's second read, a streamed output), so that the
+/// lines that are kept stay; Last: lines read again soon. On the GPU L1 and
+/// L2 evict them first or last (PTX 7.4 and later: sm_87, sm_89, sm_90 and
+/// newer); older targets and the CPU ignore it.
+enum class Eviction { Normal, First, Last };
+
 Tensor load(const Tensor &ptrs, SourceLoc loc = SourceLoc::current());
+Tensor load(const Tensor &ptrs, Eviction eviction,
+            SourceLoc loc = SourceLoc::current());
 /// Lanes where `mask` is false read nothing and give `other`.
 Tensor load(const Tensor &ptrs, const Tensor &mask, Operand other,
             SourceLoc loc = SourceLoc::current());
+Tensor load(const Tensor &ptrs, const Tensor &mask, Operand other,
+            Eviction eviction, SourceLoc loc = SourceLoc::current());
 Tensor load(const Tensor &ptrs, const Tensor &mask,
             SourceLoc loc = SourceLoc::current());
 /// `value` is converted to the pointee type; lanes where `mask` is false
 /// write nothing.
 void store(const Tensor &ptrs, Operand value,
            SourceLoc loc = SourceLoc::current());
+void store(const Tensor &ptrs, Operand value, Eviction eviction,
+           SourceLoc loc = SourceLoc::current());
 void store(const Tensor &ptrs, Operand value, const Tensor &mask,
            SourceLoc loc = SourceLoc::current());
+void store(const Tensor &ptrs, Operand value, const Tensor &mask,
+           Eviction eviction, SourceLoc loc = SourceLoc::current());
 
 //===----------------------------------------------------------------------===//
 // Reductions and elementwise maths

@@ -145,7 +145,7 @@ Value emitLoadAt(OpBuilder &b, scf::ForOp loop, blk::LoadOp load,
   Value other =
       load.getOther() ? mapping.lookupOrDefault(load.getOther()) : Value();
   return blk::LoadOp::create(b, loc, mapping.lookupOrDefault(load.getPtr()),
-                             mask, other);
+                             mask, other, load.getEvictionAttr());
 }
 
 /// Moves the loads of `loop` whose pointer, mask and `other` are all defined

@@ -193,10 +193,12 @@ struct BlkVersionPrefixMasksPass
     Operation *fast;
     if (load)
       fast = blk::LoadOp::create(builder, loc, load.getPtr(), restMask,
-                                 restMask ? load.getOther() : Value());
+                                 restMask ? load.getOther() : Value(),
+                                 load.getEvictionAttr());
     else
-      fast = blk::StoreOp::create(builder, loc, store.getPtr(),
-                                  store.getValue(), restMask);
+      fast =
+          blk::StoreOp::create(builder, loc, store.getPtr(), store.getValue(),
+                               restMask, store.getEvictionAttr());
     fast->setDiscardableAttrs(access->getDiscardableAttrDictionary());
     // (An scf.if without results comes with its yields.)
     if (load)

@@ -6,7 +6,8 @@
 // rows (Softmax.cpp), the row held in registers, two reductions (the mean,
 // then the variance of the centred row, which is exact for constant rows).
 // With CHUNK_SIZE < BLOCK_SIZE the row is read in chunks instead, twice
-// (the second time from L1/L2): Welford's running mean and sum of squared
+// (the second time from L1/L2, the first read kept in the caches and the
+// second let go: eviction hints): Welford's running mean and sum of squared
 // deviations per lane, combined over the lanes at the end; what Inductor
 // does, with few registers a thread and many warps an SM.
 //
@@ -47,7 +48,8 @@ void layernorm_kernel(Ptr<> output_ptr, Ptr<> input_ptr, Ptr<> weight_ptr,
                     [&](Int chunk_start, std::vector<Tensor> carried) {
                       Tensor cols = chunk_start + chunk_offsets;
                       Tensor mask = cols < n_cols;
-                      Tensor x = load(row_in + cols, mask, 0).to(DType::F32);
+                      Tensor x = load(row_in + cols, mask, 0, Eviction::Last)
+                                     .to(DType::F32);
                       Tensor reads =
                           (chunk_start / CHUNK_SIZE + 1).to(DType::F32);
                       Tensor n = carried[0], mean = carried[1], m2 = carried[2];
@@ -68,9 +70,14 @@ void layernorm_kernel(Ptr<> output_ptr, Ptr<> input_ptr, Ptr<> weight_ptr,
       for_range(0, BLOCK_SIZE, CHUNK_SIZE, [&](Int chunk_start) {
         Tensor cols = chunk_start + chunk_offsets;
         Tensor mask = cols < n_cols;
-        Tensor x = load(row_in + cols, mask, 0).to(DType::F32);
-        Tensor weight = load(weight_ptr + cols, mask, 0).to(DType::F32);
-        Tensor bias = load(bias_ptr + cols, mask, 0).to(DType::F32);
+        // The row's last read: its lines may go first. Weight and bias
+        // stay, for every row (Inductor's hints; on the H200 they make a
+        // Triton kernel of this loop 3-8 % faster).
+        Tensor x = load(row_in + cols, mask, 0, Eviction::First).to(DType::F32);
+        Tensor weight =
+            load(weight_ptr + cols, mask, 0, Eviction::Last).to(DType::F32);
+        Tensor bias =
+            load(bias_ptr + cols, mask, 0, Eviction::Last).to(DType::F32);
         store(row_out + cols, fma((x - mean) * rstd, weight, bias), mask);
       });
     });

@@ -173,6 +173,8 @@ void addWordPairsCases(std::vector<Case> &cases);
 /// Row loops whose masks have a prefix term that changes with the row
 /// (CasesPrefixMasks.cpp).
 void addPrefixMasksCases(std::vector<Case> &cases);
+/// Hinted loads and stores of every access width (CasesEviction.cpp).
+void addEvictionCases(std::vector<Case> &cases);
 
 } // namespace blockjit::difftest
 

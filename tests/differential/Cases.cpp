@@ -1264,6 +1264,7 @@ const std::vector<Case> &allCases() {
     addWideLayerNormCases(all);
     addWordPairsCases(all);
     addPrefixMasksCases(all);
+    addEvictionCases(all);
     // Names must be unique: the cast loop makes one per (from, to) pair.
     std::map<std::string, int> seen;
     for (Case &c : all)

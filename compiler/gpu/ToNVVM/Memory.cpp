@@ -13,6 +13,7 @@
 // 4-byte words shifted by an element at run time (WordPairs).
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/EvictionHints.h"
 #include "compiler/gpu/AxisInfo.h"
 #include "compiler/gpu/ToNVVM/Lowering.h"
 
@@ -380,12 +381,42 @@ void storeShiftedPairs(OpBuilder &b, Location loc, Type element,
   }
 }
 
+/// Puts `eviction` on the global accesses the lowering of `access` emitted
+/// before it, after `before` (its previous op then; null: none), nested ones
+/// included: the LLVM loads and stores (EvictionHints.h), and the scalar
+/// blk accesses that the common patterns lower next.
+void markEviction(Operation *before, Operation *access,
+                  blk::EvictionAttr eviction) {
+  if (!eviction)
+    return;
+  Block *block = access->getBlock();
+  for (Operation *op = before ? before->getNextNode() : &block->front();
+       op && op != access; op = op->getNextNode())
+    op->walk([&](Operation *nested) {
+      if (isa<LLVM::LoadOp, LLVM::StoreOp>(nested))
+        nested->setAttr(kEvictionAttrName, eviction);
+      else if (auto load = dyn_cast<blk::LoadOp>(nested))
+        load.setEvictionAttr(eviction);
+      else if (auto store = dyn_cast<blk::StoreOp>(nested))
+        store.setEvictionAttr(eviction);
+    });
+}
+
 struct LoadLowering : KernelOpLowering<blk::LoadOp> {
   using KernelOpLowering::KernelOpLowering;
 
   LogicalResult
   matchAndRewrite(blk::LoadOp load, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Operation *before = load->getPrevNode();
+    SmallVector<Value> loaded = lowerLoad(load, adaptor, rewriter);
+    markEviction(before, load, load.getEvictionAttr());
+    rewriter.replaceOpWithMultiple(load, {loaded});
+    return success();
+  }
+
+  SmallVector<Value> lowerLoad(blk::LoadOp load, OneToNOpAdaptor adaptor,
+                               ConversionPatternRewriter &rewriter) const {
     auto type = cast<RankedTensorType>(load.getType());
     Layout1D layout = layoutOf(type);
     Location loc = load.getLoc();
@@ -409,13 +440,10 @@ struct LoadLowering : KernelOpLowering<blk::LoadOp> {
       scf::YieldOp::create(
           rewriter, loc,
           loadShiftedPairs(rewriter, loc, element, ptrs, mask, other));
-      rewriter.replaceOpWithMultiple(load, {ifOp.getResults()});
-      return success();
+      return SmallVector<Value>(ifOp.getResults());
     }
-    rewriter.replaceOpWithMultiple(
-        load, {loadChunks(load, adaptor, rewriter, layout, access.width,
-                          access.maskVaries)});
-    return success();
+    return loadChunks(load, adaptor, rewriter, layout, access.width,
+                      access.maskVaries);
   }
 
   /// The thread's elements in accesses of `width` (1 or the vector), under
@@ -536,6 +564,7 @@ struct StoreLowering : KernelOpLowering<blk::StoreOp> {
     Location loc = store.getLoc();
     Type element = blk::elementTypeOf(store.getValue().getType());
     AccessWidth access = kernel.accessWidths.at(store);
+    Operation *before = store->getPrevNode();
     if (access.wordPairs && kernel.numCTAs == 1) {
       // Pairs as words where the row starts on one, else shifted words.
       ValueRange ptrs = adaptor.getPtr();
@@ -554,6 +583,7 @@ struct StoreLowering : KernelOpLowering<blk::StoreOp> {
       storeChunks(store, adaptor, rewriter, layout, access.width,
                   access.maskVaries);
     }
+    markEviction(before, store, store.getEvictionAttr());
     rewriter.eraseOp(store);
     return success();
   }
@@ -681,7 +711,7 @@ void guardScalarStores(func::FuncOp func, const KernelState &kernel) {
     auto ifOp = scf::IfOp::create(builder, loc, condition);
     builder.setInsertionPointToStart(ifOp.thenBlock());
     blk::StoreOp::create(builder, loc, store.getPtr(), store.getValue(),
-                         Value());
+                         Value(), store.getEvictionAttr());
     store.erase();
   }
 }

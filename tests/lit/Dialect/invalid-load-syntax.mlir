@@ -78,3 +78,11 @@ func.func @pointer_type_mismatch(%p: !blk.ptr<f32>) {
   %0 = blk.load %p : !blk.ptr<f16>
   return
 }
+
+// -----
+
+func.func @unknown_eviction(%p: !blk.ptr<f32>) {
+  // expected-error @+1 {{expected ':'}}
+  %0 = blk.load %p evict_sideways : !blk.ptr<f32>
+  return
+}

@@ -1,0 +1,52 @@
+//===- EvictionHints.h - blk's eviction hints down to PTX ------*- C++ -*-===//
+//
+// A blk.load or blk.store with an eviction hint (Triton's eviction_policy)
+// reaches PTX in three steps, each in one place:
+//   1. the GPU lowering puts kEvictionAttrName on the LLVM dialect loads and
+//      stores of global memory it emits for the access;
+//   2. translation to LLVM IR turns that attribute into kEvictionMetadata on
+//      the instructions (registerEvictionHintTranslation);
+//   3. before LLVM's O3, LowerEvictionHints rewrites each marked load and
+//      store as inline PTX with the L1 eviction priority and an L2 cache
+//      policy (NVPTX, PTX 7.4 and later; LLVM 22 has no other way to say it).
+// The CPU target never marks an access: the hint changes no result.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLOCKJIT_COMPILER_EVICTIONHINTS_H
+#define BLOCKJIT_COMPILER_EVICTIONHINTS_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace blockjit {
+
+/// The discardable attribute on LLVM dialect loads and stores (a
+/// blk::EvictionAttr).
+inline constexpr char kEvictionAttrName[] = "blk.eviction";
+/// The LLVM IR metadata kind it becomes: an MDString, "evict_first" or
+/// "evict_last".
+inline constexpr char kEvictionMetadata[] = "blockjit.eviction";
+
+/// Lets translation to LLVM IR turn kEvictionAttrName into kEvictionMetadata.
+void registerEvictionHintTranslation(mlir::DialectRegistry &registry);
+
+/// Rewrites loads and stores marked with kEvictionMetadata as inline PTX
+/// with the hint; drops the mark where the access cannot carry it (a pointer
+/// value, a width other than 1, 2, 4, 8 or 16 bytes, an alignment below the
+/// width, or PTX before 7.4, which has no eviction priorities: blockjit's
+/// sm_80 and sm_86, whose PTX versions older drivers load, get plain
+/// accesses).
+struct LowerEvictionHints : llvm::PassInfoMixin<LowerEvictionHints> {
+  explicit LowerEvictionHints(unsigned ptxVersion) : ptxVersion(ptxVersion) {}
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &);
+  /// The PTX ISA version times ten (81 for 8.1).
+  unsigned ptxVersion;
+};
+
+} // namespace blockjit
+
+#endif // BLOCKJIT_COMPILER_EVICTIONHINTS_H
