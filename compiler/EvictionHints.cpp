@@ -69,7 +69,7 @@ std::optional<RegisterShape> registerShape(uint64_t bytes) {
 /// the createpolicy of the L2 priority, in one asm block (as Triton emits
 /// them; ptxas rejected the shorter `.L2::evict_first` qualifier on the
 /// H200's CUDA).
-std::string accessAsm(bool isLoad, bool global, llvm::StringRef eviction,
+std::string accessAsm(bool isLoad, llvm::StringRef eviction,
                       RegisterShape shape) {
   llvm::StringRef priority =
       eviction == "evict_last" ? "evict_last" : "evict_first";
@@ -81,8 +81,7 @@ std::string accessAsm(bool isLoad, bool global, llvm::StringRef eviction,
     regs = "{" + regs + "}";
   std::string address = "[$" + std::to_string(isLoad ? shape.count : 0) + "]";
   std::string op = std::string(isLoad ? "ld" : "st") +
-                   (global ? ".global" : "") + ".L1::" + priority.str() +
-                   ".L2::cache_hint" +
+                   ".global.L1::" + priority.str() + ".L2::cache_hint" +
                    (shape.count > 1 ? ".v" + std::to_string(shape.count) : "") +
                    ".b" + std::to_string(shape.bits);
   std::string operands = isLoad ? regs + ", " + address : address + ", " + regs;
@@ -147,10 +146,11 @@ bool lowerHint(llvm::Instruction &inst, llvm::StringRef eviction) {
   llvm::Type *type =
       load ? load->getType() : store->getValueOperand()->getType();
   unsigned space = pointer->getType()->getPointerAddressSpace();
-  // Global memory, or a generic address (which a hint may name too).
-  if (space != 0 && space != 1)
+  // Global memory only: on a generic address the hint is defined only where
+  // it points to global memory, which nothing here proves.
+  if (space != 1)
     return false;
-  if (type->isPtrOrPtrVectorTy() || !type->isSized())
+  if (!type->isSingleValueType() || type->isPtrOrPtrVectorTy())
     return false;
   uint64_t bytes = layout.getTypeStoreSize(type);
   auto shape = registerShape(bytes);
@@ -161,7 +161,7 @@ bool lowerHint(llvm::Instruction &inst, llvm::StringRef eviction) {
   llvm::LLVMContext &context = inst.getContext();
   llvm::IRBuilder<> b(&inst);
   llvm::Value *address = b.CreatePtrToInt(pointer, b.getInt64Ty());
-  std::string text = accessAsm(bool(load), space == 1, eviction, *shape);
+  std::string text = accessAsm(bool(load), eviction, *shape);
   llvm::Type *reg = registerType(context, shape->bits);
   std::string constraints;
   llvm::SmallVector<llvm::Value *> operands;
@@ -220,7 +220,8 @@ LowerEvictionHints::run(llvm::Function &function,
   bool changed = false;
   for (auto &[inst, eviction] : marked) {
     bool known = eviction == "evict_first" || eviction == "evict_last";
-    if (!known || ptxVersion < 74 || !lowerHint(*inst, eviction))
+    if (!known || smVersion < 80 || ptxVersion < 74 ||
+        !lowerHint(*inst, eviction))
       inst->setMetadata(kEvictionMetadata, nullptr);
     changed = true;
   }

@@ -9,7 +9,8 @@
 //   3. before LLVM's O3, LowerEvictionHints rewrites each marked load and
 //      store as inline PTX with the L1 eviction priority and an L2 cache
 //      policy (NVPTX, PTX 7.4 and later; LLVM 22 has no other way to say it).
-// The CPU target never marks an access: the hint changes no result.
+// On the CPU the hint changes nothing: its block accesses are never marked,
+// and the metadata of a marked scalar access has no effect on x86.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BLOCKJIT_COMPILER_EVICTIONHINTS_H
@@ -36,15 +37,17 @@ void registerEvictionHintTranslation(mlir::DialectRegistry &registry);
 /// Rewrites loads and stores marked with kEvictionMetadata as inline PTX
 /// with the hint; drops the mark where the access cannot carry it (a pointer
 /// value, a width other than 1, 2, 4, 8 or 16 bytes, an alignment below the
-/// width, or PTX before 7.4, which has no eviction priorities: blockjit's
-/// sm_80 and sm_86, whose PTX versions older drivers load, get plain
-/// accesses).
+/// width, an address not in global memory, a GPU before sm_80, or PTX
+/// before 7.4, which has no eviction priorities: blockjit's sm_80 and sm_86,
+/// whose PTX versions older drivers load, get plain accesses).
 struct LowerEvictionHints : llvm::PassInfoMixin<LowerEvictionHints> {
-  explicit LowerEvictionHints(unsigned ptxVersion) : ptxVersion(ptxVersion) {}
+  LowerEvictionHints(unsigned smVersion, unsigned ptxVersion)
+      : smVersion(smVersion), ptxVersion(ptxVersion) {}
   llvm::PreservedAnalyses run(llvm::Function &function,
                               llvm::FunctionAnalysisManager &);
-  /// The PTX ISA version times ten (81 for 8.1).
-  unsigned ptxVersion;
+  /// The target's sm_XX and PTX ISA version times ten (81 for 8.1), as the
+  /// target machine names them.
+  unsigned smVersion, ptxVersion;
 };
 
 } // namespace blockjit

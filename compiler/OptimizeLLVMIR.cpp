@@ -180,15 +180,19 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::TargetMachine &machine) {
     // Eviction hints become inline PTX before O3 too: O3 merges a versioned
     // access's two copies (SimplifyCFG's hoisting) and drops metadata it
     // does not know on the way.
-    unsigned ptx = 0;
+    unsigned sm = 0, ptx = 0;
+    llvm::StringRef cpu = machine.getTargetCPU();
+    if (cpu.consume_front("sm_"))
+      cpu.consumeInteger(10, sm);
     llvm::StringRef features = machine.getTargetFeatureString();
     if (size_t at = features.find("+ptx"); at != llvm::StringRef::npos)
       features.drop_front(at + 4).consumeInteger(10, ptx);
     builder.registerPipelineStartEPCallback(
-        [widen, ptx](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
+        [widen, sm, ptx](llvm::ModulePassManager &passes,
+                         llvm::OptimizationLevel) {
           widen(passes);
-          passes.addPass(
-              llvm::createModuleToFunctionPassAdaptor(LowerEvictionHints(ptx)));
+          passes.addPass(llvm::createModuleToFunctionPassAdaptor(
+              LowerEvictionHints(sm, ptx)));
         });
     builder.registerOptimizerLastEPCallback(
         [widen](llvm::ModulePassManager &passes, llvm::OptimizationLevel,

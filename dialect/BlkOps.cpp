@@ -178,10 +178,14 @@ namespace {
 
 /// The optional eviction keyword after a load's or store's operands.
 ParseResult parseEviction(OpAsmParser &parser, OperationState &result) {
-  for (Eviction eviction : {Eviction::First, Eviction::Last})
-    if (succeeded(parser.parseOptionalKeyword(stringifyEviction(eviction))))
-      result.addAttribute("eviction",
-                          EvictionAttr::get(parser.getContext(), eviction));
+  StringRef keyword;
+  if (failed(parser.parseOptionalKeyword(&keyword,
+                                         {stringifyEviction(Eviction::First),
+                                          stringifyEviction(Eviction::Last)})))
+    return success();
+  result.addAttribute(
+      "eviction",
+      EvictionAttr::get(parser.getContext(), *symbolizeEviction(keyword)));
   return success();
 }
 

@@ -4,7 +4,8 @@
 // inline PTX of the access's width (EvictionHints.cpp): 1-, 2-, 4-, 8- and
 // 16-byte registers, taken apart and put back together around the asm. These
 // cases copy and update blocks of every width with hinted loads and stores,
-// masked tails, misaligned pointers (narrower accesses) and in place (the
+// masked tails, pointers an element off (narrower accesses, and shifted
+// word pairs for 2-byte rows on one warp) and in place (the
 // hinted load must still come before the store to its address); the CPU
 // ignores the hints, so both targets must give the reference's result.
 //
@@ -42,20 +43,24 @@ const std::shared_ptr<KernelDef> &hintedScalar() {
 } // namespace
 
 void addEvictionCases(std::vector<Case> &cases) {
-  for (DType t : {DType::I8, DType::BF16, DType::F32, DType::F64}) {
+  for (DType t : {DType::I8, DType::I16, DType::BF16, DType::F32, DType::I64,
+                  DType::F64}) {
     for (int64_t n : {int64_t(1), int64_t(781), int64_t(4097)}) {
-      for (int variant = 0; variant < 3; ++variant) {
+      for (int variant = 0; variant < 4; ++variant) {
         // 0: plain; 1: pointers one element off a 16-byte boundary
-        // (narrower accesses); 2: in place.
-        if (variant == 1 && t != DType::F32 && t != DType::F64)
+        // (narrower accesses); 2: in place; 3: 2-byte elements one element
+        // off a word on one warp (moved as shifted word pairs, Memory.cpp).
+        bool twoBytes = dtypeBytes(t) == 2;
+        if (variant == 3 && !twoBytes)
           continue;
         Case c{"eviction_block_" + suffix(t) + "_n" + std::to_string(n) +
                    (variant == 1   ? "_unaligned"
                     : variant == 2 ? "_inplace"
+                    : variant == 3 ? "_word_pairs"
                                    : ""),
                {"load", "store"},
                hintedBlock()};
-        int lead = variant == 1 ? int(dtypeBytes(t)) : 0;
+        int lead = variant == 1 || variant == 3 ? int(dtypeBytes(t)) : 0;
         std::vector<double> init = isFloat(t) ? floats(t, n, unsigned(n))
                                               : ints(t, n, unsigned(n), 100);
         c.buffers = {{t, init, lead}};
@@ -68,6 +73,8 @@ void addEvictionCases(std::vector<Case> &cases) {
         c.args.push_back(i32Arg(int32_t(n)));
         c.args.push_back(constArg(256));
         c.grid = {int(blocks(n, 256))};
+        if (variant == 3)
+          c.numWarps = 1;
         int out = variant == 2 ? 0 : 1;
         c.reference = [n, out, t](Buffers &b) {
           for (int64_t i = 0; i < n; ++i) {
@@ -79,7 +86,7 @@ void addEvictionCases(std::vector<Case> &cases) {
       }
     }
   }
-  for (DType t : {DType::I8, DType::F16, DType::I32, DType::F64}) {
+  for (DType t : {DType::I8, DType::F16, DType::I32, DType::I64, DType::F64}) {
     const int programs = 5;
     Case c{"eviction_scalar_" + suffix(t), {"load", "store"}, hintedScalar()};
     c.buffers = {{t, ints(t, programs, 3, 100)}, {t, sentinel(programs + 3)}};
