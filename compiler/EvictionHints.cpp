@@ -71,8 +71,7 @@ std::optional<RegisterShape> registerShape(uint64_t bytes) {
 /// H200's CUDA).
 std::string accessAsm(bool isLoad, llvm::StringRef eviction,
                       RegisterShape shape) {
-  llvm::StringRef priority =
-      eviction == "evict_last" ? "evict_last" : "evict_first";
+  std::string priority = eviction.str(); // "evict_first" or "evict_last"
   std::string regs;
   unsigned first = isLoad ? 0 : 1;
   for (unsigned i = 0; i < shape.count; ++i)
@@ -81,13 +80,12 @@ std::string accessAsm(bool isLoad, llvm::StringRef eviction,
     regs = "{" + regs + "}";
   std::string address = "[$" + std::to_string(isLoad ? shape.count : 0) + "]";
   std::string op = std::string(isLoad ? "ld" : "st") +
-                   ".global.L1::" + priority.str() + ".L2::cache_hint" +
+                   ".global.L1::" + priority + ".L2::cache_hint" +
                    (shape.count > 1 ? ".v" + std::to_string(shape.count) : "") +
                    ".b" + std::to_string(shape.bits);
   std::string operands = isLoad ? regs + ", " + address : address + ", " + regs;
-  return "{\n\t.reg .b64 %policy;\n\tcreatepolicy.fractional.L2::" +
-         priority.str() + ".b64 %policy, 1.0;\n\t" + op + " " + operands +
-         ", %policy;\n\t}";
+  return "{\n\t.reg .b64 %policy;\n\tcreatepolicy.fractional.L2::" + priority +
+         ".b64 %policy, 1.0;\n\t" + op + " " + operands + ", %policy;\n\t}";
 }
 
 /// The asm constraint letter of a register of `bits`.
@@ -219,7 +217,7 @@ LowerEvictionHints::run(llvm::Function &function,
     }
   bool changed = false;
   for (auto &[inst, eviction] : marked) {
-    bool known = eviction == "evict_first" || eviction == "evict_last";
+    bool known = blk::symbolizeEviction(eviction).has_value();
     if (!known || smVersion < 80 || ptxVersion < 74 ||
         !lowerHint(*inst, eviction))
       inst->setMetadata(kEvictionMetadata, nullptr);

@@ -2,6 +2,7 @@
 #include "compiler/OptimizeLLVMIR.h"
 #include "compiler/EvictionHints.h"
 #include "compiler/LLVMDiagnostics.h"
+#include "compiler/gpu/NVPTXTarget.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -180,13 +181,11 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::TargetMachine &machine) {
     // Eviction hints become inline PTX before O3 too: O3 merges a versioned
     // access's two copies (SimplifyCFG's hoisting) and drops metadata it
     // does not know on the way.
-    unsigned sm = 0, ptx = 0;
+    unsigned sm = 0;
     llvm::StringRef cpu = machine.getTargetCPU();
     if (cpu.consume_front("sm_"))
       cpu.consumeInteger(10, sm);
-    llvm::StringRef features = machine.getTargetFeatureString();
-    if (size_t at = features.find("+ptx"); at != llvm::StringRef::npos)
-      features.drop_front(at + 4).consumeInteger(10, ptx);
+    unsigned ptx = ptxVersionFor(int(sm));
     builder.registerPipelineStartEPCallback(
         [widen, sm, ptx](llvm::ModulePassManager &passes,
                          llvm::OptimizationLevel) {

@@ -763,17 +763,11 @@ FailureOr<Value> prepareValue(TraceContext &t, const Tensor &ptrs,
 
 /// The dialect's attribute for `eviction` (none for the default).
 blk::EvictionAttr evictionAttr(TraceContext &t, Eviction eviction) {
-  switch (eviction) {
-  case Eviction::Normal:
+  if (eviction == Eviction::Normal)
     return {};
-  case Eviction::First:
-    return blk::EvictionAttr::get(t.builder().getContext(),
-                                  blk::Eviction::First);
-  case Eviction::Last:
-    return blk::EvictionAttr::get(t.builder().getContext(),
-                                  blk::Eviction::Last);
-  }
-  return {};
+  return blk::EvictionAttr::get(
+      t.builder().getContext(),
+      eviction == Eviction::First ? blk::Eviction::First : blk::Eviction::Last);
 }
 
 Tensor loadImpl(const Tensor &ptrs, const Tensor *mask, const Operand *other,

@@ -63,11 +63,16 @@ llvm::Error checkCudaArch(int smArch) {
           supportedCudaArchs());
 }
 
-std::string ptxFeatureFor(int smArch) {
+int ptxVersionFor(int smArch) {
   for (auto [arch, ptx] : kCudaArchs)
     if (arch == smArch)
-      return "+ptx" + std::to_string(ptx);
-  return "";
+      return ptx;
+  return 0;
+}
+
+std::string ptxFeatureFor(int smArch) {
+  int ptx = ptxVersionFor(smArch);
+  return ptx ? "+ptx" + std::to_string(ptx) : "";
 }
 
 llvm::Expected<llvm::TargetMachine &> nvptxTargetMachine(int smArch) {

@@ -20,8 +20,11 @@ llvm::Error checkCudaArch(int smArch);
 std::string supportedCudaArchs();
 
 /// The PTX ISA version paired with a supported sm_XX arch (the lowest that
-/// supports it, so older drivers still load the PTX), e.g. 80 -> "+ptx70";
-/// "" for an unsupported arch.
+/// supports it, so older drivers still load the PTX), times ten: 80 -> 70;
+/// 0 for an unsupported arch.
+int ptxVersionFor(int smArch);
+/// That version as the NVPTX feature, e.g. 80 -> "+ptx70"; "" for an
+/// unsupported arch.
 std::string ptxFeatureFor(int smArch);
 
 /// The NVPTX target machine for sm_<smArch> (one per arch, process-wide).
