@@ -7,8 +7,9 @@ can be read rather than only its winner.
     python3 bench/row_config_sweep.py --lib build/lib/libblockjit_c.so \
         --kernels layernorm,softmax --shapes 4096x12288 --dtypes bf16
 
-Grids: one program a row (`rows`), the persistent grid of resident programs
-(`resident`), and R rows a program for R in --rows-per-program. GB/s =
+Grids (--grids): one program a row (`rows`), the persistent grid of
+resident programs (`resident`), and R rows a program for R in
+--rows-per-program (`per-program`). layernorm's CHUNK_SIZE values: --chunks. GB/s =
 minimal traffic / time (bench_common.bench_ms: L2 flushed before each run,
 the median of a fixed count), beside a device copy of the same bytes.
 --out writes a CSV.
@@ -54,6 +55,11 @@ def main():
     p.add_argument("--warps", default="4,8,16")
     p.add_argument("--stages", default="1,2,3")
     p.add_argument("--rows-per-program", default="2,4,8")
+    p.add_argument("--chunks", default="0",
+                   help="layernorm: CHUNK_SIZE values to sweep (0: the whole row)")
+    p.add_argument("--grids", default="rows,resident,per-program",
+                   help="which grids: rows, resident, per-program (the "
+                        "--rows-per-program ones)")
     p.add_argument("--reps", type=int, default=30)
     p.add_argument("--out", default=None)
     a = p.parse_args()
@@ -91,22 +97,35 @@ def main():
                 tuned = lib.prepare(kernel, args + consts, autotune=True,
                                     stream=torch.cuda.current_stream().cuda_stream)
                 record("tuned", tuned, tuned.info, "-", tuned.config)
-                for warps in map(int, a.warps.split(",")):
-                    for stages in map(int, a.stages.split(",")):
-                        try:
-                            info = lib.warmup(kernel, args + consts, num_warps=warps,
-                                              num_stages=stages)
-                        except BlockjitError as e:
-                            print(f"  w={warps} s={stages}: {str(e).splitlines()[0][:100]}")
-                            continue
-                        grids = {"rows": m, "resident": max(1, info.max_resident_programs)}
-                        for r in map(int, a.rows_per_program.split(",")):
-                            grids[f"{r}rows"] = -(-m // r)
-                        for gname, grid in grids.items():
-                            prep = lib.prepare(kernel, args + consts, grid=(grid,),
-                                               num_warps=warps, num_stages=stages)
-                            record(f"w={warps} s={stages} grid={gname}", prep, info,
-                                   grid, "")
+                chunks = list(map(int, a.chunks.split(",")))
+                if kernel != "layernorm":
+                    chunks = [None]
+                kinds = a.grids.split(",")
+                for chunk in chunks:
+                    these = consts if chunk is None else consts[:1] + [constexpr(chunk)]
+                    tag = f" chunk={chunk}" if chunk else ""
+                    for warps in map(int, a.warps.split(",")):
+                        for stages in map(int, a.stages.split(",")):
+                            try:
+                                info = lib.warmup(kernel, args + these, num_warps=warps,
+                                                  num_stages=stages)
+                            except BlockjitError as e:
+                                print(f"  w={warps} s={stages}{tag}: "
+                                      f"{str(e).splitlines()[0][:100]}")
+                                continue
+                            grids = {}
+                            if "rows" in kinds:
+                                grids["rows"] = m
+                            if "resident" in kinds:
+                                grids["resident"] = max(1, info.max_resident_programs)
+                            if "per-program" in kinds:
+                                for r in map(int, a.rows_per_program.split(",")):
+                                    grids[f"{r}rows"] = -(-m // r)
+                            for gname, grid in grids.items():
+                                prep = lib.prepare(kernel, args + these, grid=(grid,),
+                                                   num_warps=warps, num_stages=stages)
+                                record(f"w={warps} s={stages} grid={gname}{tag}", prep,
+                                       info, grid, "")
     if a.out and rows:
         write_rows_csv(a.out, rows)
 
