@@ -40,20 +40,25 @@ _FLUSH = None
 _HEAD_START_CYCLES = 1_000_000
 
 
-def bench_ms(fn, reps=50, warmup=5):
+def bench_ms(fn, reps=50, warmup=5, before=None):
     """Median milliseconds of `reps` runs of fn (a fixed count), each between
     two CUDA events after a 256 MB write that flushes the L2 and a GPU-side
-    head start for the host (_HEAD_START_CYCLES)."""
+    head start for the host (_HEAD_START_CYCLES). `before`, if given, runs
+    ahead of every run, outside the events (a reset the kernel needs)."""
     import torch
     global _FLUSH
     if _FLUSH is None:
         _FLUSH = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
     for _ in range(warmup):
+        if before:
+            before()
         fn()
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     for i in range(reps):
         _FLUSH.zero_()
+        if before:
+            before()
         torch.cuda._sleep(_HEAD_START_CYCLES)
         starts[i].record()
         fn()

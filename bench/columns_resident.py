@@ -6,7 +6,7 @@ sum) through global memory at an atomic-counter barrier (acquire/release,
 gpu scope; a spin limit turns a grid that is not all resident into a wrong
 answer rather than a hang), combine them in rank order and write; NG groups
 take strips in turn. PF=1 loads the next strip before the barrier. GB/s =
-2*M*N*s / time, L2 flushed, beside a device copy. Run on the GPU machine:
+2*M*N*s / time (bench_common.bench_ms), beside a device copy. Run on the GPU machine:
 SHAPES=32768x4096,32768x12288 python3 bench/columns_resident.py OUT.txt
 (docs/softmax_columns_h200_resident_grid.txt)."""
 import os
@@ -15,6 +15,9 @@ import sys
 import torch
 import triton
 import triton.language as tl
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_common import bench_ms  # noqa: E402
 
 
 @triton.jit
@@ -78,55 +81,46 @@ def cols_res(out, x, M, N, stride, part, cnt, G: tl.constexpr, GP: tl.constexpr,
         it += 1
 
 
-def timeit(fn, reps=20, pre=None):
-    cache = torch.empty(256 << 20, dtype=torch.int8, device='cuda')
-    ts = []
-    for _ in range(reps):
-        cache.zero_()
-        if pre: pre()
-        torch.cuda._sleep(1_000_000)
-        a = torch.cuda.Event(enable_timing=True); b = torch.cuda.Event(enable_timing=True)
-        a.record(); fn(); b.record(); torch.cuda.synchronize(); ts.append(a.elapsed_time(b))
-    ts.sort(); return ts[len(ts)//2]
-
 def np2(n): return 1 << (n - 1).bit_length()
 
 
 if __name__ == '__main__':
-  nsm = torch.cuda.get_device_properties(0).multi_processor_count
-  log = open(sys.argv[1], "w") if len(sys.argv) > 1 else sys.stdout
-  def p(*a):
-      print(*a, flush=True); 
-      if log is not sys.stdout: print(*a, file=log, flush=True)
-  shapes = [tuple(map(int, t.split('x'))) for t in os.environ.get('SHAPES', '32768x4096,32768x12288').split(',')]
-  for (M, N) in shapes:
-    for dt in [torch.float32]:
-      x = torch.randn(M, N, device='cuda', dtype=dt)
-      ref = torch.softmax(x.float(), 0)
-      out = torch.empty_like(x)
-      nbytes = 2 * M * N * x.element_size()
-      tc = timeit(lambda: out.copy_(x))
-      copy = nbytes / tc / 1e6
-      es = x.element_size()
-      cfgs = []
-      for (NG, BN, w, PF) in [(2, 64, 16, 0), (4, 32, 16, 0), (8, 16, 16, 0), (4, 16, 16, 1), (2, 32, 16, 1), (4, 16, 8, 0), (1, 32, 16, 0),
-                              (1, 64, 8, 0), (1, 128, 16, 0)]:
-        G = nsm // NG
-        R = np2(triton.cdiv(M, G))
-        cfgs.append((G, NG, R, BN, w, PF))
-      best = None
-      for (G, NG, R, BN, w, PF) in cfgs:
-        part = torch.empty(NG * 2 * G * 2 * BN, device='cuda', dtype=torch.float32)
-        cnt = torch.zeros(NG, device='cuda', dtype=torch.int32)
-        def run():
-          cols_res[(G * NG,)](out, x, M, N, x.stride(0), part, cnt, G, np2(G), NG, R, BN, PF, 1 << 14, num_warps=w)
-        try:
-          cnt.zero_(); run(); torch.cuda.synchronize()
-        except Exception as e:
-          p("fail", G, NG, R, BN, w, PF, str(e)[:100]); continue
-        err = (out.float() - ref).abs().max().item()
-        t = timeit(run, pre=cnt.zero_)
-        gbs = nbytes / t / 1e6
-        p(f"  {dt} {M}x{N} G={G} NG={NG} R={R} BN={BN} w={w} PF={PF}: {gbs:.0f} GB/s {gbs/copy:.3f}x err={err:.1e}")
-        if err < 1e-2 and (best is None or gbs > best[0]): best = (gbs, G, NG, R, BN, w, PF)
-      if best: p(f"BEST {dt} {M}x{N}: {best[0]:.0f} GB/s = {best[0]/copy:.3f} x copy ({copy:.0f}) cfg {best[1:]}")
+    nsm = torch.cuda.get_device_properties(0).multi_processor_count
+    log = open(sys.argv[1], "w") if len(sys.argv) > 1 else sys.stdout
+    def p(*a):
+        print(*a, flush=True)
+        if log is not sys.stdout:
+            print(*a, file=log, flush=True)
+    shapes = [tuple(map(int, t.split('x'))) for t in os.environ.get('SHAPES', '32768x4096,32768x12288').split(',')]
+    for (M, N) in shapes:
+        for dt in [torch.float32]:
+            x = torch.randn(M, N, device='cuda', dtype=dt)
+            ref = torch.softmax(x.float(), 0)
+            out = torch.empty_like(x)
+            nbytes = 2 * M * N * x.element_size()
+            tc = bench_ms(lambda: out.copy_(x), 20)
+            copy = nbytes / tc / 1e6
+            cfgs = []
+            # (groups, columns a strip, warps, prefetch): one CTA an SM.
+            for (NG, BN, w, PF) in [(2, 64, 16, 0), (4, 32, 16, 0), (8, 16, 16, 0),
+                                    (4, 16, 16, 1), (2, 32, 16, 1), (4, 16, 8, 0),
+                                    (1, 32, 16, 0), (1, 64, 8, 0), (1, 128, 16, 0)]:
+                G = nsm // NG
+                R = np2(triton.cdiv(M, G))
+                cfgs.append((G, NG, R, BN, w, PF))
+            best = None
+            for (G, NG, R, BN, w, PF) in cfgs:
+                part = torch.empty(NG * 2 * G * 2 * BN, device='cuda', dtype=torch.float32)
+                cnt = torch.zeros(NG, device='cuda', dtype=torch.int32)
+                def run():
+                    cols_res[(G * NG,)](out, x, M, N, x.stride(0), part, cnt, G, np2(G), NG, R, BN, PF, 1 << 14, num_warps=w)
+                try:
+                    cnt.zero_(); run(); torch.cuda.synchronize()
+                except Exception as e:
+                    p("fail", G, NG, R, BN, w, PF, str(e)[:100]); continue
+                err = (out.float() - ref).abs().max().item()
+                t = bench_ms(run, 20, before=cnt.zero_)
+                gbs = nbytes / t / 1e6
+                p(f"  {dt} {M}x{N} G={G} NG={NG} R={R} BN={BN} w={w} PF={PF}: {gbs:.0f} GB/s {gbs/copy:.3f}x err={err:.1e}")
+                if err < 1e-2 and (best is None or gbs > best[0]): best = (gbs, G, NG, R, BN, w, PF)
+            if best: p(f"BEST {dt} {M}x{N}: {best[0]:.0f} GB/s = {best[0]/copy:.3f} x copy ({copy:.0f}) cfg {best[1:]}")
