@@ -45,8 +45,8 @@ struct LowerEvictionHints : llvm::PassInfoMixin<LowerEvictionHints> {
       : smVersion(smVersion), ptxVersion(ptxVersion) {}
   llvm::PreservedAnalyses run(llvm::Function &function,
                               llvm::FunctionAnalysisManager &);
-  /// The target's sm_XX and PTX ISA version times ten (81 for 8.1), as the
-  /// target machine names them.
+  /// The target's sm_XX and PTX ISA version times ten (81 for 8.1):
+  /// smArchOf and ptxVersionFor (NVPTXTarget.h).
   unsigned smVersion, ptxVersion;
 };
 

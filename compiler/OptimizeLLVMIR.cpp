@@ -181,11 +181,8 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::TargetMachine &machine) {
     // Eviction hints become inline PTX before O3 too: O3 merges a versioned
     // access's two copies (SimplifyCFG's hoisting) and drops metadata it
     // does not know on the way.
-    unsigned sm = 0;
-    llvm::StringRef cpu = machine.getTargetCPU();
-    if (cpu.consume_front("sm_"))
-      cpu.consumeInteger(10, sm);
-    unsigned ptx = ptxVersionFor(int(sm));
+    int sm = smArchOf(machine);
+    int ptx = ptxVersionFor(sm);
     builder.registerPipelineStartEPCallback(
         [widen, sm, ptx](llvm::ModulePassManager &passes,
                          llvm::OptimizationLevel) {

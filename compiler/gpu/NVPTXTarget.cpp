@@ -119,6 +119,15 @@ llvm::Expected<llvm::TargetMachine &> nvptxTargetMachine(int smArch) {
   return *machine;
 }
 
+int smArchOf(const llvm::TargetMachine &machine) {
+  llvm::StringRef cpu = machine.getTargetCPU();
+  int smArch = 0;
+  if (!machine.getTargetTriple().isNVPTX() || !cpu.consume_front("sm_") ||
+      cpu.consumeInteger(10, smArch))
+    return 0;
+  return smArch;
+}
+
 llvm::Expected<std::string> emitPTX(llvm::Module &module, int smArch) {
   auto machine = nvptxTargetMachine(smArch);
   if (!machine)

@@ -29,6 +29,9 @@ std::string ptxFeatureFor(int smArch);
 
 /// The NVPTX target machine for sm_<smArch> (one per arch, process-wide).
 llvm::Expected<llvm::TargetMachine &> nvptxTargetMachine(int smArch);
+/// The smArch of a machine nvptxTargetMachine made (read back from its CPU
+/// name, "sm_<smArch>"); 0 for any other machine.
+int smArchOf(const llvm::TargetMachine &machine);
 
 /// PTX text for `module` (already optimized).
 llvm::Expected<std::string> emitPTX(llvm::Module &module, int smArch);
