@@ -17,7 +17,7 @@ import triton
 import triton.language as tl
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_common import bench_ms  # noqa: E402
+from bench_common import bench_ms, next_power_of_2  # noqa: E402
 
 
 @triton.jit
@@ -81,9 +81,6 @@ def cols_res(out, x, M, N, stride, part, cnt, G: tl.constexpr, GP: tl.constexpr,
         it += 1
 
 
-def np2(n): return 1 << (n - 1).bit_length()
-
-
 if __name__ == '__main__':
     nsm = torch.cuda.get_device_properties(0).multi_processor_count
     log = open(sys.argv[1], "w") if len(sys.argv) > 1 else sys.stdout
@@ -106,14 +103,14 @@ if __name__ == '__main__':
                                     (4, 16, 16, 1), (2, 32, 16, 1), (4, 16, 8, 0),
                                     (1, 32, 16, 0), (1, 64, 8, 0), (1, 128, 16, 0)]:
                 G = nsm // NG
-                R = np2(triton.cdiv(M, G))
+                R = next_power_of_2(triton.cdiv(M, G))
                 cfgs.append((G, NG, R, BN, w, PF))
             best = None
             for (G, NG, R, BN, w, PF) in cfgs:
                 part = torch.empty(NG * 2 * G * 2 * BN, device='cuda', dtype=torch.float32)
                 cnt = torch.zeros(NG, device='cuda', dtype=torch.int32)
                 def run():
-                    cols_res[(G * NG,)](out, x, M, N, x.stride(0), part, cnt, G, np2(G), NG, R, BN, PF, 1 << 14, num_warps=w)
+                    cols_res[(G * NG,)](out, x, M, N, x.stride(0), part, cnt, G, next_power_of_2(G), NG, R, BN, PF, 1 << 14, num_warps=w)
                 try:
                     cnt.zero_(); run(); torch.cuda.synchronize()
                 except Exception as e:
