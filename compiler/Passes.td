@@ -228,7 +228,12 @@ def BlkVersionPrefixMasks : Pass<"blk-version-prefix-masks", "mlir::ModuleOp"> {
     32 elements a thread are left alone (two copies of them cost more than
     the fast one saves where it is not taken). The scf.if is marked
     blkgpu.versioned_access, the one kind that convert-blk-to-nvvm lets
-    carry blocks.
+    carry blocks. A load in a loop of constant bounds and step (one LLVM
+    unrolls) whose mask is the same over each of its vectors is not
+    versioned but marked blkgpu.branch_free: the lowering then reads a
+    vector that is off from a stand-in in global memory instead of
+    branching around it, so the unrolled loads share one basic block and
+    ptxas has them all in flight at once.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::scf::SCFDialect",
                            "mlir::NVVM::NVVMDialect",

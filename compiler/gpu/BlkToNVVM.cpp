@@ -165,6 +165,7 @@ struct ConvertBlkToNVVM
       kernel.clusterBuffer = ScratchArray(func, "__blk_cluster_");
       kernel.clusterBarriers = ScratchArray(func, "__blk_cluster_mbar_");
       kernel.clusterPhase = Value();
+      kernel.usesMaskedLoadStandIn = false;
       auto builder = OpBuilder::atBlockBegin(&func.getBody().front());
       Location loc = func.getLoc();
       Type i32 = builder.getI32Type();
@@ -220,6 +221,8 @@ struct ConvertBlkToNVVM
       kernel.scratch.declare(module, func.getLoc());
       if (kernel.usesDynamicShared)
         declareDynamicShared(module, func.getLoc());
+      if (kernel.usesMaskedLoadStandIn)
+        declareMaskedLoadStandIn(module, func.getLoc());
       kernel.clusterBuffer.declare(module, func.getLoc());
       kernel.clusterBarriers.declare(module, func.getLoc());
     }

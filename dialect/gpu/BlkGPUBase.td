@@ -65,6 +65,12 @@ def BlkGPU_Dialect : Dialect {
     /// lowering carries blocks through it (no other scf.if may).
     static constexpr ::llvm::StringLiteral kVersionedAccessAttrName =
         "blkgpu.versioned_access";
+    /// A unit attribute of blk.load: blk-version-prefix-masks found its
+    /// mask changing in its loop and the same over each vector; the GPU
+    /// lowering reads a vector that is off from a stand-in in global memory
+    /// (its value then `other`) instead of branching around it.
+    static constexpr ::llvm::StringLiteral kBranchFreeLoadAttrName =
+        "blkgpu.branch_free";
 
   private:
     void registerAttributes();

@@ -146,6 +146,13 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
              << kVersionedAccessAttrName << " is a unit attribute of scf.if";
     return success();
   }
+  if (attr.getName() == kBranchFreeLoadAttrName) {
+    if (op->getName().getStringRef() != "blk.load" ||
+        !isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << kBranchFreeLoadAttrName << " is a unit attribute of blk.load";
+    return success();
+  }
   return op->emitError() << "unknown blkgpu attribute '"
                          << attr.getName().getValue() << "' (the module takes "
                          << kNumWarpsAttrName << ", " << kNumCTAsAttrName
@@ -155,5 +162,6 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
                          << kClusterFallbackAttrName << ", blk.reduce "
                          << kCTALocalAttrName << ", blk.make_range and "
                          << "blk.broadcast " << kRematerializedAttrName
-                         << ", scf.if " << kVersionedAccessAttrName << ")";
+                         << ", scf.if " << kVersionedAccessAttrName
+                         << " and blk.load " << kBranchFreeLoadAttrName << ")";
 }

@@ -132,6 +132,8 @@ struct KernelState {
   llvm::DenseMap<mlir::Operation *, RangeBroadcast> rangeBroadcasts;
   /// Whether a block was kept in the dynamic shared memory (OnChip.cpp).
   bool usesDynamicShared = false;
+  /// Whether a masked load reads the stand-in where it is off (Memory.cpp).
+  bool usesMaskedLoadStandIn = false;
 };
 
 /// A barrier among the threads of this thread's program: the whole CTA
@@ -357,6 +359,15 @@ void populateOnChipPatterns(const BlockTypeConverter &converter,
                             mlir::RewritePatternSet &patterns,
                             KernelState &kernel);
 void declareDynamicShared(mlir::ModuleOp module, mlir::Location loc);
+
+/// What a masked load reads where its mask is off, rather than branching
+/// around the access: 16 bytes of global memory (a constant of zeros, as
+/// wide and aligned as the widest vector access), valid for every kernel,
+/// whatever its arguments. The load's value there is `other`.
+inline constexpr char kMaskedLoadStandIn[] = "__blk_masked_load_stand_in";
+inline constexpr int64_t kMaskedLoadStandInBytes = 16;
+/// Declares the stand-in once in `module` (Memory.cpp).
+void declareMaskedLoadStandIn(mlir::ModuleOp module, mlir::Location loc);
 
 /// A masked load's value for its masked-off lanes k .. k + width - 1:
 /// `other`'s elements (zeros when the load has no `other`), as one vector of

@@ -2,13 +2,16 @@
 //
 // A thread's contiguous elements are loaded and stored as vectors as wide as
 // AxisAnalysis allows, under one branch per vector when masked: masked lanes
-// never touch memory. A mask that may change within a vector (a causal
-// `col <= row`) takes a second branch: a vector whose lanes are all on is one
-// access, the rest go element by element. Every element is stored once, by its
-// owner: replicas of a block smaller than the program's threads, and every
-// thread but thread 0 for a scalar store, skip it. Otherwise a slower warp
-// could store a value it loaded after a faster one had already stored there (an
-// in-place `store(p, load(p) + 1)` would add twice). A row of 2-byte
+// never touch memory. A load that blk-version-prefix-masks marked
+// blkgpu.branch_free takes no branch: a vector that is off reads the
+// stand-in (16 bytes of global memory, kMaskedLoadStandIn) instead of its
+// own address and yields `other`. A mask that may change within a vector (a
+// causal `col <= row`) takes a second branch: a vector whose lanes are all on
+// is one access, the rest go element by element. Every element is stored once,
+// by its owner: replicas of a block smaller than the program's threads, and
+// every thread but thread 0 for a scalar store, skip it. Otherwise a slower
+// warp could store a value it loaded after a faster one had already stored
+// there (an in-place `store(p, load(p) + 1)` would add twice). A row of 2-byte
 // elements that starts only element-aligned, held by one warp, moves in
 // 4-byte words shifted by an element at run time (WordPairs).
 //
@@ -116,6 +119,21 @@ Value allLanesOn(OpBuilder &builder, Location loc, ValueRange mask, int64_t k,
   for (int64_t j = 1; j < width; ++j)
     all = arith::AndIOp::create(builder, loc, all, mask[k + j]);
   return all;
+}
+
+/// Whether a masked-off access of `element`s may read the stand-in
+/// (declareMaskedLoadStandIn) instead of branching around its load: numbers
+/// of at most 16 bytes; i1 (bytes in memory) and pointers keep the branch.
+bool readsStandInWhenOff(Type element) {
+  return (element.isIntOrFloat() && !element.isInteger(1) &&
+          element.getIntOrFloatBitWidth() <= 128);
+}
+
+/// The stand-in's address in global memory.
+Value maskedLoadStandIn(OpBuilder &builder, Location loc) {
+  return LLVM::AddressOfOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 1),
+      kMaskedLoadStandIn);
 }
 
 /// addptr of blocks: one addptr per element.
@@ -458,6 +476,8 @@ struct LoadLowering : KernelOpLowering<blk::LoadOp> {
     ValueRange other = load.getOther() ? adaptor.getOther() : ValueRange();
     SmallVector<Value> result;
     auto vectorType = VectorType::get({width}, element);
+    bool branchFree =
+        load->hasAttr(blkgpu::BlkGPUDialect::kBranchFreeLoadAttrName);
     // Lanes k .. k + n - 1 loaded when `on` (n = 1 or width), else `other`.
     auto loadUnder = [&](Value on, int64_t k, int64_t n) -> Value {
       auto emitLoad = [&]() -> Value {
@@ -469,6 +489,21 @@ struct LoadLowering : KernelOpLowering<blk::LoadOp> {
       };
       if (!on)
         return emitLoad();
+      if (branchFree && readsStandInWhenOff(element)) {
+        // No branch: an access that is off reads the stand-in instead and
+        // yields `other`, so the accesses after it stay in the same basic
+        // block, where ptxas issues them all before waiting on any.
+        kernel.usesMaskedLoadStandIn = true;
+        Value source = LLVM::SelectOp::create(
+            rewriter, loc, on, toLLVMPointer(rewriter, loc, ptrs[k]),
+            maskedLoadStandIn(rewriter, loc));
+        Type type = n == 1 ? element : Type(vectorType);
+        Value loaded =
+            LLVM::LoadOp::create(rewriter, loc, type, source, n * bytes);
+        return arith::SelectOp::create(
+            rewriter, loc, on, loaded,
+            otherChunk(rewriter, loc, other, element, k, n));
+      }
       Type resultType = n == 1 ? element : Type(vectorType);
       auto ifOp = scf::IfOp::create(rewriter, loc, resultType, on, true);
       OpBuilder::InsertionGuard guard(rewriter);
@@ -682,6 +717,20 @@ DenseMap<Operation *, AccessWidth> accessWidths(func::FuncOp func,
     }
   });
   return widths;
+}
+
+void declareMaskedLoadStandIn(ModuleOp module, Location loc) {
+  if (module.lookupSymbol(kMaskedLoadStandIn))
+    return;
+  auto builder = OpBuilder::atBlockBegin(module.getBody());
+  auto bytes =
+      LLVM::LLVMArrayType::get(builder.getI8Type(), kMaskedLoadStandInBytes);
+  LLVM::GlobalOp::create(builder, loc, bytes, /*isConstant=*/true,
+                         LLVM::Linkage::Internal, kMaskedLoadStandIn,
+                         builder.getZeroAttr(RankedTensorType::get(
+                             {kMaskedLoadStandInBytes}, builder.getI8Type())),
+                         /*alignment=*/kMaskedLoadStandInBytes,
+                         /*addrSpace=*/1);
 }
 
 void populateMemoryPatterns(const BlockTypeConverter &converter,

@@ -49,3 +49,31 @@ func.func @versioned_not_unit(%c: i1) {
   } {blkgpu.versioned_access = 1 : i32}
   return
 }
+
+// -----
+
+// blkgpu.branch_free (set by blk-version-prefix-masks) is a unit attribute
+// of blk.load only.
+
+// CHECK-LABEL: func.func @branch_free_load
+// CHECK: blk.load %{{.*}}, %{{.*}} {blkgpu.branch_free}
+func.func @branch_free_load(%p: tensor<16x!blk.ptr<f32>>, %m: tensor<16xi1>) -> tensor<16xf32> {
+  %x = blk.load %p, %m {blkgpu.branch_free} : tensor<16x!blk.ptr<f32>>
+  return %x : tensor<16xf32>
+}
+
+// -----
+
+func.func @branch_free_store(%p: tensor<16x!blk.ptr<f32>>, %x: tensor<16xf32>, %m: tensor<16xi1>) {
+  // expected-error @+1 {{blkgpu.branch_free is a unit attribute of blk.load}}
+  blk.store %p, %x, %m {blkgpu.branch_free} : tensor<16x!blk.ptr<f32>>
+  return
+}
+
+// -----
+
+func.func @branch_free_not_unit(%p: tensor<16x!blk.ptr<f32>>, %m: tensor<16xi1>) -> tensor<16xf32> {
+  // expected-error @+1 {{blkgpu.branch_free is a unit attribute of blk.load}}
+  %x = blk.load %p, %m {blkgpu.branch_free = 1 : i32} : tensor<16x!blk.ptr<f32>>
+  return %x : tensor<16xf32>
+}

@@ -1,5 +1,6 @@
 // RUN: blockjit-opt %s --split-input-file --blk-version-prefix-masks | FileCheck %s
 // RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=1" --blk-version-prefix-masks --convert-blk-to-nvvm --canonicalize --cse | FileCheck %s --check-prefix=NVVM
+// RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=1" --blk-version-prefix-masks | FileCheck %s --check-prefix=LAYOUT
 
 // blk-version-prefix-masks: a causal row load, `cols < n` (loop-invariant)
 // and `cols <= row` (a prefix that changes with the row). The load goes
@@ -64,7 +65,8 @@ func.func @causal(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %in: !blk.p
 
 // A chunk loop: `chunk + cols < n` holds for the whole chunk where
 // chunk + 255 < n (and chunk + 0 .. chunk + 255 do not wrap in 32 bits);
-// both the load and the store lose their whole mask on that path.
+// both the load and the store lose their whole mask on that path (the loop
+// runs to `n`: a loop LLVM keeps, where the fast path is the cheaper one).
 
 // CHECK-LABEL: func.func @chunks
 // CHECK:         scf.for %[[CHUNK:.*]] =
@@ -173,6 +175,88 @@ func.func @many_per_thread(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %n_rows: i32
     %obases = blk.splat %out : !blk.ptr<f32> -> tensor<2048x!blk.ptr<f32>>
     %optrs = blk.addptr %obases, %cols : tensor<2048x!blk.ptr<f32>>, tensor<2048xi32>
     blk.store %optrs, %x : tensor<2048x!blk.ptr<f32>>
+  }
+  return
+}
+
+// -----
+
+// A chunk loop of a known trip count (0 to 512, which LLVM unrolls) over
+// vectors: pointers and `n` divisible by 16, so each thread's 4-element
+// vector is wholly in or wholly past `chunk + cols < n`. The load is not
+// versioned but marked blkgpu.branch_free: lowered, each
+// vector loads from its own address where it is on and from the module's
+// stand-in (16 zero bytes of global memory) where it is off, then selects
+// `other` there; no branch parts it from the loads after it. The store
+// keeps its version.
+
+// LAYOUT-LABEL: func.func @chunk_vectors
+// LAYOUT:         scf.for
+// LAYOUT-NOT:       scf.if
+// LAYOUT:           %[[X:.*]] = blk.load %{{.*}}, %{{.*}}, %{{.*}} {blkgpu.branch_free} : tensor<128x!blk.ptr<f32>
+// LAYOUT:           nvvm.vote.sync all
+// LAYOUT:           scf.if
+// LAYOUT-NEXT:        blk.store %{{.*}}, %[[X]] :
+// LAYOUT:           } {blkgpu.versioned_access}
+
+// NVVM:         llvm.mlir.global internal constant @__blk_masked_load_stand_in(dense<0> : tensor<16xi8>) {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
+// NVVM-LABEL: func.func @chunk_vectors
+// NVVM:         %[[STANDIN:.*]] = llvm.mlir.addressof @__blk_masked_load_stand_in : !llvm.ptr<1>
+// NVVM:         scf.for
+// NVVM-NOT:       scf.if
+// NVVM:           %[[ON:.*]] = arith.cmpi slt
+// NVVM-NOT:       scf.if
+// NVVM:           %[[SOURCE:.*]] = llvm.select %[[ON]], %{{.*}}, %[[STANDIN]] : i1, !llvm.ptr<1>
+// NVVM-NEXT:      %[[LOADED:.*]] = llvm.load %[[SOURCE]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// NVVM:           arith.select %[[ON]], %[[LOADED]], %{{.*}} : vector<4xf32>
+// NVVM:           scf.if
+func.func @chunk_vectors(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %n: i32 {blk.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %c512 = arith.constant 512 : i32
+  %other = arith.constant dense<-1.0> : tensor<128xf32>
+  %cols = blk.make_range 0 to 128 : tensor<128xi32>
+  %nb = blk.splat %n : i32 -> tensor<128xi32>
+  scf.for %chunk = %c0 to %c512 step %c128 : i32 {
+    %chunkb = blk.splat %chunk : i32 -> tensor<128xi32>
+    %idx = arith.addi %chunkb, %cols : tensor<128xi32>
+    %mask = arith.cmpi slt, %idx, %nb : tensor<128xi32>
+    %bases = blk.splat %in : !blk.ptr<f32> -> tensor<128x!blk.ptr<f32>>
+    %ptrs = blk.addptr %bases, %idx : tensor<128x!blk.ptr<f32>>, tensor<128xi32>
+    %x = blk.load %ptrs, %mask, %other : tensor<128x!blk.ptr<f32>>
+    %obases = blk.splat %out : !blk.ptr<f32> -> tensor<128x!blk.ptr<f32>>
+    %optrs = blk.addptr %obases, %idx : tensor<128x!blk.ptr<f32>>, tensor<128xi32>
+    blk.store %optrs, %x, %mask : tensor<128x!blk.ptr<f32>>
+  }
+  return
+}
+
+// -----
+
+// The same vectors in a loop that runs to `n` (softmax_online's chunks):
+// LLVM keeps the loop, whose version's fast path, with no mask at all, is
+// the cheaper one, so the load is versioned as before.
+
+// LAYOUT-LABEL: func.func @chunk_vectors_to_n
+// LAYOUT-NOT:     blkgpu.branch_free
+// LAYOUT:         scf.if
+// LAYOUT-NEXT:      blk.load %{{.*}} : tensor<128x!blk.ptr<f32>
+// LAYOUT:         } {blkgpu.versioned_access}
+func.func @chunk_vectors_to_n(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %n: i32 {blk.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %cols = blk.make_range 0 to 128 : tensor<128xi32>
+  %nb = blk.splat %n : i32 -> tensor<128xi32>
+  scf.for %chunk = %c0 to %n step %c128 : i32 {
+    %chunkb = blk.splat %chunk : i32 -> tensor<128xi32>
+    %idx = arith.addi %chunkb, %cols : tensor<128xi32>
+    %mask = arith.cmpi slt, %idx, %nb : tensor<128xi32>
+    %bases = blk.splat %in : !blk.ptr<f32> -> tensor<128x!blk.ptr<f32>>
+    %ptrs = blk.addptr %bases, %idx : tensor<128x!blk.ptr<f32>>, tensor<128xi32>
+    %x = blk.load %ptrs, %mask : tensor<128x!blk.ptr<f32>>
+    %obases = blk.splat %out : !blk.ptr<f32> -> tensor<128x!blk.ptr<f32>>
+    %optrs = blk.addptr %obases, %idx : tensor<128x!blk.ptr<f32>>, tensor<128xi32>
+    blk.store %optrs, %x : tensor<128x!blk.ptr<f32>>
   }
   return
 }
