@@ -68,6 +68,18 @@ FailureOr<int64_t> powerOfTwoOnModule(Operation *op, NamedAttribute attr,
   return count;
 }
 
+/// `attr` a unit attribute on one of the ops named `ops` (`opsText` in the
+/// error).
+LogicalResult checkUnitMark(Operation *op, NamedAttribute attr,
+                            std::initializer_list<StringRef> ops,
+                            StringRef opsText) {
+  if (!llvm::is_contained(ops, op->getName().getStringRef()) ||
+      !isa<UnitAttr>(attr.getValue()))
+    return op->emitError() << attr.getName().getValue()
+                           << " is a unit attribute of " << opsText;
+  return success();
+}
+
 } // namespace
 
 /// The module attributes of this dialect: `blkgpu.num_warps`, the warps per
@@ -123,36 +135,16 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
                              << " is a positive integer on the module";
     return success();
   }
-  if (attr.getName() == kCTALocalAttrName) {
-    if (op->getName().getStringRef() != "blk.reduce" ||
-        !isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << kCTALocalAttrName
-                             << " is a unit attribute of blk.reduce";
-    return success();
-  }
-  if (attr.getName() == kRematerializedAttrName) {
-    StringRef name = op->getName().getStringRef();
-    if ((name != "blk.make_range" && name != "blk.broadcast") ||
-        !isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << kRematerializedAttrName
-                             << " is a unit attribute of blk.make_range and "
-                                "blk.broadcast";
-    return success();
-  }
-  if (attr.getName() == kVersionedAccessAttrName) {
-    if (op->getName().getStringRef() != "scf.if" ||
-        !isa<UnitAttr>(attr.getValue()))
-      return op->emitError()
-             << kVersionedAccessAttrName << " is a unit attribute of scf.if";
-    return success();
-  }
-  if (attr.getName() == kBranchFreeLoadAttrName) {
-    if (op->getName().getStringRef() != "blk.load" ||
-        !isa<UnitAttr>(attr.getValue()))
-      return op->emitError()
-             << kBranchFreeLoadAttrName << " is a unit attribute of blk.load";
-    return success();
-  }
+  // Marks the GPU passes leave on single ops.
+  if (attr.getName() == kCTALocalAttrName)
+    return checkUnitMark(op, attr, {"blk.reduce"}, "blk.reduce");
+  if (attr.getName() == kRematerializedAttrName)
+    return checkUnitMark(op, attr, {"blk.make_range", "blk.broadcast"},
+                         "blk.make_range and blk.broadcast");
+  if (attr.getName() == kVersionedAccessAttrName)
+    return checkUnitMark(op, attr, {"scf.if"}, "scf.if");
+  if (attr.getName() == kBranchFreeLoadAttrName)
+    return checkUnitMark(op, attr, {"blk.load"}, "blk.load");
   return op->emitError() << "unknown blkgpu attribute '"
                          << attr.getName().getValue() << "' (the module takes "
                          << kNumWarpsAttrName << ", " << kNumCTAsAttrName
