@@ -33,6 +33,7 @@
 #include "compiler/Passes.h"
 #include "compiler/gpu/AxisInfo.h"
 #include "compiler/gpu/Layout.h"
+#include "compiler/gpu/ToNVVM/Lowering.h"
 
 #include "dialect/BlkDialect.h"
 #include "dialect/gpu/BlkGPUDialect.h"
@@ -149,24 +150,21 @@ struct BlkVersionPrefixMasksPass
   }
 
   /// Whether `load`'s mask is the same over each of its vectors, so that a
-  /// vector that is off can read the stand-in instead of its own address.
+  /// vector that is off can read the stand-in instead of its own address:
+  /// the lowering's own access (nvvm::blockAccessWidth) decides.
   static bool loadsWholeVectors(const AxisAnalysis &axis, blk::LoadOp load) {
     auto type = dyn_cast<RankedTensorType>(load.getType());
     std::optional<Layout1D> layout = type ? linearLayoutOf(type) : std::nullopt;
-    if (!layout || !type.getElementType().isIntOrFloat() ||
-        type.getElementType().isInteger(1))
+    if (!layout || !nvvm::readsStandInWhenOff(type.getElementType()))
       return false;
-    unsigned bytes = blk::elementBytes(type.getElementType());
-    auto width = [&](Value mask) {
-      return std::min(layout->vector,
-                      vectorRunOf(axis, load.getPtr(), mask, bytes));
-    };
-    // A row known only element-aligned may move in word pairs, which
-    // branch by themselves: versioned as before.
-    int64_t unmasked = width(Value());
-    if (unmasked == 1 && layout->vector > 1)
+    nvvm::AccessWidth access = nvvm::blockAccessWidth(
+        axis, load.getPtr(), load.getMask(), type.getElementType());
+    // A row known only element-aligned (narrower than the layout's vector)
+    // may move in word pairs, which branch by themselves: versioned as
+    // before.
+    if (access.width == 1 && layout->vector > 1)
       return false;
-    return width(load.getMask()) == unmasked;
+    return !access.maskVaries;
   }
 
   /// `access` in an scf.if on its loop-variant prefix terms (file comment),

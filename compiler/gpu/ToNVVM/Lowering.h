@@ -390,6 +390,17 @@ void storeVector(mlir::OpBuilder &builder, mlir::Location loc,
 /// Taken before the conversion, from the values AxisAnalysis knows.
 llvm::DenseMap<mlir::Operation *, AccessWidth>
 accessWidths(mlir::func::FuncOp func, const AxisAnalysis &axis);
+/// How one block load or store of `element`s through the laid-out block
+/// pointer `ptr` under `mask` (null: none) accesses memory: as wide as the
+/// pointers allow, the mask split per vector where its constancy is
+/// narrower, or word pairs on an element-aligned row one warp holds.
+AccessWidth blockAccessWidth(const AxisAnalysis &axis, mlir::Value ptr,
+                             mlir::Value mask, mlir::Type element);
+
+/// Whether a masked-off access of `element`s may read the stand-in
+/// (kMaskedLoadStandIn) instead of branching around its load: numbers of at
+/// most 16 bytes; i1 (bytes in memory) and pointers keep the branch.
+bool readsStandInWhenOff(mlir::Type element);
 
 /// The block comparisons (arith.cmpi) of `func` whose result AxisAnalysis
 /// proves constant over aligned runs of 2 or more elements, each with the

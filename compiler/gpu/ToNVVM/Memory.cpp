@@ -99,8 +99,8 @@ AccessWidth splitAccessWidth(const AxisAnalysis &axis, Value ptr, Value mask,
   return access;
 }
 
-/// A blk.load's or blk.store's access (splitAccessWidth), or word pairs on
-/// an element-aligned row where the layout gives one warp pairs of it.
+} // namespace
+
 AccessWidth blockAccessWidth(const AxisAnalysis &axis, Value ptr, Value mask,
                              Type element) {
   AccessWidth access = splitAccessWidth(axis, ptr, mask, element);
@@ -112,6 +112,13 @@ AccessWidth blockAccessWidth(const AxisAnalysis &axis, Value ptr, Value mask,
   return access;
 }
 
+bool readsStandInWhenOff(Type element) {
+  return element.isIntOrFloat() && !element.isInteger(1) &&
+         element.getIntOrFloatBitWidth() <= 128;
+}
+
+namespace {
+
 /// Whether all `width` lanes of `mask` from k are on.
 Value allLanesOn(OpBuilder &builder, Location loc, ValueRange mask, int64_t k,
                  int64_t width) {
@@ -119,14 +126,6 @@ Value allLanesOn(OpBuilder &builder, Location loc, ValueRange mask, int64_t k,
   for (int64_t j = 1; j < width; ++j)
     all = arith::AndIOp::create(builder, loc, all, mask[k + j]);
   return all;
-}
-
-/// Whether a masked-off access of `element`s may read the stand-in
-/// (declareMaskedLoadStandIn) instead of branching around its load: numbers
-/// of at most 16 bytes; i1 (bytes in memory) and pointers keep the branch.
-bool readsStandInWhenOff(Type element) {
-  return (element.isIntOrFloat() && !element.isInteger(1) &&
-          element.getIntOrFloatBitWidth() <= 128);
 }
 
 /// The stand-in's address in global memory.
