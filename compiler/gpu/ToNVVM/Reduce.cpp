@@ -92,22 +92,6 @@ int64_t inThreadPartials(const KernelState &kernel) {
   return kernel.numCTAs > 1 ? 1 : 4;
 }
 
-/// `value`, computed before the barriers that follow. Where only the threads
-/// that send a line's partial across the cluster use it (after the barrier
-/// that opens the exchange), LLVM would sink its combine there, keeping
-/// every warp's loaded partials live across the barrier instead of the
-/// total (f32 whole-column softmax on 8 CTAs of 16 warps, 16 columns a
-/// strip: 116 registers, 70 with the copy). An opaque copy (a side-effect
-/// mov) pins it.
-Value computedHere(OpBuilder &builder, Location loc, Value value) {
-  Type type = value.getType();
-  if (type.isF32())
-    return inlinePtx(builder, loc, "mov.b32 $0, $1;", "=f,f", value, type);
-  if (type.isInteger(32))
-    return inlinePtx(builder, loc, "mov.b32 $0, $1;", "=r,r", value, type);
-  return value;
-}
-
 /// reduce of a 1-D block to a scalar that every thread gets: combined
 /// in-thread, then across the warp with butterfly shuffles, then across
 /// warps through shared memory, then (a block split over a cluster) across
@@ -177,16 +161,14 @@ Value reduce1D(OpBuilder &builder, Location loc, KernelState &kernel,
 /// combines; warps and CTAs in order).
 SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
                              KernelState &kernel, RankedTensorType type,
-                             blk::ReduceKind kind, int64_t axis, ValueRange xs,
-                             bool acrossCTAs = true) {
+                             blk::ReduceKind kind, int64_t axis,
+                             ValueRange xs) {
   Layout1D layout = layoutOf(type);
   Type element = type.getElementType();
   Type accType = reductionAccumulatorType(element);
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
-  auto [registerMask, threadMask, axisCTAMask] =
+  auto [registerMask, threadMask, ctaMask] =
       axisBitsOf(type.getShape(), layout, axis);
-  // blkgpu.cta_local: the lines over the CTA's piece only.
-  int64_t ctaMask = acrossCTAs ? axisCTAMask : 0;
   int64_t laneBits = llvm::Log2_64(kWarpSize);
   int64_t laneMask = threadMask & ((int64_t(1) << laneBits) - 1);
   int64_t warpMask = threadMask & ~laneMask;
@@ -278,8 +260,7 @@ SmallVector<Value> allReduce(OpBuilder &builder, Location loc,
                         : xs[g];
       }
       for (int64_t g = 0; g < count; ++g)
-        partials[first + g] =
-            axisCTAMask ? computedHere(builder, loc, totals[g]) : totals[g];
+        partials[first + g] = totals[g];
       programBarrier(builder, loc, kernel);
     }
   }
@@ -416,11 +397,9 @@ struct AllReduceLowering : KernelOpLowering<blkgpu::AllReduceOp> {
   LogicalResult
   matchAndRewrite(blkgpu::AllReduceOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    bool acrossCTAs = !op->hasAttr(blkgpu::BlkGPUDialect::kCTALocalAttrName);
     rewriter.replaceOpWithMultiple(
-        op,
-        {allReduce(rewriter, op.getLoc(), kernel, op.getSrc().getType(),
-                   op.getKind(), op.getAxis(), adaptor.getSrc(), acrossCTAs)});
+        op, {allReduce(rewriter, op.getLoc(), kernel, op.getSrc().getType(),
+                       op.getKind(), op.getAxis(), adaptor.getSrc())});
     return success();
   }
 };
