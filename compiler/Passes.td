@@ -178,9 +178,13 @@ def BlkFuseClusterSoftmax : Pass<"blk-fuse-cluster-softmax", "mlir::ModuleOp"> {
     (blk.reduce with blkgpu.cta_local), one blkgpu.cluster_softmax_stats
     exchanges the (max, sum) pairs, and exp(x - max) is the CTA's
     exp(x - local max) rescaled. One cluster barrier per row instead of two.
-    The max must feed only that difference, which must feed only the exp,
-    and the exp's other uses must follow the sum. Anything else is left as
-    it is.
+    Likewise `all_reduce sum (exp (x - all_reduce max x))` along an axis of
+    an f32 block of rank 2 or more whose lines cross the cluster (softmax
+    over the columns of a strip split over the CTAs): CTA-local all_reduces
+    and one cluster_softmax_stats with that axis, every line's pair in one
+    exchange. The max must feed only that difference, which must feed only
+    the exp, and the exp's other uses must follow the sum. Anything else is
+    left as it is.
   }];
   let dependentDialects = ["blockjit::blkgpu::BlkGPUDialect",
                            "mlir::arith::ArithDialect", "mlir::math::MathDialect"];

@@ -131,7 +131,7 @@ void fuse(SoftmaxReductions s) {
                                         localExp, /*axis=*/0);
   localSum->setAttr(local, builder.getUnitAttr());
   auto stats = blkgpu::ClusterSoftmaxStatsOp::create(
-      builder, loc, f32, f32, localMax, localSum);
+      builder, loc, f32, f32, localMax, localSum, /*axis=*/IntegerAttr());
   Value rescale = arith::SelectOp::create(
       builder, loc, allMinusInf, constant(0),
       math::ExpOp::create(
@@ -178,6 +178,111 @@ void fuse(SoftmaxReductions s) {
   s.max->erase();
 }
 
+/// The same along an axis of a 2-D (or higher) block whose lines cross the
+/// cluster (softmax over columns: the strip's rows split over the CTAs):
+/// sum = all_reduce sum (exp (x - all_reduce max x)), every element holding
+/// its line's max and sum.
+struct LineSoftmaxReductions {
+  blkgpu::AllReduceOp max, sum;
+  arith::SubFOp difference;
+  math::ExpOp exp;
+};
+
+/// Whether `value` is a block whose lines along `axis` cross the CTAs.
+bool linesCrossCTAs(Value value, int64_t axis) {
+  auto type = cast<RankedTensorType>(value.getType());
+  std::optional<Layout1D> layout = linearLayoutOf(type);
+  return layout && axisBitsOf(type.getShape(), *layout, axis).ctaMask;
+}
+
+std::optional<LineSoftmaxReductions> matchLines(blkgpu::AllReduceOp sum) {
+  StringRef local = blkgpu::BlkGPUDialect::kCTALocalAttrName;
+  if (sum.getKind() != blk::ReduceKind::Sum || sum->hasAttr(local) ||
+      !sum.getType().getElementType().isF32() ||
+      !linesCrossCTAs(sum.getSrc(), sum.getAxis()))
+    return std::nullopt;
+  auto exp = sum.getSrc().getDefiningOp<math::ExpOp>();
+  if (!exp || exp.getFastmathAttr().getValue() != arith::FastMathFlags::none)
+    return std::nullopt;
+  auto difference = exp.getOperand().getDefiningOp<arith::SubFOp>();
+  if (!difference || !difference->hasOneUse() ||
+      difference.getFastmathAttr().getValue() != arith::FastMathFlags::none)
+    return std::nullopt;
+  auto max = difference.getRhs().getDefiningOp<blkgpu::AllReduceOp>();
+  if (!max || max.getKind() != blk::ReduceKind::Max ||
+      max.getAxis() != sum.getAxis() || max.getSrc() != difference.getLhs() ||
+      max->hasAttr(local) || !max->hasOneUse() ||
+      max->getBlock() != sum->getBlock() ||
+      exp->getBlock() != sum->getBlock() ||
+      !usedOnlyAfter(exp.getResult(), sum, sum))
+    return std::nullopt;
+  return LineSoftmaxReductions{max, sum, difference, exp};
+}
+
+void fuseLines(LineSoftmaxReductions s) {
+  OpBuilder builder(s.sum);
+  Location loc = s.sum.getLoc();
+  Value x = s.max.getSrc();
+  auto type = cast<RankedTensorType>(x.getType());
+  uint32_t axis = s.sum.getAxis();
+  StringRef local = blkgpu::BlkGPUDialect::kCTALocalAttrName;
+  auto constant = [&](double v) {
+    return arith::ConstantOp::create(
+        builder, loc,
+        DenseElementsAttr::get(type, builder.getF32FloatAttr(float(v))));
+  };
+
+  // The CTA's own line maxima, where the program's were.
+  builder.setInsertionPoint(s.max);
+  auto localMax = blkgpu::AllReduceOp::create(builder, s.max.getLoc(), type,
+                                              blk::ReduceKind::Max, x, axis);
+  localMax->setAttr(local, builder.getUnitAttr());
+
+  builder.setInsertionPoint(s.sum);
+  Value zero = constant(0);
+  Value allMinusInf =
+      arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OEQ, localMax,
+                            constant(-std::numeric_limits<double>::infinity()));
+  Value offset =
+      arith::SelectOp::create(builder, loc, allMinusInf, zero, localMax);
+  Value localExp = math::ExpOp::create(
+      builder, loc, arith::SubFOp::create(builder, loc, x, offset));
+  auto localSum = blkgpu::AllReduceOp::create(
+      builder, loc, type, blk::ReduceKind::Sum, localExp, axis);
+  localSum->setAttr(local, builder.getUnitAttr());
+  auto stats = blkgpu::ClusterSoftmaxStatsOp::create(
+      builder, loc, type, type, localMax, localSum,
+      builder.getI32IntegerAttr(axis));
+  Value rescale = arith::SelectOp::create(
+      builder, loc, allMinusInf, zero,
+      math::ExpOp::create(
+          builder, loc,
+          arith::SubFOp::create(builder, loc, localMax, stats.getMax())));
+  Value exp = arith::MulFOp::create(builder, loc, localExp, rescale);
+
+  // exp(x - max) / sum: the local exp times rescale / sum, a value per line.
+  for (OpOperand &use : llvm::make_early_inc_range(s.exp->getUses())) {
+    auto div = dyn_cast<arith::DivFOp>(use.getOwner());
+    if (!div || use.getOperandNumber() != 0 ||
+        div.getRhs() != s.sum.getResult() ||
+        div.getFastmathAttr().getValue() != arith::FastMathFlags::none)
+      continue;
+    builder.setInsertionPoint(div);
+    Value factor = arith::DivFOp::create(builder, loc, rescale, stats.getSum());
+    div.replaceAllUsesWith(
+        arith::MulFOp::create(builder, loc, localExp, factor).getResult());
+    div->erase();
+  }
+  s.sum.getResult().replaceAllUsesWith(stats.getSum());
+  s.sum->erase();
+  s.exp.getResult().replaceAllUsesWith(exp);
+  s.exp->erase();
+  if (exp.use_empty())
+    exp.getDefiningOp()->erase();
+  s.difference->erase();
+  s.max->erase();
+}
+
 struct BlkFuseClusterSoftmax
     : blockjit::impl::BlkFuseClusterSoftmaxBase<BlkFuseClusterSoftmax> {
   void runOnOperation() override {
@@ -185,12 +290,19 @@ struct BlkFuseClusterSoftmax
     if (numCTAsOf(module) < 2)
       return;
     SmallVector<SoftmaxReductions> found;
-    module.walk([&](blk::ReduceOp sum) {
-      if (auto s = match(sum))
-        found.push_back(*s);
+    SmallVector<LineSoftmaxReductions> foundLines;
+    module.walk([&](Operation *op) {
+      if (auto sum = dyn_cast<blk::ReduceOp>(op))
+        if (auto s = match(sum))
+          found.push_back(*s);
+      if (auto sum = dyn_cast<blkgpu::AllReduceOp>(op))
+        if (auto s = matchLines(sum))
+          foundLines.push_back(*s);
     });
     for (SoftmaxReductions &s : found)
       fuse(s);
+    for (LineSoftmaxReductions &s : foundLines)
+      fuseLines(s);
   }
 };
 

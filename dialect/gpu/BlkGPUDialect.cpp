@@ -137,7 +137,8 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
   }
   // Marks the GPU passes leave on single ops.
   if (attr.getName() == kCTALocalAttrName)
-    return checkUnitMark(op, attr, {"blk.reduce"}, "blk.reduce");
+    return checkUnitMark(op, attr, {"blk.reduce", "blkgpu.all_reduce"},
+                         "blk.reduce and blkgpu.all_reduce");
   if (attr.getName() == kRematerializedAttrName)
     return checkUnitMark(op, attr, {"blk.make_range", "blk.broadcast"},
                          "blk.make_range and blk.broadcast");
@@ -151,7 +152,8 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
                          << ", " << kProgramsPerCTAAttrName << ", "
                          << kDynamicSharedBytesAttrName << ", "
                          << kResidencyAttrName << " and "
-                         << kClusterFallbackAttrName << ", blk.reduce "
+                         << kClusterFallbackAttrName
+                         << ", blk.reduce and blkgpu.all_reduce "
                          << kCTALocalAttrName << ", blk.make_range and "
                          << "blk.broadcast " << kRematerializedAttrName
                          << ", scf.if " << kVersionedAccessAttrName

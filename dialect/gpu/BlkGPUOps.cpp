@@ -23,6 +23,20 @@ LogicalResult ClusterSoftmaxStatsOp::verify() {
     return emitOpError() << "exchanges across the CTAs of a cluster: it needs "
                          << "a module with " << BlkGPUDialect::kNumCTAsAttrName
                          << " of 2 or more";
+  auto block = dyn_cast<RankedTensorType>(getLocalMax().getType());
+  std::optional<uint32_t> axis = getAxis();
+  if (!block) {
+    if (axis)
+      return emitOpError() << "takes an axis only with blocks (the lines of "
+                              "a block along it), not scalars";
+    return success();
+  }
+  if (!axis)
+    return emitOpError() << "of blocks needs the axis their lines run along";
+  if (block.getRank() < 2 || int64_t(*axis) >= block.getRank())
+    return emitOpError() << "of blocks combines lines along an axis of a "
+                            "block of rank 2 or more: axis "
+                         << *axis << " of " << block;
   return success();
 }
 

@@ -22,11 +22,26 @@ def BlkGPU_ClusterSoftmaxStatsOp
     local_max = -inf adding 0. Every CTA combines the pairs in rank order, so
     all get the same bits. A NaN maximum propagates to both results.
 
+    With `axis`, the operands are blocks of rank 2 or more, the results of
+    CTA-local `blkgpu.all_reduce`s along `axis` (each element holds its
+    line's max or sum over the CTA's piece), and each line is combined
+    across the CTAs that hold a piece of it: every element of the results
+    gets its line's `max` and `sum`. All lines travel in one exchange.
+
     `blk-fuse-cluster-softmax` makes it from the two reductions of softmax,
-    halving the cluster round trips per row.
+    halving the cluster round trips per row (or per strip of columns).
+
+    ```mlir
+    %max, %sum = blkgpu.cluster_softmax_stats %m, %s : f32
+    %lmax, %lsum = blkgpu.cluster_softmax_stats %bm, %bs {axis = 0 : i32}
+        : tensor<4096x16xf32>
+    ```
   }];
-  let arguments = (ins AnyFloat:$local_max, AnyFloat:$local_sum);
-  let results = (outs AnyFloat:$max, AnyFloat:$sum);
+  let arguments = (ins AnyTypeOf<[AnyFloat, RankedTensorOf<[AnyFloat]>]>:$local_max,
+                       AnyTypeOf<[AnyFloat, RankedTensorOf<[AnyFloat]>]>:$local_sum,
+                       OptionalAttr<I32Attr>:$axis);
+  let results = (outs AnyTypeOf<[AnyFloat, RankedTensorOf<[AnyFloat]>]>:$max,
+                      AnyTypeOf<[AnyFloat, RankedTensorOf<[AnyFloat]>]>:$sum);
   let assemblyFormat = "$local_max `,` $local_sum attr-dict `:` type($max)";
   let hasVerifier = 1;
 }

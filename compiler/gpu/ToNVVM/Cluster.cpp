@@ -338,124 +338,251 @@ SmallVector<Value> combineAcrossCTAs(
   return total;
 }
 
-SmallVector<Value>
-combineLinesAcrossCTAs(OpBuilder &builder, Location loc, KernelState &kernel,
-                       ValueRange partials, int64_t threads, int64_t threadMask,
-                       int64_t ctaMask,
-                       function_ref<Value(Value, Value)> combine) {
-  assert(kernel.numCTAs > 1 && ctaMask && "a cluster exchange needs a cluster");
-  auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
-  int64_t numCTAs = kernel.numCTAs;
-  int64_t groups = int64_t(partials.size());
-  Type accType = partials.front().getType();
-  assert(accType.getIntOrFloatBitWidth() <= 32 &&
-         "partialsCrossCluster: at most 32 bits");
-  Type i32Type = builder.getI32Type();
-  // The axis's thread bits are one dimension's, contiguous: a thread is
-  // (its position along them, the rest of its bits), the latter naming the
-  // lines it holds.
-  int64_t axisThreadBits = llvm::popcount(uint64_t(threadMask));
-  int64_t low = threadMask ? llvm::countr_zero(uint64_t(threadMask)) : 0;
-  int64_t writers = threads >> axisThreadBits;
-  int64_t alongAxis = int64_t(1) << axisThreadBits;
-  Value threadId = kernel.threadId;
-  Value position = arith::ShRUIOp::create(
-      builder, loc,
-      arith::AndIOp::create(builder, loc, threadId, i32(threadMask)), i32(low));
-  Value lines = withoutBits(builder, loc, threadId, threadMask);
+namespace {
 
-  // A writer's groups travel as 32-bit words, packed in runs of at most
-  // four (clusterLineSlots): run k at slot tuple + 2k, one st.async and one
-  // vector load each. Tuple (rank r, lines) at slot (r * writers + lines) *
-  // perTuple.
-  int64_t perTuple = clusterLineSlots(groups);
-  int64_t run = groups <= 2 ? groups : 4;
-  auto runLength = [&](int64_t first) {
-    int64_t length = std::min(run, groups - first);
-    return length == 3 ? int64_t(4) : length; // no 3-vectors: padded
-  };
-  int64_t tupleBytes = 0;
-  for (int64_t first = 0; first < groups; first += run)
-    tupleBytes += 4 * runLength(first);
-  int64_t halfSlots = numCTAs * writers * perTuple;
-  Value buffer = kernel.clusterBuffer.get(builder, loc, builder.getI8Type(),
-                                          clusterBufferBytes(halfSlots));
-  ClusterExchange exchange(builder, loc, kernel,
-                           numCTAs * writers * tupleBytes);
-  auto slot = [&](Value rank, int64_t first) {
-    Value tuple = arith::MulIOp::create(
+/// One exchange of per-line partials across the CTAs of a cluster that hold
+/// pieces of the same lines (combineLinesAcrossCTAs): made, it has sent this
+/// CTA's partials to every CTA and waited for theirs; then its reads give
+/// what each CTA sent.
+class LineExchange {
+public:
+  LineExchange(OpBuilder &builder, Location loc, KernelState &kernel,
+               ValueRange partials, int64_t threads, int64_t threadMask,
+               int64_t ctaMask)
+      : builder(builder), loc(loc), kernel(kernel),
+        groups(int64_t(partials.size())), accType(partials.front().getType()),
+        run(groups <= 2 ? groups : 4) {
+    assert(kernel.numCTAs > 1 && ctaMask &&
+           "a cluster exchange needs a cluster");
+    assert(accType.getIntOrFloatBitWidth() <= 32 &&
+           "partialsCrossCluster: at most 32 bits");
+    int64_t numCTAs = kernel.numCTAs;
+    // The axis's thread bits are one dimension's, contiguous: a thread is
+    // (its position along them, the rest of its bits), the latter naming
+    // the lines it holds.
+    int64_t axisThreadBits = llvm::popcount(uint64_t(threadMask));
+    int64_t low = threadMask ? llvm::countr_zero(uint64_t(threadMask)) : 0;
+    writers = threads >> axisThreadBits;
+    alongAxis = int64_t(1) << axisThreadBits;
+    Value threadId = kernel.threadId;
+    position = arith::ShRUIOp::create(
         builder, loc,
-        arith::AddIOp::create(
+        arith::AndIOp::create(builder, loc, threadId, i32(threadMask)),
+        i32(low));
+    lines = withoutBits(builder, loc, threadId, threadMask);
+
+    // A writer's groups travel as 32-bit words, packed in runs of at most
+    // four (clusterLineSlots): run k at slot tuple + 2k, one st.async and
+    // one vector load each. Tuple (rank r, lines) at slot (r * writers +
+    // lines) * perTuple.
+    perTuple = clusterLineSlots(groups);
+    int64_t tupleBytes = 0;
+    for (int64_t first = 0; first < groups; first += run)
+      tupleBytes += 4 * runLength(first);
+    int64_t halfSlots = numCTAs * writers * perTuple;
+    buffer = kernel.clusterBuffer.get(builder, loc, builder.getI8Type(),
+                                      clusterBufferBytes(halfSlots));
+    ClusterExchange exchange(builder, loc, kernel,
+                             numCTAs * writers * tupleBytes);
+    half = exchange.half();
+    // The thread at `position` along the axis writes its lines' partials
+    // to CTAs position, position + alongAxis, ...: every CTA once.
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      if (alongAxis > numCTAs) {
+        auto ifOp = scf::IfOp::create(
             builder, loc,
-            arith::MulIOp::create(builder, loc, rank, i32(writers)), lines),
-        i32(perTuple));
-    Value index =
-        arith::AddIOp::create(builder, loc, tuple, i32(2 * (first / run)));
-    return clusterSlot(builder, loc, buffer, exchange.half(), index);
-  };
-  auto toWord = [&](Value v) -> Value {
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                  position, i32(numCTAs)));
+        builder.setInsertionPointToStart(ifOp.thenBlock());
+      }
+      Type i32Type = builder.getI32Type();
+      SmallVector<SmallVector<Value>> runs;
+      for (int64_t first = 0; first < groups; first += run) {
+        SmallVector<Value> words;
+        for (int64_t g = first; g < first + runLength(first); ++g)
+          words.push_back(
+              g < groups
+                  ? toWord(partials[g])
+                  : LLVM::PoisonOp::create(builder, loc, i32Type).getResult());
+        runs.push_back(std::move(words));
+      }
+      for (int64_t first = 0; first < numCTAs; first += alongAxis) {
+        Value target =
+            arith::AddIOp::create(builder, loc, position, i32(first));
+        for (auto [k, words] : llvm::enumerate(runs))
+          exchange.sendRun(words, slot(kernel.ctaRank, int64_t(k) * run),
+                           target);
+      }
+    }
+    exchange.finish();
+    // The CTAs holding this CTA's lines: its rank with any ctaMask bits, in
+    // increasing order.
+    others = arith::AndIOp::create(builder, loc, kernel.ctaRank, i32(~ctaMask));
+    for (int64_t sub = 0;; sub = (sub - ctaMask) & ctaMask) {
+      rankBits.push_back(sub);
+      if (sub == ctaMask)
+        break;
+    }
+  }
+
+  /// The i-th CTA holding this thread's lines (rank order).
+  Value rank(int64_t i) {
+    return arith::OrIOp::create(builder, loc, others, i32(rankBits[i]));
+  }
+  int64_t numRanks() const { return int64_t(rankBits.size()); }
+
+  /// What CTA `rank` sent, read back run by run.
+  SmallVector<Value> read(Value rank) {
+    SmallVector<Value> values(groups);
+    for (int64_t first = 0; first < groups; first += run) {
+      int64_t length = runLength(first);
+      SmallVector<Value> words = loadSharedRun(builder, loc, slot(rank, first),
+                                               builder.getI32Type(), length);
+      for (int64_t g = first; g < std::min(groups, first + length); ++g)
+        values[g] = fromWord(words[g - first]);
+    }
+    return values;
+  }
+
+  /// The shared-memory address of group `base + offset` (offset < the
+  /// component's groups, a value) of what CTA `rank` sent.
+  Value wordAddress(Value rank, int64_t base, Value offset) {
+    Value g = arith::AddIOp::create(builder, loc, offset, i32(base));
+    int64_t runBits = llvm::Log2_64(run);
+    Value runIndex = arith::ShRUIOp::create(builder, loc, g, i32(runBits));
+    Value start =
+        clusterSlot(builder, loc, buffer, half,
+                    arith::AddIOp::create(
+                        builder, loc, tupleSlot(rank),
+                        arith::MulIOp::create(builder, loc, runIndex, i32(2))));
+    return LLVM::GEPOp::create(
+        builder, loc, start.getType(), builder.getI32Type(), start,
+        ValueRange{arith::AndIOp::create(builder, loc, g, i32(run - 1))});
+  }
+
+  Value toWord(Value v) {
+    Type i32Type = builder.getI32Type();
     if (isa<FloatType>(accType))
       return LLVM::BitcastOp::create(builder, loc, i32Type, v);
     if (accType.getIntOrFloatBitWidth() < 32)
       return arith::ExtUIOp::create(builder, loc, i32Type, v);
     return v;
-  };
-  auto fromWord = [&](Value word) -> Value {
+  }
+
+  Value fromWord(Value word) {
     if (isa<FloatType>(accType))
       return LLVM::BitcastOp::create(builder, loc, accType, word);
     if (accType.getIntOrFloatBitWidth() < 32)
       return arith::TruncIOp::create(builder, loc, accType, word);
     return word;
-  };
+  }
 
-  // The thread at `position` along the axis writes its lines' partials to
-  // CTAs position, position + alongAxis, ...: every CTA once.
-  {
+  /// This thread's place among the threads holding its lines, and their
+  /// count.
+  Value position;
+  int64_t alongAxis = 1;
+
+private:
+  Value i32(int64_t v) { return i32Constant(builder, loc, v); }
+
+  int64_t runLength(int64_t first) const {
+    int64_t length = std::min(run, groups - first);
+    return length == 3 ? int64_t(4) : length; // no 3-vectors: padded
+  }
+
+  /// The first slot of CTA `rank`'s tuple for this thread's lines.
+  Value tupleSlot(Value rank) {
+    return arith::MulIOp::create(
+        builder, loc,
+        arith::AddIOp::create(
+            builder, loc,
+            arith::MulIOp::create(builder, loc, rank, i32(writers)), lines),
+        i32(perTuple));
+  }
+
+  Value slot(Value rank, int64_t first) {
+    Value index = arith::AddIOp::create(builder, loc, tupleSlot(rank),
+                                        i32(2 * (first / run)));
+    return clusterSlot(builder, loc, buffer, half, index);
+  }
+
+  OpBuilder &builder;
+  Location loc;
+  KernelState &kernel;
+  int64_t groups;
+  Type accType;
+  int64_t run;
+  int64_t writers = 1, perTuple = 1;
+  Value lines, buffer, half, others;
+  SmallVector<int64_t> rankBits;
+};
+
+} // namespace
+
+SmallVector<Value>
+combineLinesAcrossCTAs(OpBuilder &builder, Location loc, KernelState &kernel,
+                       ValueRange partials, int64_t threads, int64_t threadMask,
+                       int64_t ctaMask,
+                       function_ref<Value(Value, Value)> combine) {
+  LineExchange exchange(builder, loc, kernel, partials, threads, threadMask,
+                        ctaMask);
+  SmallVector<Value> totals = exchange.read(exchange.rank(0));
+  for (int64_t i = 1; i < exchange.numRanks(); ++i)
+    for (auto [total, next] :
+         llvm::zip(totals, exchange.read(exchange.rank(i))))
+      total = combine(total, next);
+  return totals;
+}
+
+SmallVector<Value> combineLineTuplesAcrossCTAs(
+    OpBuilder &builder, Location loc, KernelState &kernel, ValueRange partials,
+    int64_t arity, int64_t threads, int64_t threadMask, int64_t ctaMask,
+    function_ref<SmallVector<Value>(ArrayRef<SmallVector<Value>>)> combine) {
+  assert(arity > 0 && partials.size() % arity == 0 && "whole tuples");
+  LineExchange exchange(builder, loc, kernel, partials, threads, threadMask,
+                        ctaMask);
+  int64_t lines = int64_t(partials.size()) / arity;
+  Value first = exchange.rank(0);
+  auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
+  // The threads holding a set of lines share out its lines by position:
+  // the thread at position p combines line (p + k * alongAxis) mod lines,
+  // k = 0, 1, ... while that covers the lines, with the same instructions
+  // in every thread (the line picked by address, not by branch, so a warp
+  // does not run one line after another). Its result goes over the first
+  // CTA's tuple (slots not written again before the next exchange that
+  // uses this half, which a barrier opens); positions past the lines
+  // combine a line again and do not write.
+  int64_t alongAxis = exchange.alongAxis;
+  for (int64_t k = 0; k * alongAxis < lines; ++k) {
+    Value picked = exchange.position;
+    if (k)
+      picked = arith::AddIOp::create(builder, loc, picked, i32(k * alongAxis));
+    Value line = arith::AndIOp::create(builder, loc, picked, i32(lines - 1));
+    SmallVector<SmallVector<Value>> tuples;
+    for (int64_t i = 0; i < exchange.numRanks(); ++i) {
+      Value rank = exchange.rank(i);
+      SmallVector<Value> &tuple = tuples.emplace_back();
+      for (int64_t c = 0; c < arity; ++c)
+        tuple.push_back(exchange.fromWord(
+            LLVM::LoadOp::create(builder, loc, builder.getI32Type(),
+                                 exchange.wordAddress(rank, c * lines, line))));
+    }
+    SmallVector<Value> total = combine(tuples);
     OpBuilder::InsertionGuard guard(builder);
-    if (alongAxis > numCTAs) {
+    if (alongAxis > lines) {
       auto ifOp = scf::IfOp::create(
           builder, loc,
           arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                position, i32(numCTAs)));
+                                exchange.position, i32(lines)));
       builder.setInsertionPointToStart(ifOp.thenBlock());
     }
-    SmallVector<SmallVector<Value>> runs;
-    for (int64_t first = 0; first < groups; first += run) {
-      SmallVector<Value> words;
-      for (int64_t g = first; g < first + runLength(first); ++g)
-        words.push_back(
-            g < groups
-                ? toWord(partials[g])
-                : LLVM::PoisonOp::create(builder, loc, i32Type).getResult());
-      runs.push_back(std::move(words));
-    }
-    for (int64_t first = 0; first < numCTAs; first += alongAxis) {
-      Value target = arith::AddIOp::create(builder, loc, position, i32(first));
-      for (auto [k, words] : llvm::enumerate(runs))
-        exchange.sendRun(words, slot(kernel.ctaRank, int64_t(k) * run), target);
-    }
+    for (int64_t c = 0; c < arity; ++c)
+      LLVM::StoreOp::create(builder, loc, exchange.toWord(total[c]),
+                            exchange.wordAddress(first, c * lines, line));
   }
-  exchange.finish();
-  // The CTAs holding this CTA's lines: its rank with any ctaMask bits, in
-  // increasing order.
-  Value others =
-      arith::AndIOp::create(builder, loc, kernel.ctaRank, i32(~ctaMask));
-  SmallVector<Value> totals(groups);
-  for (int64_t sub = 0;; sub = (sub - ctaMask) & ctaMask) {
-    Value rank = arith::OrIOp::create(builder, loc, others, i32(sub));
-    for (int64_t first = 0; first < groups; first += run) {
-      int64_t length = runLength(first);
-      SmallVector<Value> words =
-          loadSharedRun(builder, loc, slot(rank, first), i32Type, length);
-      for (int64_t g = first; g < std::min(groups, first + length); ++g) {
-        Value next = fromWord(words[g - first]);
-        totals[g] = totals[g] ? combine(totals[g], next) : next;
-      }
-    }
-    if (sub == ctaMask)
-      break;
-  }
-  return totals;
+  programBarrier(builder, loc, kernel);
+  return exchange.read(first);
 }
 
 namespace {
@@ -472,7 +599,7 @@ struct ClusterSoftmaxStatsLowering
   matchAndRewrite(blkgpu::ClusterSoftmaxStatsOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type type = op.getMax().getType();
+    Type type = getElementTypeOrSelf(op.getMax().getType());
     using blk::ReduceKind;
     // -inf and 0: the identities of max and sum.
     Value minusInf = reductionIdentity(rewriter, loc, ReduceKind::Max, type);
@@ -494,10 +621,59 @@ struct ClusterSoftmaxStatsLowering
       return SmallVector<Value>{max, sum};
     };
     ValueRange localMax = adaptor.getLocalMax(), localSum = adaptor.getLocalSum();
-    SmallVector<Value> stats = combineAcrossCTAs(
-        rewriter, loc, kernel, ValueRange{localMax[0], localSum[0]}, identity,
-        combine);
-    rewriter.replaceOp(op, stats);
+    auto block = dyn_cast<RankedTensorType>(op.getLocalMax().getType());
+    if (!block) {
+      SmallVector<Value> stats = combineAcrossCTAs(
+          rewriter, loc, kernel, ValueRange{localMax[0], localSum[0]}, identity,
+          combine);
+      rewriter.replaceOp(op, stats);
+      return success();
+    }
+    // Blocks: each line's pair, taken from its group's first register (the
+    // CTA-local all_reduces gave every register of a line the same value),
+    // all lines in one exchange, back to every register of the line.
+    Layout1D layout = layoutOf(block);
+    auto [registerMask, threadMask, ctaMask] =
+        axisBitsOf(block.getShape(), layout, *op.getAxis());
+    if (!ctaMask)
+      return rewriter.notifyMatchFailure(
+          op, "the lines along the axis do not cross the cluster");
+    SmallVector<int64_t> leaders;
+    SmallVector<Value> maxes, sums;
+    for (int64_t k = 0; k < layout.perThread(); ++k) {
+      if (k & registerMask)
+        continue;
+      leaders.push_back(k);
+      maxes.push_back(localMax[k]);
+      sums.push_back(localSum[k]);
+    }
+    int64_t lines = int64_t(leaders.size());
+    SmallVector<Value> pairs(maxes);
+    pairs.append(sums);
+    // A line's max over the CTAs, then the sum of their terms at it, in
+    // rank order: every CTA computes the same bits.
+    auto combinePairs = [&](ArrayRef<SmallVector<Value>> perCTA) {
+      Value max = perCTA.front()[0];
+      for (ArrayRef<Value> pair : perCTA.drop_front())
+        max = combineReduction(rewriter, loc, ReduceKind::Max, max, pair[0]);
+      Value sum;
+      for (ArrayRef<Value> pair : perCTA) {
+        Value next = term(pair[0], pair[1], max);
+        sum = sum ? combineReduction(rewriter, loc, ReduceKind::Sum, sum, next)
+                  : next;
+      }
+      return SmallVector<Value>{max, sum};
+    };
+    SmallVector<Value> totals = combineLineTuplesAcrossCTAs(
+        rewriter, loc, kernel, pairs, /*arity=*/2, layout.threads, threadMask,
+        ctaMask, combinePairs);
+    SmallVector<Value> max, sum;
+    for (int64_t k = 0; k < layout.perThread(); ++k) {
+      int64_t line = llvm::find(leaders, k & ~registerMask) - leaders.begin();
+      max.push_back(totals[line]);
+      sum.push_back(totals[lines + line]);
+    }
+    rewriter.replaceOpWithMultiple(op, {max, sum});
     return success();
   }
 };

@@ -313,6 +313,22 @@ llvm::SmallVector<mlir::Value> combineLinesAcrossCTAs(
     int64_t ctaMask,
     llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)> combine);
 
+/// The exchange of combineLinesAcrossCTAs for tuples of `arity` values a line
+/// (`partials` holds component c of line l at c * lines + l), each line's
+/// tuples combined once a CTA: by one of the threads holding the line,
+/// `combine` taking them in rank order, the result shared through the cluster
+/// buffer after a CTA barrier. A thread then holds a few values, not every
+/// CTA's tuples of every line it holds (f32 softmax over 16-CTA strips of 32
+/// columns: 255 registers and spills otherwise).
+llvm::SmallVector<mlir::Value>
+combineLineTuplesAcrossCTAs(mlir::OpBuilder &builder, mlir::Location loc,
+                            KernelState &kernel, mlir::ValueRange partials,
+                            int64_t arity, int64_t threads, int64_t threadMask,
+                            int64_t ctaMask,
+                            llvm::function_ref<llvm::SmallVector<mlir::Value>(
+                                llvm::ArrayRef<llvm::SmallVector<mlir::Value>>)>
+                                combine);
+
 /// In a kernel that exchanged values across its cluster: a cluster barrier
 /// at entry (no CTA writes to another before all have started) and before
 /// each return (none exits while another may still write to it).

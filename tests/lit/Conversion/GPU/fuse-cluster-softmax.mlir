@@ -172,3 +172,77 @@ func.func @scaled(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32},
   blk.store %op, %y : tensor<2048x!blk.ptr<f32>>
   return
 }
+
+// -----
+
+// Softmax down the columns of a [64, 32] block split over the cluster by
+// rows (each column's line crosses both CTAs): the all_reduces become
+// CTA-local, one cluster_softmax_stats along axis 0 exchanges every
+// column's (max, sum) pair, and exp(x - max) / sum becomes the CTA's
+// exp(x - local max) times rescale / sum, each a value per column.
+
+// CHECK-LABEL: func.func @columns
+// CHECK:         %[[X:.*]] = blk.load
+// CHECK-NEXT:    %[[MLOC:.*]] = blkgpu.all_reduce max %[[X]] axis = 0 {blkgpu.cta_local}
+// CHECK:         %[[EMPTY:.*]] = arith.cmpf oeq, %[[MLOC]], %{{.*}} : tensor<64x32xf32
+// CHECK-NEXT:    %[[OFF:.*]] = arith.select %[[EMPTY]], %{{.*}}, %[[MLOC]]
+// CHECK-NEXT:    %[[D:.*]] = arith.subf %[[X]], %[[OFF]]
+// CHECK-NEXT:    %[[EL:.*]] = math.exp %[[D]]
+// CHECK-NEXT:    %[[SLOC:.*]] = blkgpu.all_reduce sum %[[EL]] axis = 0 {blkgpu.cta_local}
+// CHECK-NEXT:    %[[MAX:.*]], %[[SUM:.*]] = blkgpu.cluster_softmax_stats %[[MLOC]], %[[SLOC]] {axis = 0 : i32} : tensor<64x32xf32
+// CHECK-NEXT:    %[[SHIFT:.*]] = arith.subf %[[MLOC]], %[[MAX]]
+// CHECK-NEXT:    %[[R:.*]] = math.exp %[[SHIFT]]
+// CHECK-NEXT:    %[[RESCALE:.*]] = arith.select %[[EMPTY]], %{{.*}}, %[[R]]
+// CHECK-NEXT:    %[[F:.*]] = arith.divf %[[RESCALE]], %[[SUM]]
+// CHECK-NEXT:    %[[Y:.*]] = arith.mulf %[[EL]], %[[F]]
+// CHECK-NEXT:    blk.store %{{.*}}, %[[Y]]
+// CHECK-NOT:     blkgpu.all_reduce
+
+// One exchange a strip: one expect_tx and one wait.
+// NVVM-LABEL:  func.func @columns
+// NVVM-COUNT-1: mbarrier.arrive.expect_tx
+// NVVM-NOT:    mbarrier.arrive.expect_tx
+// NVVM-COUNT-1: mbarrier.try_wait.parity
+// NVVM-NOT:    mbarrier.try_wait.parity
+// NVVM:        return
+
+// ONE-CTA-LABEL: func.func @columns
+// ONE-CTA-NOT:   cluster_softmax_stats
+// ONE-CTA-NOT:   cta_local
+func.func @columns(%p: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 2048 : tensor<2048xi32>
+  %r2 = blk.reshape %r : tensor<2048xi32> -> tensor<64x32xi32>
+  %pb = blk.splat %p : !blk.ptr<f32> -> tensor<64x32x!blk.ptr<f32>>
+  %ptrs = blk.addptr %pb, %r2 : tensor<64x32x!blk.ptr<f32>>, tensor<64x32xi32>
+  %x = blk.load %ptrs : tensor<64x32x!blk.ptr<f32>>
+  %max = blkgpu.all_reduce max %x axis = 0 : tensor<64x32xf32>
+  %d = arith.subf %x, %max : tensor<64x32xf32>
+  %e = math.exp %d : tensor<64x32xf32>
+  %sum = blkgpu.all_reduce sum %e axis = 0 : tensor<64x32xf32>
+  %y = arith.divf %e, %sum : tensor<64x32xf32>
+  blk.store %ptrs, %y : tensor<64x32x!blk.ptr<f32>>
+  return
+}
+
+// -----
+
+// The same along axis 1, whose lines (rows) each lie in one CTA: nothing
+// crosses the cluster, so nothing is fused.
+// CHECK-LABEL: func.func @rows_in_one_cta
+// CHECK-NOT:     cluster_softmax_stats
+// CHECK-NOT:     cta_local
+// CHECK:         return
+func.func @rows_in_one_cta(%p: !blk.ptr<f32> {blk.divisibility = 16 : i32}) {
+  %r = blk.make_range 0 to 2048 : tensor<2048xi32>
+  %r2 = blk.reshape %r : tensor<2048xi32> -> tensor<64x32xi32>
+  %pb = blk.splat %p : !blk.ptr<f32> -> tensor<64x32x!blk.ptr<f32>>
+  %ptrs = blk.addptr %pb, %r2 : tensor<64x32x!blk.ptr<f32>>, tensor<64x32xi32>
+  %x = blk.load %ptrs : tensor<64x32x!blk.ptr<f32>>
+  %max = blkgpu.all_reduce max %x axis = 1 : tensor<64x32xf32>
+  %d = arith.subf %x, %max : tensor<64x32xf32>
+  %e = math.exp %d : tensor<64x32xf32>
+  %sum = blkgpu.all_reduce sum %e axis = 1 : tensor<64x32xf32>
+  %y = arith.divf %e, %sum : tensor<64x32xf32>
+  blk.store %ptrs, %y : tensor<64x32x!blk.ptr<f32>>
+  return
+}

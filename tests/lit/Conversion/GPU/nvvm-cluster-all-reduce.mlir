@@ -124,8 +124,8 @@
 // CHECK-NEXT:    %[[R0G1:.*]] = llvm.bitcast %[[R0E1]] : i32 to f32
 // CHECK-NEXT:    %[[R0G2:.*]] = llvm.bitcast %[[R0E2]] : i32 to f32
 // CHECK-NEXT:    %[[R0G3:.*]] = llvm.bitcast %[[R0E3]] : i32 to f32
-// Ranks | 1, | 2, | 3 in turn: each group's running max takes the next
-// rank's word.
+// Ranks | 1, | 2, | 3 in turn: each rank's words, then each group's
+// running max takes its word.
 // CHECK-NEXT:    %[[RANK1:.*]] = arith.ori %[[OTHERS]], %c1_i32 : i32
 // CHECK-NEXT:    %[[R1W:.*]] = arith.muli %[[RANK1]], %c2_i32 : i32
 // CHECK-NEXT:    %[[R1WL:.*]] = arith.addi %[[R1W]], %[[LINES]] : i32
@@ -136,12 +136,12 @@
 // CHECK-NEXT:    %[[R1E2:.*]] = llvm.extractelement %[[R1V]][%c2_i32 : i32] : vector<4xi32>
 // CHECK-NEXT:    %[[R1E3:.*]] = llvm.extractelement %[[R1V]][%c3_i32 : i32] : vector<4xi32>
 // CHECK-NEXT:    %[[R1G0:.*]] = llvm.bitcast %[[R1E0]] : i32 to f32
-// CHECK-NEXT:    %[[M1G0:.*]] = arith.maximumf %[[R0G0]], %[[R1G0]] : f32
 // CHECK-NEXT:    %[[R1G1:.*]] = llvm.bitcast %[[R1E1]] : i32 to f32
-// CHECK-NEXT:    %[[M1G1:.*]] = arith.maximumf %[[R0G1]], %[[R1G1]] : f32
 // CHECK-NEXT:    %[[R1G2:.*]] = llvm.bitcast %[[R1E2]] : i32 to f32
-// CHECK-NEXT:    %[[M1G2:.*]] = arith.maximumf %[[R0G2]], %[[R1G2]] : f32
 // CHECK-NEXT:    %[[R1G3:.*]] = llvm.bitcast %[[R1E3]] : i32 to f32
+// CHECK-NEXT:    %[[M1G0:.*]] = arith.maximumf %[[R0G0]], %[[R1G0]] : f32
+// CHECK-NEXT:    %[[M1G1:.*]] = arith.maximumf %[[R0G1]], %[[R1G1]] : f32
+// CHECK-NEXT:    %[[M1G2:.*]] = arith.maximumf %[[R0G2]], %[[R1G2]] : f32
 // CHECK-NEXT:    %[[M1G3:.*]] = arith.maximumf %[[R0G3]], %[[R1G3]] : f32
 // CHECK-NEXT:    %[[RANK2:.*]] = arith.ori %[[OTHERS]], %c2_i32 : i32
 // CHECK-NEXT:    %[[R2W:.*]] = arith.muli %[[RANK2]], %c2_i32 : i32
@@ -153,12 +153,12 @@
 // CHECK-NEXT:    %[[R2E2:.*]] = llvm.extractelement %[[R2V]][%c2_i32 : i32] : vector<4xi32>
 // CHECK-NEXT:    %[[R2E3:.*]] = llvm.extractelement %[[R2V]][%c3_i32 : i32] : vector<4xi32>
 // CHECK-NEXT:    %[[R2G0:.*]] = llvm.bitcast %[[R2E0]] : i32 to f32
-// CHECK-NEXT:    %[[M2G0:.*]] = arith.maximumf %[[M1G0]], %[[R2G0]] : f32
 // CHECK-NEXT:    %[[R2G1:.*]] = llvm.bitcast %[[R2E1]] : i32 to f32
-// CHECK-NEXT:    %[[M2G1:.*]] = arith.maximumf %[[M1G1]], %[[R2G1]] : f32
 // CHECK-NEXT:    %[[R2G2:.*]] = llvm.bitcast %[[R2E2]] : i32 to f32
-// CHECK-NEXT:    %[[M2G2:.*]] = arith.maximumf %[[M1G2]], %[[R2G2]] : f32
 // CHECK-NEXT:    %[[R2G3:.*]] = llvm.bitcast %[[R2E3]] : i32 to f32
+// CHECK-NEXT:    %[[M2G0:.*]] = arith.maximumf %[[M1G0]], %[[R2G0]] : f32
+// CHECK-NEXT:    %[[M2G1:.*]] = arith.maximumf %[[M1G1]], %[[R2G1]] : f32
+// CHECK-NEXT:    %[[M2G2:.*]] = arith.maximumf %[[M1G2]], %[[R2G2]] : f32
 // CHECK-NEXT:    %[[M2G3:.*]] = arith.maximumf %[[M1G3]], %[[R2G3]] : f32
 // CHECK-NEXT:    %[[RANK3:.*]] = arith.ori %[[OTHERS]], %c3_i32 : i32
 // CHECK-NEXT:    %[[R3W:.*]] = arith.muli %[[RANK3]], %c2_i32 : i32
@@ -170,12 +170,12 @@
 // CHECK-NEXT:    %[[R3E2:.*]] = llvm.extractelement %[[R3V]][%c2_i32 : i32] : vector<4xi32>
 // CHECK-NEXT:    %[[R3E3:.*]] = llvm.extractelement %[[R3V]][%c3_i32 : i32] : vector<4xi32>
 // CHECK-NEXT:    %[[R3G0:.*]] = llvm.bitcast %[[R3E0]] : i32 to f32
-// CHECK-NEXT:    %{{.*}} = arith.maximumf %[[M2G0]], %[[R3G0]] : f32
 // CHECK-NEXT:    %[[R3G1:.*]] = llvm.bitcast %[[R3E1]] : i32 to f32
-// CHECK-NEXT:    %{{.*}} = arith.maximumf %[[M2G1]], %[[R3G1]] : f32
 // CHECK-NEXT:    %[[R3G2:.*]] = llvm.bitcast %[[R3E2]] : i32 to f32
-// CHECK-NEXT:    %{{.*}} = arith.maximumf %[[M2G2]], %[[R3G2]] : f32
 // CHECK-NEXT:    %[[R3G3:.*]] = llvm.bitcast %[[R3E3]] : i32 to f32
+// CHECK-NEXT:    %{{.*}} = arith.maximumf %[[M2G0]], %[[R3G0]] : f32
+// CHECK-NEXT:    %{{.*}} = arith.maximumf %[[M2G1]], %[[R3G1]] : f32
+// CHECK-NEXT:    %{{.*}} = arith.maximumf %[[M2G2]], %[[R3G2]] : f32
 // CHECK-NEXT:    %{{.*}} = arith.maximumf %[[M2G3]], %[[R3G3]] : f32
 // CHECK-NOT:     llvm.load
 // CHECK-NOT:     nvvm.mapa
