@@ -546,29 +546,15 @@ SmallVector<Value> combineLineTuplesAcrossCTAs(
   Value first = exchange.rank(0);
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
   // The threads holding a set of lines share out its lines by position:
-  // the thread at position p combines line (p + k * alongAxis) mod lines,
-  // k = 0, 1, ... while that covers the lines, with the same instructions
-  // in every thread (the line picked by address, not by branch, so a warp
-  // does not run one line after another). Its result goes over the first
-  // CTA's tuple (slots not written again before the next exchange that
-  // uses this half, which a barrier opens); positions past the lines
-  // combine a line again and do not write.
+  // the thread at position p combines line p + k * alongAxis, k = 0, 1, ...
+  // while that is a line, with the same instructions in every thread (the
+  // line picked by address, not by branch, so a warp does not run one line
+  // after another). Its result goes over the first CTA's tuple (slots not
+  // written again before the next exchange that uses this half, which a
+  // barrier opens); positions past the lines do nothing, so no thread
+  // reads a tuple another rewrites.
   int64_t alongAxis = exchange.alongAxis;
-  for (int64_t k = 0; k * alongAxis < lines; ++k) {
-    Value picked = exchange.position;
-    if (k)
-      picked = arith::AddIOp::create(builder, loc, picked, i32(k * alongAxis));
-    Value line = arith::AndIOp::create(builder, loc, picked, i32(lines - 1));
-    SmallVector<SmallVector<Value>> tuples;
-    for (int64_t i = 0; i < exchange.numRanks(); ++i) {
-      Value rank = exchange.rank(i);
-      SmallVector<Value> &tuple = tuples.emplace_back();
-      for (int64_t c = 0; c < arity; ++c)
-        tuple.push_back(exchange.fromWord(
-            LLVM::LoadOp::create(builder, loc, builder.getI32Type(),
-                                 exchange.wordAddress(rank, c * lines, line))));
-    }
-    SmallVector<Value> total = combine(tuples);
+  {
     OpBuilder::InsertionGuard guard(builder);
     if (alongAxis > lines) {
       auto ifOp = scf::IfOp::create(
@@ -577,9 +563,24 @@ SmallVector<Value> combineLineTuplesAcrossCTAs(
                                 exchange.position, i32(lines)));
       builder.setInsertionPointToStart(ifOp.thenBlock());
     }
-    for (int64_t c = 0; c < arity; ++c)
-      LLVM::StoreOp::create(builder, loc, exchange.toWord(total[c]),
-                            exchange.wordAddress(first, c * lines, line));
+    for (int64_t k = 0; k * alongAxis < lines; ++k) {
+      Value line = exchange.position;
+      if (k)
+        line = arith::AddIOp::create(builder, loc, line, i32(k * alongAxis));
+      SmallVector<SmallVector<Value>> tuples;
+      for (int64_t i = 0; i < exchange.numRanks(); ++i) {
+        Value rank = exchange.rank(i);
+        SmallVector<Value> &tuple = tuples.emplace_back();
+        for (int64_t c = 0; c < arity; ++c)
+          tuple.push_back(exchange.fromWord(LLVM::LoadOp::create(
+              builder, loc, builder.getI32Type(),
+              exchange.wordAddress(rank, c * lines, line))));
+      }
+      SmallVector<Value> total = combine(tuples);
+      for (int64_t c = 0; c < arity; ++c)
+        LLVM::StoreOp::create(builder, loc, exchange.toWord(total[c]),
+                              exchange.wordAddress(first, c * lines, line));
+    }
   }
   programBarrier(builder, loc, kernel);
   return exchange.read(first);
