@@ -49,13 +49,19 @@ bool isSplitBlock(Value value) {
   return layout && layout->split();
 }
 
-/// softmax's reductions: sum = reduce sum (exp (x - splat (reduce max x)))
-/// on a split 1-D f32 block, the difference used only by the exp.
+/// softmax's reductions of a block split over the cluster: on a 1-D f32
+/// block, sum = reduce sum (exp (x - splat (reduce max x))) (`splat` set);
+/// along an axis of a 2-D (or higher) f32 block whose lines cross the
+/// cluster (softmax over columns: the strip's rows split over the CTAs),
+/// sum = all_reduce sum (exp (x - all_reduce max x)), every element holding
+/// its line's max and sum (`axis` set). The difference is used only by the
+/// exp.
 struct SoftmaxReductions {
-  blk::ReduceOp max, sum;
+  Operation *max, *sum;
   blk::SplatOp splat;
   arith::SubFOp difference;
   math::ExpOp exp;
+  std::optional<uint32_t> axis;
 };
 
 /// Whether every use of `value` but `except` comes after `op` (in its block),
@@ -71,6 +77,31 @@ bool usedOnlyAfter(Value value, Operation *op, Operation *except) {
   return true;
 }
 
+/// The exp and difference of sum's operand exp(x - m), both without fast-math
+/// flags, the difference used only by the exp; `max` (m's reduction, whose
+/// source must be x) completes the match.
+std::optional<SoftmaxReductions> matchExpOfDifference(Operation *sum,
+                                                      Value operand) {
+  auto exp = operand.getDefiningOp<math::ExpOp>();
+  if (!exp || exp.getFastmathAttr().getValue() != arith::FastMathFlags::none)
+    return std::nullopt;
+  auto difference = exp.getOperand().getDefiningOp<arith::SubFOp>();
+  if (!difference || !difference->hasOneUse() ||
+      difference.getFastmathAttr().getValue() != arith::FastMathFlags::none)
+    return std::nullopt;
+  return SoftmaxReductions{nullptr, sum, {}, difference, exp, std::nullopt};
+}
+
+/// Whether `max` reduces the difference's x, is used once, lies in the sum's
+/// block with the exp, and the exp's other uses follow the sum.
+bool completes(SoftmaxReductions s, Operation *max, Value source) {
+  return source == s.difference.getLhs() &&
+         !max->hasAttr(blkgpu::BlkGPUDialect::kCTALocalAttrName) &&
+         max->hasOneUse() && max->getBlock() == s.sum->getBlock() &&
+         s.exp->getBlock() == s.sum->getBlock() &&
+         usedOnlyAfter(s.exp.getResult(), s.sum, s.sum);
+}
+
 std::optional<SoftmaxReductions> match(blk::ReduceOp sum) {
   if (sum.getKind() != blk::ReduceKind::Sum || sum->hasAttr(
           blkgpu::BlkGPUDialect::kCTALocalAttrName) ||
@@ -78,115 +109,20 @@ std::optional<SoftmaxReductions> match(blk::ReduceOp sum) {
       cast<RankedTensorType>(sum.getSrc().getType()).getRank() != 1 ||
       !sum.getType().isF32())
     return std::nullopt;
-  auto exp = sum.getSrc().getDefiningOp<math::ExpOp>();
-  if (!exp || exp.getFastmathAttr().getValue() != arith::FastMathFlags::none)
+  std::optional<SoftmaxReductions> s = matchExpOfDifference(sum, sum.getSrc());
+  if (!s)
     return std::nullopt;
-  auto difference = exp.getOperand().getDefiningOp<arith::SubFOp>();
-  if (!difference || !difference->hasOneUse() ||
-      difference.getFastmathAttr().getValue() != arith::FastMathFlags::none)
-    return std::nullopt;
-  auto splat = difference.getRhs().getDefiningOp<blk::SplatOp>();
+  auto splat = s->difference.getRhs().getDefiningOp<blk::SplatOp>();
   if (!splat || !splat->hasOneUse())
     return std::nullopt;
   auto max = splat.getSrc().getDefiningOp<blk::ReduceOp>();
   if (!max || max.getKind() != blk::ReduceKind::Max ||
-      max.getSrc() != difference.getLhs() ||
-      max->hasAttr(blkgpu::BlkGPUDialect::kCTALocalAttrName) ||
-      !max->hasOneUse() || max->getBlock() != sum->getBlock() ||
-      exp->getBlock() != sum->getBlock() ||
-      !usedOnlyAfter(exp.getResult(), sum, sum))
+      !completes(*s, max, max.getSrc()))
     return std::nullopt;
-  return SoftmaxReductions{max, sum, splat, difference, exp};
+  s->max = max;
+  s->splat = splat;
+  return s;
 }
-
-void fuse(SoftmaxReductions s) {
-  OpBuilder builder(s.sum);
-  Location loc = s.sum.getLoc();
-  Value x = s.max.getSrc();
-  auto type = cast<RankedTensorType>(x.getType());
-  Type f32 = builder.getF32Type();
-  StringRef local = blkgpu::BlkGPUDialect::kCTALocalAttrName;
-  auto splat = [&](Value scalar) {
-    return blk::SplatOp::create(builder, loc, type, scalar);
-  };
-  auto constant = [&](double v) {
-    return arith::ConstantOp::create(builder, loc, builder.getFloatAttr(f32, v));
-  };
-
-  // The CTA's own max, where the program's max was.
-  builder.setInsertionPoint(s.max);
-  auto localMax = blk::ReduceOp::create(builder, s.max.getLoc(),
-                                        blk::ReduceKind::Max, x, /*axis=*/0);
-  localMax->setAttr(local, builder.getUnitAttr());
-
-  builder.setInsertionPoint(s.sum);
-  Value minusInf = constant(-std::numeric_limits<double>::infinity());
-  Value allMinusInf = arith::CmpFOp::create(
-      builder, loc, arith::CmpFPredicate::OEQ, localMax, minusInf);
-  Value offset =
-      arith::SelectOp::create(builder, loc, allMinusInf, constant(0), localMax);
-  Value localExp = math::ExpOp::create(
-      builder, loc, arith::SubFOp::create(builder, loc, x, splat(offset)));
-  auto localSum = blk::ReduceOp::create(builder, loc, blk::ReduceKind::Sum,
-                                        localExp, /*axis=*/0);
-  localSum->setAttr(local, builder.getUnitAttr());
-  auto stats = blkgpu::ClusterSoftmaxStatsOp::create(
-      builder, loc, f32, f32, localMax, localSum, /*axis=*/IntegerAttr());
-  Value rescale = arith::SelectOp::create(
-      builder, loc, allMinusInf, constant(0),
-      math::ExpOp::create(
-          builder, loc,
-          arith::SubFOp::create(builder, loc, localMax, stats.getMax())));
-  Value exp = arith::MulFOp::create(builder, loc, localExp, splat(rescale));
-
-  // softmax's own division, exp(x - max) / sum: one multiply per element,
-  // by rescale / sum, instead of the rescale and then the reciprocal.
-  for (OpOperand &use : llvm::make_early_inc_range(s.exp->getUses())) {
-    auto div = dyn_cast<arith::DivFOp>(use.getOwner());
-    auto divisor = div ? div.getRhs().getDefiningOp<blk::SplatOp>()
-                       : blk::SplatOp();
-    if (!div || use.getOperandNumber() != 0 || !divisor ||
-        divisor.getSrc() != s.sum.getResult() ||
-        div.getFastmathAttr().getValue() != arith::FastMathFlags::none)
-      continue;
-    builder.setInsertionPoint(div);
-    Value factor =
-        arith::DivFOp::create(builder, loc, rescale, stats.getSum());
-    div.replaceAllUsesWith(
-        arith::MulFOp::create(builder, loc, localExp, splat(factor))
-            .getResult());
-    div->erase();
-    if (divisor->use_empty())
-      divisor->erase();
-  }
-  s.sum.getResult().replaceAllUsesWith(stats.getSum());
-  s.sum->erase();
-  // The exp's other uses (softmax(x) * scale multiplies it by a splat of
-  // scale / sum) take the rescaled local exp; it goes if none is left. This
-  // is decided once the uses have moved: before, it has none.
-  s.exp.getResult().replaceAllUsesWith(exp);
-  s.exp->erase();
-  if (exp.use_empty()) {
-    Operation *rescaled = exp.getDefiningOp(), *splatOp =
-        rescaled->getOperand(1).getDefiningOp();
-    rescaled->erase();
-    if (splatOp->use_empty())
-      splatOp->erase();
-  }
-  s.difference->erase();
-  s.splat->erase();
-  s.max->erase();
-}
-
-/// The same along an axis of a 2-D (or higher) block whose lines cross the
-/// cluster (softmax over columns: the strip's rows split over the CTAs):
-/// sum = all_reduce sum (exp (x - all_reduce max x)), every element holding
-/// its line's max and sum.
-struct LineSoftmaxReductions {
-  blkgpu::AllReduceOp max, sum;
-  arith::SubFOp difference;
-  math::ExpOp exp;
-};
 
 /// Whether `value` is a block whose lines along `axis` cross the CTAs.
 bool linesCrossCTAs(Value value, int64_t axis) {
@@ -195,48 +131,58 @@ bool linesCrossCTAs(Value value, int64_t axis) {
   return layout && axisBitsOf(type.getShape(), *layout, axis).ctaMask;
 }
 
-std::optional<LineSoftmaxReductions> matchLines(blkgpu::AllReduceOp sum) {
-  StringRef local = blkgpu::BlkGPUDialect::kCTALocalAttrName;
-  if (sum.getKind() != blk::ReduceKind::Sum || sum->hasAttr(local) ||
+std::optional<SoftmaxReductions> matchLines(blkgpu::AllReduceOp sum) {
+  if (sum.getKind() != blk::ReduceKind::Sum ||
+      sum->hasAttr(blkgpu::BlkGPUDialect::kCTALocalAttrName) ||
       !sum.getType().getElementType().isF32() ||
       !linesCrossCTAs(sum.getSrc(), sum.getAxis()))
     return std::nullopt;
-  auto exp = sum.getSrc().getDefiningOp<math::ExpOp>();
-  if (!exp || exp.getFastmathAttr().getValue() != arith::FastMathFlags::none)
+  std::optional<SoftmaxReductions> s = matchExpOfDifference(sum, sum.getSrc());
+  if (!s)
     return std::nullopt;
-  auto difference = exp.getOperand().getDefiningOp<arith::SubFOp>();
-  if (!difference || !difference->hasOneUse() ||
-      difference.getFastmathAttr().getValue() != arith::FastMathFlags::none)
-    return std::nullopt;
-  auto max = difference.getRhs().getDefiningOp<blkgpu::AllReduceOp>();
+  auto max = s->difference.getRhs().getDefiningOp<blkgpu::AllReduceOp>();
   if (!max || max.getKind() != blk::ReduceKind::Max ||
-      max.getAxis() != sum.getAxis() || max.getSrc() != difference.getLhs() ||
-      max->hasAttr(local) || !max->hasOneUse() ||
-      max->getBlock() != sum->getBlock() ||
-      exp->getBlock() != sum->getBlock() ||
-      !usedOnlyAfter(exp.getResult(), sum, sum))
+      max.getAxis() != sum.getAxis() || !completes(*s, max, max.getSrc()))
     return std::nullopt;
-  return LineSoftmaxReductions{max, sum, difference, exp};
+  s->max = max;
+  s->axis = sum.getAxis();
+  return s;
 }
 
-void fuseLines(LineSoftmaxReductions s) {
+void fuse(SoftmaxReductions s) {
   OpBuilder builder(s.sum);
-  Location loc = s.sum.getLoc();
-  Value x = s.max.getSrc();
+  Location loc = s.sum->getLoc();
+  Value x = s.difference.getLhs();
   auto type = cast<RankedTensorType>(x.getType());
-  uint32_t axis = s.sum.getAxis();
+  Type f32 = builder.getF32Type();
   StringRef local = blkgpu::BlkGPUDialect::kCTALocalAttrName;
-  auto constant = [&](double v) {
-    return arith::ConstantOp::create(
-        builder, loc,
-        DenseElementsAttr::get(type, builder.getF32FloatAttr(float(v))));
+  // A 1-D block's statistics are scalars, splat where the block needs them;
+  // lines' statistics are blocks already.
+  Type statType = s.axis ? Type(type) : f32;
+  auto broadcast = [&](Value v) -> Value {
+    return s.axis ? v : blk::SplatOp::create(builder, loc, type, v);
+  };
+  auto constant = [&](double v) -> Value {
+    TypedAttr value = builder.getFloatAttr(f32, v);
+    if (s.axis)
+      value = DenseElementsAttr::get(type, value);
+    return arith::ConstantOp::create(builder, loc, value);
+  };
+  auto localReduce = [&](blk::ReduceKind kind, Value source,
+                         Location at) -> Value {
+    Operation *reduce =
+        s.axis ? blkgpu::AllReduceOp::create(builder, at, type, kind, source,
+                                             *s.axis)
+                     .getOperation()
+               : blk::ReduceOp::create(builder, at, kind, source, /*axis=*/0)
+                     .getOperation();
+    reduce->setAttr(local, builder.getUnitAttr());
+    return reduce->getResult(0);
   };
 
-  // The CTA's own line maxima, where the program's were.
+  // The CTA's own max (or line maxima), where the program's was.
   builder.setInsertionPoint(s.max);
-  auto localMax = blkgpu::AllReduceOp::create(builder, s.max.getLoc(), type,
-                                              blk::ReduceKind::Max, x, axis);
-  localMax->setAttr(local, builder.getUnitAttr());
+  Value localMax = localReduce(blk::ReduceKind::Max, x, s.max->getLoc());
 
   builder.setInsertionPoint(s.sum);
   Value zero = constant(0);
@@ -246,40 +192,59 @@ void fuseLines(LineSoftmaxReductions s) {
   Value offset =
       arith::SelectOp::create(builder, loc, allMinusInf, zero, localMax);
   Value localExp = math::ExpOp::create(
-      builder, loc, arith::SubFOp::create(builder, loc, x, offset));
-  auto localSum = blkgpu::AllReduceOp::create(
-      builder, loc, type, blk::ReduceKind::Sum, localExp, axis);
-  localSum->setAttr(local, builder.getUnitAttr());
+      builder, loc, arith::SubFOp::create(builder, loc, x, broadcast(offset)));
+  Value localSum = localReduce(blk::ReduceKind::Sum, localExp, loc);
   auto stats = blkgpu::ClusterSoftmaxStatsOp::create(
-      builder, loc, type, type, localMax, localSum,
-      builder.getI32IntegerAttr(axis));
+      builder, loc, statType, statType, localMax, localSum,
+      s.axis ? builder.getI32IntegerAttr(*s.axis) : IntegerAttr());
   Value rescale = arith::SelectOp::create(
       builder, loc, allMinusInf, zero,
       math::ExpOp::create(
           builder, loc,
           arith::SubFOp::create(builder, loc, localMax, stats.getMax())));
-  Value exp = arith::MulFOp::create(builder, loc, localExp, rescale);
+  Value exp = arith::MulFOp::create(builder, loc, localExp, broadcast(rescale));
 
-  // exp(x - max) / sum: the local exp times rescale / sum, a value per line.
+  // softmax's own division, exp(x - max) / sum: one multiply per element,
+  // by rescale / sum (a value per row or line), instead of the rescale and
+  // then the reciprocal.
+  Value sum = s.sum->getResult(0);
   for (OpOperand &use : llvm::make_early_inc_range(s.exp->getUses())) {
     auto div = dyn_cast<arith::DivFOp>(use.getOwner());
     if (!div || use.getOperandNumber() != 0 ||
-        div.getRhs() != s.sum.getResult() ||
         div.getFastmathAttr().getValue() != arith::FastMathFlags::none)
+      continue;
+    auto divisorSplat = div.getRhs().getDefiningOp<blk::SplatOp>();
+    Value divisor = s.axis         ? div.getRhs()
+                    : divisorSplat ? divisorSplat.getSrc()
+                                   : Value();
+    if (divisor != sum)
       continue;
     builder.setInsertionPoint(div);
     Value factor = arith::DivFOp::create(builder, loc, rescale, stats.getSum());
     div.replaceAllUsesWith(
-        arith::MulFOp::create(builder, loc, localExp, factor).getResult());
+        arith::MulFOp::create(builder, loc, localExp, broadcast(factor))
+            .getResult());
     div->erase();
+    if (!s.axis && divisorSplat->use_empty())
+      divisorSplat->erase();
   }
-  s.sum.getResult().replaceAllUsesWith(stats.getSum());
+  sum.replaceAllUsesWith(stats.getSum());
   s.sum->erase();
+  // The exp's other uses (softmax(x) * scale multiplies it by a splat of
+  // scale / sum) take the rescaled local exp; it goes if none is left. This
+  // is decided once the uses have moved: before, it has none.
   s.exp.getResult().replaceAllUsesWith(exp);
   s.exp->erase();
-  if (exp.use_empty())
-    exp.getDefiningOp()->erase();
+  if (exp.use_empty()) {
+    Operation *rescaled = exp.getDefiningOp();
+    Operation *factor = rescaled->getOperand(1).getDefiningOp();
+    rescaled->erase();
+    if (!s.axis && factor->use_empty())
+      factor->erase();
+  }
   s.difference->erase();
+  if (s.splat)
+    s.splat->erase();
   s.max->erase();
 }
 
@@ -290,19 +255,17 @@ struct BlkFuseClusterSoftmax
     if (numCTAsOf(module) < 2)
       return;
     SmallVector<SoftmaxReductions> found;
-    SmallVector<LineSoftmaxReductions> foundLines;
     module.walk([&](Operation *op) {
+      std::optional<SoftmaxReductions> s;
       if (auto sum = dyn_cast<blk::ReduceOp>(op))
-        if (auto s = match(sum))
-          found.push_back(*s);
-      if (auto sum = dyn_cast<blkgpu::AllReduceOp>(op))
-        if (auto s = matchLines(sum))
-          foundLines.push_back(*s);
+        s = match(sum);
+      else if (auto sum = dyn_cast<blkgpu::AllReduceOp>(op))
+        s = matchLines(sum);
+      if (s)
+        found.push_back(*s);
     });
     for (SoftmaxReductions &s : found)
       fuse(s);
-    for (LineSoftmaxReductions &s : foundLines)
-      fuseLines(s);
   }
 };
 
