@@ -7,12 +7,16 @@ slice than a cluster's power-of-two split, and no SM is left idle by the
 clusters' placement (docs/cluster_residency_h200.txt). Every CTA of the grid
 is resident (grid = occupancy from the kernel's registers and shared
 memory), so the spin cannot deadlock. PREF=1 loads the next row's slice
-before waiting. GB/s = 2*M*N*s / time, L2 flushed before each timed run,
-median, beside torch's copy of the same bytes; QuACK's shapes (M*N = 2^31).
+before waiting. GB/s = 2*M*N*s / time (bench_common.bench_ms: L2 flushed, the
+counter reset outside the timed region, the median), beside torch's copy of
+the same bytes; QuACK's shapes (M*N = 2^31).
 Run on the GPU machine:
     python3 bench/long_rows_grid_group.py [N,N,...]
 (docs/long_rows_grid_group_h200.txt)."""
-import sys, torch, triton, triton.language as tl
+import os, sys, torch, triton, triton.language as tl
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_common import bench_ms  # noqa: E402
 
 @triton.jit
 def grp_softmax(y, x, M, N, part, cnt, G: tl.constexpr, GP: tl.constexpr, BLOCK: tl.constexpr, PREF: tl.constexpr):
@@ -65,17 +69,6 @@ def occupancy(k, w):
     by_smem = (233472 // smem) if smem else 32
     return min(by_regs, by_thr, by_smem, 32)
 
-flush = torch.empty(256 * 2**20, dtype=torch.int8, device="cuda")
-def timeit(fn, reps=20):
-    fn(); torch.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        flush.zero_()
-        e0, e1 = torch.cuda.Event(True), torch.cuda.Event(True)
-        e0.record(); fn(); e1.record(); torch.cuda.synchronize()
-        ts.append(e0.elapsed_time(e1))
-    ts.sort(); return ts[len(ts) // 2]
-
 NSM = torch.cuda.get_device_properties(0).multi_processor_count
 shapes = [(torch.float32, n) for n in (50000, 65536, 131072, 200000, 262144)] + \
          [(torch.bfloat16, n) for n in (32768, 50000, 65536, 131072, 200000, 262144)]
@@ -88,7 +81,7 @@ for dt, N in shapes:
     y = torch.empty_like(x)
     nb = 2 * M * N * x.element_size()
     ref = torch.softmax(x[:64].float(), 1)
-    cms = timeit(lambda: y.copy_(x))
+    cms = bench_ms(lambda: y.copy_(x), 20)
     print(f"{dt} M={M} N={N} copy {nb/cms/1e6:.0f} GB/s", flush=True)
     res = []
     for G in (2, 3, 4, 5, 6, 7, 8, 10, 12, 13, 16, 20, 24, 32):
@@ -105,9 +98,8 @@ for dt, N in shapes:
                 if ngrp < 1: continue
                 grid = (ngrp * G,)
                 def run():
-                    cnt.zero_()
                     grp_softmax[grid](y, x, M, N, part, cnt, G, triton.next_power_of_2(G), BLOCK, pref, num_warps=w)
-                ms = timeit(run, 10)
+                ms = bench_ms(run, 10, warmup=1, before=cnt.zero_)
                 err = (y[:64].float() - ref).abs().max().item()
                 gbps = nb / ms / 1e6
                 res.append((gbps, G, w, pref, k.n_regs, occ, ngrp, err))
