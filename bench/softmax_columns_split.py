@@ -64,6 +64,8 @@ def main():
     p.add_argument("--dtypes", default="fp32,bf16")
     p.add_argument("--providers", default=",".join(PROVIDERS))
     p.add_argument("--reps", type=int, default=30)
+    p.add_argument("--rows-per-split", type=int, default=0,
+                   help="stats' row blocks (default: the library's rule)")
     a = p.parse_args()
     providers = a.providers.split(",")
     lib = Blockjit(a.lib)
@@ -112,7 +114,7 @@ def main():
                     return ms
 
                 if "split" in providers:
-                    r = rows_per_split(m, n)
+                    r = a.rows_per_split or rows_per_split(m, n)
                     splits = -(-m // r)
                     stats = torch.empty(2 * splits * n, device="cuda",
                                         dtype=torch.float32)

@@ -15,19 +15,23 @@
 //   softmax_columns_combine    program (strip) combines the n_splits
 //                              statistics of its columns into column_stats:
 //                              [2, n_cols] f32 (a few KB, from L2).
-//   softmax_columns_normalize  a persistent program walks chunks of
-//                              BLOCK_M whole rows, BLOCK_N columns at a
-//                              time, and writes exp(x - max) / sum.
+//   softmax_columns_normalize  for each block of BLOCK_N columns (one
+//                              where a row fits), its statistics loaded
+//                              once, a persistent program walks chunks of
+//                              BLOCK_M rows and writes exp(x - max) / sum.
 //
 // The matrix is read twice and written once, as chunked softmax_columns
 // does, but every program reads whole rows of the strip (BLOCK_N up to 256
 // columns) and there are as many programs as the grid holds. The grid's x
 // axis runs over strips, so consecutive programs read neighbouring columns
-// of the same rows (what DRAM serves best). normalize writes whole rows:
-// strips of an odd-length row start mid-sector, and a sector that two
-// programs write at different times can reach DRAM half written (read,
-// merged and written again). It takes the rows in reverse: the row blocks
-// stats read last, which L2 may still hold, are re-read first.
+// of the same rows (what DRAM serves best). normalize writes whole rows
+// where BLOCK_N covers them: strips of an odd-length row start mid-sector,
+// and a sector that two programs write at different times can reach DRAM
+// half written (read, merged and written again). It takes the rows in
+// reverse: the row blocks stats read last, which L2 may still hold, are
+// re-read first. Its column statistics stay in registers across the rows
+// (re-read per row of one-row chunks, with a division an element, they had
+// made it issue-bound: bf16 32768 x 781 72 -> 38 us).
 //
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/FamilyRegistration.h"
@@ -140,24 +144,30 @@ void softmax_columns_normalize_kernel(Ptr<> output_ptr, Ptr<> input_ptr,
                                       Int output_row_stride, Int n_rows,
                                       Int n_cols, Constexpr BLOCK_M,
                                       Constexpr BLOCK_N) {
-  // Persistent over chunks of BLOCK_M whole rows, the last rows first (see
-  // above); each chunk's rows are written left to right by one program.
+  // For each block of BLOCK_N columns (one where a row fits: its column
+  // statistics then stay in registers for the program's whole life, not
+  // re-read every row), persistent over chunks of BLOCK_M rows, the last
+  // rows first (see above); a chunk of a block goes to the same program for
+  // every block, so each row is written left to right by one program.
   Tensor n_chunks = cdiv(n_rows, BLOCK_M);
   Tensor chunk_rows = arange(0, BLOCK_M).expand_dims(1);
-  for_range(program_id(0), n_chunks, num_programs(0), [&](Int chunk) {
-    Tensor rows = (n_chunks - 1 - chunk) * BLOCK_M + chunk_rows;
-    Tensor row_mask = rows < n_rows;
-    for_range(0, n_cols, BLOCK_N, [&](Int col_start) {
-      Tensor cols = (col_start + arange(0, BLOCK_N)).expand_dims(0);
-      Tensor col_mask = cols < n_cols;
-      Tensor col_max = load(column_stats_ptr + cols, col_mask, 0.0);
-      Tensor col_sum = load(column_stats_ptr + (n_cols + cols), col_mask, 1.0);
-      Tensor mask = row_mask & col_mask;
+  for_range(0, n_cols, BLOCK_N, [&](Int col_start) {
+    Tensor cols = (col_start + arange(0, BLOCK_N)).expand_dims(0);
+    Tensor col_mask = cols < n_cols;
+    Tensor col_max = load(column_stats_ptr + cols, col_mask, 0.0);
+    // Each column's 1 / sum once (a chunk of one row divides element by
+    // element otherwise): within 1.5 ulp of dividing, as softmax_columns'
+    // division by a sum broadcast down the rows is lowered.
+    Tensor col_scale =
+        1.0 / load(column_stats_ptr + (n_cols + cols), col_mask, 1.0);
+    for_range(program_id(0), n_chunks, num_programs(0), [&](Int chunk) {
+      Tensor rows = (n_chunks - 1 - chunk) * BLOCK_M + chunk_rows;
+      Tensor mask = (rows < n_rows) & col_mask;
       Tensor x =
           load(input_ptr + (rows * input_row_stride + cols), mask, -INFINITY)
               .to(DType::F32);
       store(output_ptr + (rows * output_row_stride + cols),
-            exp(x - col_max) / col_sum, mask);
+            exp(x - col_max) * col_scale, mask);
     });
   });
 }
