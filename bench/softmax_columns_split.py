@@ -6,7 +6,7 @@ same bytes, one process, one timer.
 
     python3 bench/softmax_columns_split.py --lib build/lib/libblockjit_c.so \
         --out results/ [--shapes 32768x781,...] [--dtypes fp32,bf16]
-        [--providers split,columns,torch,compile,copy]
+        [--providers split,columns,torch,compile,copy] [--rows-per-split R]
 
 For each shape (default M in {4096, 32768} x N in {781, 1024, 4096,
 12288}) and dtype: every provider's output is checked against torch's
@@ -19,7 +19,8 @@ minimal traffic; the split kernels read x twice and write once).
            softmax_columns_normalize, each tuned by its autotuner through
            the C ABI's prepared launch, on row blocks of
            examples::softmaxColumnsSplitRows(M, N) rows (mirrored below);
-           timed as the three launches.
+           timed as the three launches. --rows-per-split R replaces the
+           library's row blocks (an experiment: each R is tuned apart).
   columns  softmax_columns, tuned (clusters, whole columns or chunks).
   torch    torch.softmax(x, 0).
   compile  torch.compile of it (default mode, dynamo reset per case).
