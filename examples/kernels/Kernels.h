@@ -151,8 +151,8 @@ std::vector<TuningConfig> softmaxColumnsRefined(const TuningConfig &config,
 /// combines them (BLOCK_S row blocks at a time) into column_stats_ptr, f32
 /// [2, n_cols]; softmax_columns_normalize(output_ptr, input_ptr,
 /// column_stats_ptr, input_row_stride, output_row_stride, n_rows, n_cols;
-/// BLOCK_M, BLOCK_N), persistent over chunks of BLOCK_M whole rows, writes
-/// exp(x - max) / sum.
+/// BLOCK_M, BLOCK_N), over chunks of BLOCK_M rows (BLOCK_N columns at a
+/// time, each row a 1-D block), writes exp(x - max) / sum.
 const std::shared_ptr<KernelDef> &softmaxColumnsStats();
 const std::shared_ptr<KernelDef> &softmaxColumnsCombine();
 const std::shared_ptr<KernelDef> &softmaxColumnsNormalize();
@@ -168,7 +168,7 @@ int64_t softmaxColumnsCombineBlock(int64_t rows, int64_t cols);
 /// rounded up to powers of two and rows_per_split, on the grid (strips, row
 /// blocks); combine: BLOCK_N 16..128 x num_warps 1..4 on one program per
 /// strip; normalize: chunks of 1..32 rows x 64..4096 columns x num_warps x
-/// num_stages on a persistent grid.
+/// num_stages on a persistent grid or one program a chunk.
 Autotuner &softmaxColumnsStatsTuner();
 Autotuner &softmaxColumnsCombineTuner();
 Autotuner &softmaxColumnsNormalizeTuner();

@@ -163,25 +163,33 @@ SpecializationKey exampleKey(const KernelDef &kernel, const ExampleConfig &c) {
                            blocks.constexprValue("BLOCK_N", 64)});
 }
 
-/// normalize: [BLOCK_M, BLOCK_N] chunks of whole rows (1..32 rows x 64..4096
-/// columns, 4 to 32 elements a thread, 16 with the next chunk loading) on a
-/// persistent grid; the CPU takes 4 rows of up to 1024 columns.
+/// normalize: chunks of BLOCK_M whole rows (1..32 rows x 64..4096 columns,
+/// 4 to 32 elements a thread, 16 with the next chunk loading), on a
+/// persistent grid or with grid:ROWS=1 one program a chunk (the hardware
+/// balances them; f32 32768 x 781: 56 against 62 us); the CPU takes 4 rows
+/// of up to 1024 columns on a persistent grid.
 AutotuneSpec normalizeSpec() {
   AutotuneSpec spec;
   for (int64_t blockM : {1, 2, 4, 8, 16, 32})
     for (int64_t blockN : {64, 128, 256, 512, 1024, 2048, 4096})
       for (int warps : {1, 2, 4, 8, 16})
         for (int stages : {1, 2})
-          spec.configs.push_back(
-              {warps, stages, 1, {{"BLOCK_M", blockM}, {"BLOCK_N", blockN}}});
+          for (int64_t chunksPerProgram : {0, 1})
+            spec.configs.push_back({warps,
+                                    stages,
+                                    1,
+                                    {{"BLOCK_M", blockM}, {"BLOCK_N", blockN}},
+                                    {{kRowsPerProgram, chunksPerProgram}}});
   spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
               {"n_cols", KeyBucket::PowerOfTwo}};
   spec.grid = [](const TuningConfig &c, const KernelResources &resources,
                  llvm::ArrayRef<Arg> args) {
     int64_t rows =
         std::max<int64_t>(1, integerArgAt(args, kNormalizeArgs.rows, 1));
-    return Grid{
-        persistentGrid(resources, cdiv(rows, c.constexprValue("BLOCK_M", 1)))};
+    int64_t chunks = cdiv(rows, c.constexprValue("BLOCK_M", 1));
+    if (c.gridParam(kRowsPerProgram) > 0)
+      return Grid{int(std::min<int64_t>(chunks, INT32_MAX))};
+    return Grid{persistentGrid(resources, chunks)};
   };
   auto shape = [](llvm::ArrayRef<Arg> args) {
     return SplitShape{
@@ -205,7 +213,8 @@ AutotuneSpec normalizeSpec() {
                    blockM <= next_power_of_2(s.rows);
       if (target.kind == TargetKind::CPU
               ? blockM == 4 && blockN == std::clamp<int64_t>(width, 64, 1024) &&
-                    c.numWarps == 4 && c.numStages == 1
+                    c.numWarps == 4 && c.numStages == 1 &&
+                    c.gridParam(kRowsPerProgram) == 0
               : worth)
         kept.push_back(c);
     }
@@ -226,7 +235,8 @@ AutotuneSpec normalizeSpec() {
     return std::abs(std::log2(perThread / 16)) +
            std::abs(std::log2(blockN / widest)) + (c.numStages > 1 ? -0.25 : 0);
   };
-  spec.topK = kTimed;
+  // Each block config twice (its two grids, estimated alike).
+  spec.topK = 2 * kTimed;
   spec.restore = {
       rowMajorBuffer("output_ptr", 0, /*rowStride=*/4, kNormalizeArgs)};
   return spec;

@@ -1225,7 +1225,8 @@ TEST(SoftmaxColumnsSplitTuning, TunersTimeConfigsWithinTheirLimits) {
     EXPECT_EQ(combine.prune(combine.configs, combineArgs, Target::cpu()).size(),
               1u);
     // normalize: whole rows (BLOCK_N up to the row's power of two) on a
-    // persistent grid of at most one program per chunk of rows.
+    // persistent grid of at most one program per chunk of rows, or
+    // (grid:ROWS=1) on one program per chunk; both grids are timed.
     const AutotuneSpec &normalize =
         examples::softmaxColumnsNormalizeTuner().spec();
     std::vector<Arg> normalizeArgs{&buffer, &buffer,      &buffer,
@@ -1233,6 +1234,7 @@ TEST(SoftmaxColumnsSplitTuning, TunersTimeConfigsWithinTheirLimits) {
                                    cols,    Constexpr(1), Constexpr(1)};
     timed = normalize.prune(normalize.configs, normalizeArgs, Target::cuda(90));
     ASSERT_FALSE(timed.empty());
+    int persistent = 0, perChunk = 0;
     for (const TuningConfig &c : timed) {
       int64_t blockM = c.constexprValue("BLOCK_M", 0);
       EXPECT_LE(c.constexprValue("BLOCK_N", 0),
@@ -1240,8 +1242,17 @@ TEST(SoftmaxColumnsSplitTuning, TunersTimeConfigsWithinTheirLimits) {
           << c.str();
       Grid grid = normalize.grid(c, resources, normalizeArgs);
       EXPECT_GE(grid.x, 1);
-      EXPECT_LE(grid.x, std::min<int64_t>(264, cdiv(rows, blockM))) << c.str();
+      if (c.gridParam(examples::kRowsPerProgram) == 1) {
+        ++perChunk;
+        EXPECT_EQ(grid.x, cdiv(rows, blockM)) << c.str();
+      } else {
+        ++persistent;
+        EXPECT_LE(grid.x, std::min<int64_t>(264, cdiv(rows, blockM)))
+            << c.str();
+      }
     }
+    EXPECT_GT(persistent, 0);
+    EXPECT_EQ(perChunk, persistent);
     EXPECT_EQ(
         normalize.prune(normalize.configs, normalizeArgs, Target::cpu()).size(),
         1u);
