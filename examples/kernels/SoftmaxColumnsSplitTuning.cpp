@@ -165,31 +165,32 @@ SpecializationKey exampleKey(const KernelDef &kernel, const ExampleConfig &c) {
 
 /// normalize: chunks of BLOCK_M whole rows (1..32 rows x 64..4096 columns,
 /// 4 to 32 elements a thread, 16 with the next chunk loading), on a
-/// persistent grid or with grid:ROWS=1 one program a chunk (the hardware
-/// balances them; f32 32768 x 781: 56 against 62 us); the CPU takes 4 rows
-/// of up to 1024 columns on a persistent grid.
+/// persistent grid or with grid:ROWS=BLOCK_M (rows a program, as the row
+/// kernels' grid parameter counts them) one program a chunk, which the
+/// hardware balances (f32 32768 x 781: 56 against 62 us); the CPU takes 4
+/// rows of up to 1024 columns on a persistent grid.
 AutotuneSpec normalizeSpec() {
   AutotuneSpec spec;
   for (int64_t blockM : {1, 2, 4, 8, 16, 32})
     for (int64_t blockN : {64, 128, 256, 512, 1024, 2048, 4096})
       for (int warps : {1, 2, 4, 8, 16})
         for (int stages : {1, 2})
-          for (int64_t chunksPerProgram : {0, 1})
+          for (int64_t rowsPerProgram : {int64_t(0), blockM})
             spec.configs.push_back({warps,
                                     stages,
                                     1,
                                     {{"BLOCK_M", blockM}, {"BLOCK_N", blockN}},
-                                    {{kRowsPerProgram, chunksPerProgram}}});
+                                    {{kRowsPerProgram, rowsPerProgram}}});
   spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
               {"n_cols", KeyBucket::PowerOfTwo}};
   spec.grid = [](const TuningConfig &c, const KernelResources &resources,
                  llvm::ArrayRef<Arg> args) {
     int64_t rows =
         std::max<int64_t>(1, integerArgAt(args, kNormalizeArgs.rows, 1));
-    int64_t chunks = cdiv(rows, c.constexprValue("BLOCK_M", 1));
-    if (c.gridParam(kRowsPerProgram) > 0)
-      return Grid{int(std::min<int64_t>(chunks, INT32_MAX))};
-    return Grid{persistentGrid(resources, chunks)};
+    if (int64_t perProgram = c.gridParam(kRowsPerProgram); perProgram > 0)
+      return Grid{int(std::min<int64_t>(cdiv(rows, perProgram), INT32_MAX))};
+    return Grid{
+        persistentGrid(resources, cdiv(rows, c.constexprValue("BLOCK_M", 1)))};
   };
   auto shape = [](llvm::ArrayRef<Arg> args) {
     return SplitShape{

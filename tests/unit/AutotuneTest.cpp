@@ -1226,7 +1226,7 @@ TEST(SoftmaxColumnsSplitTuning, TunersTimeConfigsWithinTheirLimits) {
               1u);
     // normalize: whole rows (BLOCK_N up to the row's power of two) on a
     // persistent grid of at most one program per chunk of rows, or
-    // (grid:ROWS=1) on one program per chunk; both grids are timed.
+    // (grid:ROWS=BLOCK_M) on one program per chunk; both grids are timed.
     const AutotuneSpec &normalize =
         examples::softmaxColumnsNormalizeTuner().spec();
     std::vector<Arg> normalizeArgs{&buffer, &buffer,      &buffer,
@@ -1242,8 +1242,9 @@ TEST(SoftmaxColumnsSplitTuning, TunersTimeConfigsWithinTheirLimits) {
           << c.str();
       Grid grid = normalize.grid(c, resources, normalizeArgs);
       EXPECT_GE(grid.x, 1);
-      if (c.gridParam(examples::kRowsPerProgram) == 1) {
+      if (int64_t perProgram = c.gridParam(examples::kRowsPerProgram)) {
         ++perChunk;
+        EXPECT_EQ(perProgram, blockM) << c.str();
         EXPECT_EQ(grid.x, cdiv(rows, blockM)) << c.str();
       } else {
         ++persistent;
