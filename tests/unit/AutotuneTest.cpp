@@ -398,9 +398,12 @@ TEST(Autotune, RefineStopsAfterItsRounds) {
   spec.refine = [](const TuningConfig &c, llvm::ArrayRef<Arg>, const Target &) {
     return std::vector<TuningConfig>{work(c.constexprs[0].second / 2)};
   };
-  spec.repetitions = 3;
+  // Halving the work must show in the medians even on a loaded CI machine:
+  // the smallest config still runs 512 rounds over 4096 elements (about a
+  // millisecond), and seven runs each.
+  spec.repetitions = 7;
   Autotuner tuner(accumulateKernel(), spec);
-  Buffers b(1 << 10);
+  Buffers b(1 << 12);
   auto tuned = tuner.choose(cpu(), b.args());
   ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
   EXPECT_EQ(tuned->result->timings.size(), size_t(2 + kRefineRounds));
