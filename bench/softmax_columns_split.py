@@ -26,8 +26,10 @@ minimal traffic; the split kernels read x twice and write once).
   compile  torch.compile of it (default mode, dynamo reset per case).
   copy     a device copy of M*N*s bytes (a flat uint8 tensor).
 
-Writes softmax_columns_split.csv to --out (rows as they finish) and prints
-each row.
+faster_over_torch_best is the faster of split and columns (what `softmax
+--kernel softmax_columns` times and runs) over the faster of torch and
+compile. Writes softmax_columns_split.csv to --out (rows as they finish) and
+prints each row.
 """
 import argparse
 import csv
@@ -79,7 +81,7 @@ def main():
     fields = ["device", "dtype", "M", "N", "bytes"] + \
         [f"{q}_gbps" for q in PROVIDERS] + \
         ["split_over_copy", "split_over_columns", "split_over_compile",
-         "split_over_best_peer", "split_stats_ms", "split_combine_ms",
+         "split_over_best_peer", "faster_over_torch_best", "split_stats_ms", "split_combine_ms",
          "split_normalize_ms",
          "split_config", "columns_config", "check"]
     with open(path, "w", newline="") as f:
@@ -176,6 +178,15 @@ def main():
                                               "compile_gbps") if row.get(k)]
                     if peers:
                         row["split_over_best_peer"] = round(split / max(peers), 3)
+                # What `softmax --kernel softmax_columns` runs (the faster
+                # of the two algorithms) over torch's best.
+                ours = [row[k] for k in ("split_gbps", "columns_gbps")
+                        if row.get(k)]
+                theirs = [row[k] for k in ("torch_gbps", "compile_gbps")
+                          if row.get(k)]
+                if ours and theirs:
+                    row["faster_over_torch_best"] = round(
+                        max(ours) / max(theirs), 3)
                 row["check"] = "ok" if not bad else "MISMATCH:" + "+".join(bad)
                 w.writerow(row)
                 f.flush()

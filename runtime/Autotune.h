@@ -28,10 +28,11 @@
 //   4. Each is timed: one warm-up launch, then `repetitions` runs, each
 //      after the L2 flush (GPU) and the `resetToZero` fills, between two
 //      events on the caller's stream (so after its pending work); the median
-//      counts. On a GPU, 50 ms of untimed runs come first (its clocks fall
-//      while the candidates compile). The best three are timed again, their
-//      runs interleaved, and the best median of that round wins. Before
-//      that round, the spec's `refine` neighbours of the best three are
+//      counts (on the CPU the fastest run: host noise only adds time). On a
+//      GPU, 50 ms of untimed runs come first (its clocks fall while the
+//      candidates compile). The best three are timed again, their runs
+//      interleaved, and the best median (CPU: fastest) of that round wins.
+//      Before that round, the spec's `refine` neighbours of the best three are
 //      timed too (a hill climb over a parameter the first pass times at one
 //      value, e.g. rows per program), until the best three have no untimed
 //      neighbours or after kRefineRounds rounds.
@@ -155,8 +156,8 @@ struct AutotuneSpec {
 /// What tuning chose for one key.
 struct TuningResult {
   TuningConfig config;
-  /// Median milliseconds of each config timed (empty when the result came
-  /// from the disk or tuning is off).
+  /// Median (CPU: fastest) milliseconds of each config timed (empty when the
+  /// result came from the disk or tuning is off).
   std::vector<std::pair<TuningConfig, double>> timings;
   /// Configs skipped, with why (did not compile, load or launch).
   std::vector<std::pair<TuningConfig, std::string>> skipped;
