@@ -573,7 +573,7 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
   // their median on a GPU; on the CPU their fastest, since the host's
   // other work (a preempted pool thread) only ever adds time to a run and
   // a loaded machine could otherwise order configs twice apart wrongly.
-  auto medianOfSlots = [&](int first) -> llvm::Expected<double> {
+  auto scoreOfSlots = [&](int first) -> llvm::Expected<double> {
     std::vector<double> times;
     for (int rep = 0; rep < reps; ++rep) {
       auto ms = Event::elapsedMilliseconds(events[2 * (first + rep)],
@@ -594,7 +594,8 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
       return resources.takeError();
     return spec_.grid(c.config, *resources, c.args);
   };
-  // The median over `reps` runs of `c`, or an error (the config is skipped).
+  // The score (scoreOfSlots) of `reps` runs of `c`, or an error (the config
+  // is skipped).
   auto time = [&](Candidate &c) -> llvm::Expected<double> {
     auto gridOrError = gridOf(c);
     if (!gridOrError)
@@ -608,7 +609,7 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
     for (int rep = 0; rep < reps; ++rep)
       if (llvm::Error e = run(c, grid, rep))
         return std::move(e);
-    return medianOfSlots(0);
+    return scoreOfSlots(0);
   };
   // The GPU idles while the candidates compile, and its clocks fall: the
   // first configs timed (the best ranked) would run slower than the later
@@ -719,7 +720,7 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
     }
   }
 
-  // Order survivors by their median; the best kFinalists are timed again,
+  // Order survivors by their score; the best kFinalists are timed again,
   // their runs interleaved (one of each in turn), so that a drift of the
   // GPU's clocks or of its neighbours' load falls on all of them alike.
   std::vector<size_t> order = fastestFirst();
@@ -743,7 +744,7 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
                      int(f) * reps + rep);
     double best = 0;
     for (size_t f = 0; f < finalists.size() && !failed; ++f) {
-      auto ms = medianOfSlots(int(f) * reps);
+      auto ms = scoreOfSlots(int(f) * reps);
       if (!ms) {
         failed = ms.takeError();
         break;

@@ -149,7 +149,8 @@ struct AutotuneSpec {
   /// Buffers zeroed before every timed run, and buffers given back their
   /// contents after tuning (Triton's reset_to_zero and restore_value).
   std::vector<TuningBuffer> resetToZero, restore;
-  /// Timed runs per config (a fixed count for a stable median).
+  /// Timed runs per config (a fixed count for a stable median, or CPU
+  /// minimum).
   int repetitions = 25;
 };
 

@@ -398,7 +398,7 @@ TEST(Autotune, RefineStopsAfterItsRounds) {
   spec.refine = [](const TuningConfig &c, llvm::ArrayRef<Arg>, const Target &) {
     return std::vector<TuningConfig>{work(c.constexprs[0].second / 2)};
   };
-  // Halving the work must show in the medians even on a loaded CI machine:
+  // Halving the work must show in the scores even on a loaded CI machine:
   // the smallest config still runs 512 rounds over 4096 elements (about a
   // millisecond), and seven runs each.
   spec.repetitions = 7;
