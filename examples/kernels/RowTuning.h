@@ -45,6 +45,16 @@ inline int64_t integerArgAt(llvm::ArrayRef<Arg> args, int index,
                                               : args[index].i64;
 }
 
+/// A row kernel's grid: a persistent one (every program resident at once,
+/// no more than the work items of `rowsPerItem` rows each), or with
+/// grid:ROWS=R about R rows a program (R = 1: one program per row), which
+/// the hardware balances (a persistent grid's last rows fall unevenly: 4096
+/// rows on 132 programs leave some with 31 and some with 32; clusters of
+/// several CTAs an SM fall unevenly on the SMs). The row count is the
+/// integer argument at `rowsIndex`.
+Grid rowGrid(const TuningConfig &config, const KernelResources &resources,
+             llvm::ArrayRef<Arg> args, int rowsIndex, int64_t rowsPerItem = 1);
+
 /// A row-major buffer of n_rows rows `rowStride` elements apart (each
 /// n_cols long), for AutotuneSpec::restore: the pointer parameter `name` at
 /// position `pointer`, its row stride at position `rowStride`.

@@ -183,14 +183,11 @@ AutotuneSpec normalizeSpec() {
                                     {{kRowsPerProgram, rowsPerProgram}}});
   spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
               {"n_cols", KeyBucket::PowerOfTwo}};
+  // A persistent program's work item is a chunk of BLOCK_M rows.
   spec.grid = [](const TuningConfig &c, const KernelResources &resources,
                  llvm::ArrayRef<Arg> args) {
-    int64_t rows =
-        std::max<int64_t>(1, integerArgAt(args, kNormalizeArgs.rows, 1));
-    if (int64_t perProgram = c.gridParam(kRowsPerProgram); perProgram > 0)
-      return Grid{int(std::min<int64_t>(cdiv(rows, perProgram), INT32_MAX))};
-    return Grid{
-        persistentGrid(resources, cdiv(rows, c.constexprValue("BLOCK_M", 1)))};
+    return rowGrid(c, resources, args, kNormalizeArgs.rows,
+                   c.constexprValue("BLOCK_M", 1));
   };
   auto shape = [](llvm::ArrayRef<Arg> args) {
     return SplitShape{

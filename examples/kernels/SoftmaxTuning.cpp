@@ -59,21 +59,6 @@ int64_t blockOf(llvm::ArrayRef<Arg> args, int block) {
   return args.size() > size_t(block) ? args[block].i64 : 1024;
 }
 
-/// The grid: a persistent one (every program resident at once, no more than
-/// rows), or with grid:ROWS=R about R rows a program (R = 1: one program per
-/// row), which the hardware balances (a persistent grid's last rows fall
-/// unevenly: 4096 rows on 132 programs leave some with 31 and some with 32;
-/// clusters of several CTAs an SM fall unevenly on the SMs).
-Grid rowGrid(const TuningConfig &config, const KernelResources &resources,
-             llvm::ArrayRef<Arg> args, int rowsIndex) {
-  int64_t rows = integerArgAt(args, rowsIndex, 1);
-  if (int64_t perProgram = config.gridParam(kRowsPerProgram); perProgram > 0)
-    return {int(std::clamp<int64_t>(
-        llvm::divideCeil(std::max<int64_t>(rows, 1), perProgram), 1,
-        INT32_MAX))};
-  return {persistentGrid(resources, rows)};
-}
-
 /// Elements of the block each thread holds.
 double elementsPerThread(int64_t block, const TuningConfig &c) {
   return double(block) / (32.0 * c.numWarps * c.numCTAs);
@@ -107,6 +92,15 @@ bool rowsAheadFitInShared(const TuningConfig &c, int64_t block,
 }
 
 } // namespace
+
+Grid rowGrid(const TuningConfig &config, const KernelResources &resources,
+             llvm::ArrayRef<Arg> args, int rowsIndex, int64_t rowsPerItem) {
+  int64_t rows = std::max<int64_t>(integerArgAt(args, rowsIndex, 1), 1);
+  if (int64_t perProgram = config.gridParam(kRowsPerProgram); perProgram > 0)
+    return {int(
+        std::clamp<int64_t>(llvm::divideCeil(rows, perProgram), 1, INT32_MAX))};
+  return {persistentGrid(resources, llvm::divideCeil(rows, rowsPerItem))};
+}
 
 std::vector<TuningConfig> softmaxSearchSpace() {
   std::vector<TuningConfig> space;
