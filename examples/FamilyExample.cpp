@@ -450,8 +450,11 @@ std::vector<std::string> alternativesOf(const FamilyRun &run) {
 } // namespace
 
 int runFamilyKernel(const FamilyRun &run) {
-  auto fail = [](const llvm::Twine &message) {
+  auto note = [](const llvm::Twine &message) {
     llvm::errs() << "softmax: " << message << "\n";
+  };
+  auto fail = [&](const llvm::Twine &message) {
+    note(message);
     return 1;
   };
   Executor &executor = executorFor(*run.options.target);
@@ -468,8 +471,7 @@ int runFamilyKernel(const FamilyRun &run) {
     } else if (prepared.empty()) {
       return fail(llvm::toString(p.takeError()));
     } else {
-      llvm::errs() << "softmax: " << name << " left out of the choice: "
-                   << llvm::toString(p.takeError()) << "\n";
+      note(name + " left out of the choice: " + llvm::toString(p.takeError()));
     }
   }
   // Alternatives are timed in alternating rounds, each keeping its best,
