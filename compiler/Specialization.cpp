@@ -192,6 +192,21 @@ std::string tuningKeyMaterial(llvm::StringRef firstConfigMaterial,
          " sha256:" + listDigest + "\nkernel\n" + firstConfigMaterial.str();
 }
 
+std::string operationKeyMaterial(
+    llvm::StringRef deviceName, llvm::StringRef choiceKey,
+    llvm::ArrayRef<std::pair<std::string, std::vector<std::string>>>
+        algorithms) {
+  std::string material = "blockjit operation choice\ndevice " +
+                         deviceName.str() + "\nkey " + choiceKey.str() + "\n";
+  for (const auto &[name, kernels] : algorithms) {
+    material += "algorithm " + name + " (" + std::to_string(kernels.size()) +
+                " kernels)\n";
+    for (const std::string &kernel : kernels)
+      material += "kernel\n" + kernel + "\n";
+  }
+  return material;
+}
+
 int64_t sharedMemoryForBlocks(int smArch) {
   int64_t optIn = smArch >= 90                   ? 227 * 1024
                   : smArch == 80                 ? 163 * 1024

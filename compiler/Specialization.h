@@ -22,6 +22,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace blockjit {
 
@@ -147,6 +149,18 @@ std::string tuningKeyMaterial(llvm::StringRef firstConfigMaterial,
                               llvm::StringRef deviceName,
                               llvm::StringRef tuningKey,
                               llvm::ArrayRef<std::string> configs);
+
+/// The full text the disk cache keys an operation's choice of algorithm by
+/// (runtime/Operation.h): the device's name; the choice key (the
+/// operation, its arguments' types and its key arguments' values); and each
+/// algorithm's name with its kernels as traced for the arguments
+/// (artifactKeyMaterial()s, the compiler's fingerprint in each), so a change
+/// to an algorithm, a kernel's code, the compiler or the device chooses
+/// again.
+std::string operationKeyMaterial(
+    llvm::StringRef deviceName, llvm::StringRef choiceKey,
+    llvm::ArrayRef<std::pair<std::string, std::vector<std::string>>>
+        algorithms);
 
 } // namespace blockjit
 

@@ -5,6 +5,7 @@
 #include "runtime/DiskCache.h"
 #include "runtime/Event.h"
 #include "runtime/KernelCache.h"
+#include "runtime/Timing.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -49,27 +50,11 @@ std::optional<int64_t> integerValue(const Arg &arg) {
   }
 }
 
-/// L2 is flushed before every timed GPU run by writing this many bytes
-/// (several times the H100's 50 MB, as Triton's do_bench does).
-constexpr size_t kFlushBytes = size_t(256) << 20;
-
 /// The best configs of the first pass that are timed again, interleaved.
 constexpr int kFinalists = 3;
 
 /// How long the GPU runs untimed before the first config is timed.
 constexpr double kWarmUpMilliseconds = 50;
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
-double millisecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 /// Device memory held for one tuning and given back after it.
 struct Scratch {
@@ -569,10 +554,8 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
       return e;
     return events[2 * slot + 1].record(options.stream);
   };
-  // What the runs timed in events[2*first] .. for `reps` slots count for:
-  // their median on a GPU; on the CPU their fastest, since the host's
-  // other work (a preempted pool thread) only ever adds time to a run and
-  // a loaded machine could otherwise order configs twice apart wrongly.
+  // What the runs timed in events[2*first] .. for `reps` slots count for
+  // (scoreOfRuns).
   auto scoreOfSlots = [&](int first) -> llvm::Expected<double> {
     std::vector<double> times;
     for (int rep = 0; rep < reps; ++rep) {
@@ -582,9 +565,7 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
         return ms.takeError();
       times.push_back(*ms);
     }
-    if (targetKind == TargetKind::CPU)
-      return *std::min_element(times.begin(), times.end());
-    return median(times);
+    return scoreOfRuns(targetKind, std::move(times));
   };
   // The grid `c` launches on: the spec's, from the resources of its
   // compiled kernel.

@@ -3,12 +3,14 @@
 
 #include "runtime/Autotune.h"
 #include "runtime/Launch.h"
+#include "runtime/Operation.h"
 #include "runtime/PreparedLaunch.h"
 #include "runtime/Registry.h"
 
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 using namespace blockjit;
@@ -22,26 +24,15 @@ int fail(std::string message) {
   return 1;
 }
 
-/// Converts C arguments and options into those of the launch (the
-/// autotuner's config and grid when options->autotune asks); reports the
-/// kernel or an error.
-const RegisteredKernel *convert(const char *name, const blockjit_arg *args,
-                         int32_t numArgs,
-                         const blockjit_launch_options *options,
-                         llvm::SmallVectorImpl<Arg> &converted,
-                         LaunchOptions &launchOptions) {
-  const RegisteredKernel *kernel = findKernel(name ? name : "");
-  if (!kernel) {
-    fail(std::string("no kernel named '") + (name ? name : "") +
-         "' (registered: " + blockjit_kernel_names() + ")");
-    return nullptr;
-  }
+/// Converts C arguments into launch arguments (false: an error is set).
+bool convertArgs(const char *name, const blockjit_arg *args, int32_t numArgs,
+                 llvm::SmallVectorImpl<Arg> &converted) {
   if (numArgs < 0 || (numArgs > 0 && !args)) {
     fail("kernel '" + std::string(name) + "': " +
          (numArgs < 0
               ? "num_args is negative (" + std::to_string(numArgs) + ")"
               : "args is NULL but num_args is " + std::to_string(numArgs)));
-    return nullptr;
+    return false;
   }
   for (int32_t i = 0; i < numArgs; ++i) {
     const blockjit_arg &a = args[i];
@@ -50,7 +41,7 @@ const RegisteredKernel *convert(const char *name, const blockjit_arg *args,
       if (a.dtype < BLOCKJIT_I1 || a.dtype > BLOCKJIT_F64) {
         fail("argument #" + std::to_string(i) + ": unknown dtype " +
              std::to_string(a.dtype));
-        return nullptr;
+        return false;
       }
       converted.push_back(Arg::typedPointer(a.value.pointer, DType(a.dtype)));
       break;
@@ -69,43 +60,106 @@ const RegisteredKernel *convert(const char *name, const blockjit_arg *args,
     default:
       fail("argument #" + std::to_string(i) + ": unknown kind " +
            std::to_string(a.kind));
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The launch options `options` (NULL: the defaults) sets, without the
+/// autotuner's.
+LaunchOptions convertOptions(const blockjit_launch_options *options) {
+  LaunchOptions launchOptions;
+  if (!options)
+    return launchOptions;
+  // 0 counts as 1 (blockjit_c.h); a negative size reaches launch(), which
+  // reports it.
+  auto axis = [](int32_t n) { return n == 0 ? 1 : n; };
+  launchOptions.grid = {axis(options->grid[0]), axis(options->grid[1]),
+                        axis(options->grid[2])};
+  if (options->num_warps)
+    launchOptions.numWarps = options->num_warps;
+  if (options->num_stages)
+    launchOptions.numStages = options->num_stages;
+  if (options->num_ctas)
+    launchOptions.numCTAs = options->num_ctas;
+  if (options->programs_per_cta)
+    launchOptions.programsPerCTA = options->programs_per_cta;
+  if (options->target == BLOCKJIT_TARGET_CPU)
+    launchOptions.target = TargetKind::CPU;
+  else if (options->target == BLOCKJIT_TARGET_CUDA)
+    launchOptions.target = TargetKind::CUDA;
+  launchOptions.stream = options->stream;
+  return launchOptions;
+}
+
+/// What a name launches: a registered kernel or operation (neither: an
+/// error is set).
+struct Launchable {
+  const RegisteredKernel *kernel = nullptr;
+  const RegisteredOperation *operation = nullptr;
+  explicit operator bool() const { return kernel || operation; }
+};
+
+Launchable find(const char *name) {
+  Launchable found{findKernel(name ? name : ""),
+                   findOperation(name ? name : "")};
+  if (!found)
+    fail(std::string("no kernel or operation named '") + (name ? name : "") +
+         "' (kernels: " + blockjit_kernel_names() +
+         "; operations: " + blockjit_operation_names() + ")");
+  return found;
+}
+
+/// Converts C arguments and options into those of a kernel's launch (the
+/// autotuner's config and grid when options->autotune asks); reports the
+/// kernel or an error.
+const RegisteredKernel *convert(const RegisteredKernel *kernel,
+                                const blockjit_arg *args, int32_t numArgs,
+                                const blockjit_launch_options *options,
+                                llvm::SmallVectorImpl<Arg> &converted,
+                                LaunchOptions &launchOptions) {
+  if (!convertArgs(kernel->name.c_str(), args, numArgs, converted))
+    return nullptr;
+  launchOptions = convertOptions(options);
+  if (options && options->autotune) {
+    if (!kernel->tuner) {
+      fail("kernel '" + kernel->name + "' has no autotuner");
       return nullptr;
     }
-  }
-  if (options) {
-    // 0 counts as 1 (blockjit_c.h); a negative size reaches launch(), which
-    // reports it.
-    auto axis = [](int32_t n) { return n == 0 ? 1 : n; };
-    launchOptions.grid = {axis(options->grid[0]), axis(options->grid[1]),
-                          axis(options->grid[2])};
-    if (options->num_warps)
-      launchOptions.numWarps = options->num_warps;
-    if (options->num_stages)
-      launchOptions.numStages = options->num_stages;
-    if (options->num_ctas)
-      launchOptions.numCTAs = options->num_ctas;
-    if (options->programs_per_cta)
-      launchOptions.programsPerCTA = options->programs_per_cta;
-    if (options->target == BLOCKJIT_TARGET_CPU)
-      launchOptions.target = TargetKind::CPU;
-    else if (options->target == BLOCKJIT_TARGET_CUDA)
-      launchOptions.target = TargetKind::CUDA;
-    launchOptions.stream = options->stream;
-    if (options->autotune) {
-      if (!kernel->tuner) {
-        fail("kernel '" + kernel->name + "' has no autotuner");
-        return nullptr;
-      }
-      auto tuned = kernel->tuner().choose(launchOptions, converted);
-      if (!tuned) {
-        fail(llvm::toString(tuned.takeError()));
-        return nullptr;
-      }
-      launchOptions = tuned->options;
-      converted.assign(tuned->args.begin(), tuned->args.end());
+    auto tuned = kernel->tuner().choose(launchOptions, converted);
+    if (!tuned) {
+      fail(llvm::toString(tuned.takeError()));
+      return nullptr;
     }
+    launchOptions = tuned->options;
+    converted.assign(tuned->args.begin(), tuned->args.end());
   }
   return kernel;
+}
+
+blockjit_kernel_info infoOf(const KernelResources &r) {
+  return {r.registers,           r.sharedMemoryBytes,
+          r.threadsPerProgram,   r.maxProgramsPerProcessor,
+          r.processors,          r.ctasPerProgram,
+          r.maxResidentPrograms, r.programsPerCTA};
+}
+
+/// "warps=8,stages=2,ctas=1,BLOCK_SIZE=1024,grid=132": a prepared launch's
+/// configuration, its constexprs as `args` sets them.
+std::string configText(const KernelDef &kernel, const LaunchOptions &o,
+                       llvm::ArrayRef<Arg> args) {
+  TuningConfig chosen{o.numWarps, o.numStages, o.numCTAs, {}};
+  chosen.programsPerCTA = o.programsPerCTA;
+  std::string config = chosen.str();
+  for (size_t i = 0, c = 0; i < kernel.params().size(); ++i)
+    if (kernel.params()[i].kind == ParamKind::Constexpr && i < args.size())
+      config += "," + kernel.constexprNames()[c++] + "=" +
+                std::to_string(args[i].i64);
+  config += ",grid=" + std::to_string(o.grid.x);
+  if (o.grid.y > 1 || o.grid.z > 1)
+    config += "x" + std::to_string(o.grid.y) + "x" + std::to_string(o.grid.z);
+  return config;
 }
 
 } // namespace
@@ -114,10 +168,21 @@ extern "C" {
 
 int blockjit_launch(const char *kernel, const blockjit_arg *args,
                     int32_t numArgs, const blockjit_launch_options *options) {
+  Launchable found = find(kernel);
+  if (!found)
+    return 1;
   llvm::SmallVector<Arg, 16> converted;
+  if (found.operation) {
+    if (!convertArgs(kernel, args, numArgs, converted))
+      return 1;
+    if (llvm::Error error = found.operation->operation().run(
+            convertOptions(options), converted))
+      return fail(llvm::toString(std::move(error)));
+    return 0;
+  }
   LaunchOptions launchOptions;
   const RegisteredKernel *registered =
-      convert(kernel, args, numArgs, options, converted, launchOptions);
+      convert(found.kernel, args, numArgs, options, converted, launchOptions);
   if (!registered)
     return 1;
   if (llvm::Error error =
@@ -129,20 +194,25 @@ int blockjit_launch(const char *kernel, const blockjit_arg *args,
 int blockjit_warmup(const char *kernel, const blockjit_arg *args,
                     int32_t numArgs, const blockjit_launch_options *options,
                     blockjit_kernel_info *info) {
+  Launchable found = find(kernel);
+  if (!found)
+    return 1;
+  if (found.operation)
+    return fail("'" + found.operation->name +
+                "' is an operation (its algorithms launch several kernels): "
+                "blockjit_prepare it, and blockjit_prepared_info reports its "
+                "launches");
   llvm::SmallVector<Arg, 16> converted;
   LaunchOptions launchOptions;
   const RegisteredKernel *registered =
-      convert(kernel, args, numArgs, options, converted, launchOptions);
+      convert(found.kernel, args, numArgs, options, converted, launchOptions);
   if (!registered)
     return 1;
   auto result = warmup(*registered->kernel, launchOptions, converted);
   if (!result)
     return fail(llvm::toString(result.takeError()));
   if (info)
-    *info = {result->registers,           result->sharedMemoryBytes,
-             result->threadsPerProgram,   result->maxProgramsPerProcessor,
-             result->processors,          result->ctasPerProgram,
-             result->maxResidentPrograms, result->programsPerCTA};
+    *info = infoOf(*result);
   return 0;
 }
 
@@ -158,7 +228,9 @@ static_assert(sizeof(blockjit_kernel_info) == 32 &&
               "blockjit_kernel_info changed: update blockjit_ctypes.py");
 
 struct blockjit_prepared {
-  PreparedLaunch launch;
+  /// A kernel's launch, or an operation's.
+  std::optional<PreparedLaunch> launch;
+  std::optional<PreparedOperation> operation;
   std::string config;
 };
 
@@ -168,29 +240,39 @@ int blockjit_prepare(const char *kernel, const blockjit_arg *args,
   if (!prepared)
     return fail("blockjit_prepare: prepared is NULL");
   *prepared = nullptr;
+  Launchable found = find(kernel);
+  if (!found)
+    return 1;
   llvm::SmallVector<Arg, 16> converted;
+  if (found.operation) {
+    if (!convertArgs(kernel, args, numArgs, converted))
+      return 1;
+    auto operation = found.operation->operation().prepare(
+        convertOptions(options), converted);
+    if (!operation)
+      return fail(llvm::toString(operation.takeError()));
+    // "algorithm=NAME; kernel[config]; kernel[config]".
+    std::string config = "algorithm=" + operation->algorithm();
+    for (const OperationLaunch &l : operation->launches())
+      config += "; " + l.kernel->name() + "[" +
+                configText(*l.kernel, l.options, l.args) + "]";
+    *prepared = new blockjit_prepared{std::nullopt, std::move(*operation),
+                                      std::move(config)};
+    return 0;
+  }
   LaunchOptions launchOptions;
   const RegisteredKernel *registered =
-      convert(kernel, args, numArgs, options, converted, launchOptions);
+      convert(found.kernel, args, numArgs, options, converted, launchOptions);
   if (!registered)
     return 1;
   auto launch =
       PreparedLaunch::prepare(*registered->kernel, launchOptions, converted);
   if (!launch)
     return fail(llvm::toString(launch.takeError()));
-  const LaunchOptions &o = launch->options();
-  TuningConfig chosen{o.numWarps, o.numStages, o.numCTAs, {}};
-  chosen.programsPerCTA = o.programsPerCTA;
-  std::string config = chosen.str();
-  for (size_t i = 0, c = 0; i < registered->kernel->params().size(); ++i)
-    if (registered->kernel->params()[i].kind == ParamKind::Constexpr &&
-        i < converted.size())
-      config += "," + registered->kernel->constexprNames()[c++] + "=" +
-                std::to_string(converted[i].i64);
-  config += ",grid=" + std::to_string(o.grid.x);
-  if (o.grid.y > 1 || o.grid.z > 1)
-    config += "x" + std::to_string(o.grid.y) + "x" + std::to_string(o.grid.z);
-  *prepared = new blockjit_prepared{std::move(*launch), std::move(config)};
+  std::string config =
+      configText(*registered->kernel, launch->options(), converted);
+  *prepared = new blockjit_prepared{std::move(*launch), std::nullopt,
+                                    std::move(config)};
   return 0;
 }
 
@@ -202,8 +284,11 @@ int blockjit_launch_prepared(const blockjit_prepared *prepared,
   if (numValues < 0 || (numValues > 0 && !values))
     return fail("blockjit_launch_prepared: values is NULL or num_values is "
                 "negative");
-  if (llvm::Error error = prepared->launch.launch(
-          llvm::ArrayRef(values, size_t(numValues)), stream))
+  llvm::ArrayRef<uint64_t> runtimeValues(values, size_t(numValues));
+  if (llvm::Error error =
+          prepared->operation
+              ? prepared->operation->launch(runtimeValues, stream)
+              : prepared->launch->launch(runtimeValues, stream))
     return fail(llvm::toString(std::move(error)));
   return 0;
 }
@@ -212,12 +297,10 @@ int blockjit_prepared_info(const blockjit_prepared *prepared,
                            blockjit_kernel_info *info, const char **config) {
   if (!prepared)
     return fail("blockjit_prepared_info: prepared is NULL");
-  const KernelResources &r = prepared->launch.resources();
+  // An operation's: its first launch's.
   if (info)
-    *info = {r.registers,           r.sharedMemoryBytes,
-             r.threadsPerProgram,   r.maxProgramsPerProcessor,
-             r.processors,          r.ctasPerProgram,
-             r.maxResidentPrograms, r.programsPerCTA};
+    *info = infoOf(prepared->operation ? prepared->operation->resources()
+                                       : prepared->launch->resources());
   if (config)
     *config = prepared->config.c_str();
   return 0;
@@ -232,6 +315,14 @@ const char *blockjit_kernel_names(void) {
   names.clear();
   for (const RegisteredKernel *k : registeredKernels())
     names += (names.empty() ? "" : ",") + k->name;
+  return names.c_str();
+}
+
+const char *blockjit_operation_names(void) {
+  static thread_local std::string names;
+  names.clear();
+  for (const RegisteredOperation *o : registeredOperations())
+    names += (names.empty() ? "" : ",") + o->name;
   return names.c_str();
 }
 

@@ -13,6 +13,7 @@
 namespace blockjit {
 
 class Autotuner;
+class Operation;
 
 /// The knobs a tool (blockjit-dump, benchmarks) sets on a registered kernel.
 struct ExampleConfig {
@@ -42,6 +43,28 @@ std::vector<const RegisteredKernel *> registeredKernels();
 struct KernelRegistration {
   explicit KernelRegistration(RegisteredKernel kernel) {
     registerKernel(std::move(kernel));
+  }
+};
+
+/// An operation (runtime/Operation.h: one computation, several algorithms,
+/// the faster chosen) that the C ABI launches by name, as it does kernels.
+struct RegisteredOperation {
+  std::string name;
+  std::string description;
+  Operation &(*operation)() = nullptr;
+};
+
+/// Adds `operation` to the process-wide registry of operations (names are
+/// unique among kernels and operations; a second registration of a name
+/// replaces the first).
+void registerOperation(RegisteredOperation operation);
+const RegisteredOperation *findOperation(llvm::StringRef name);
+std::vector<const RegisteredOperation *> registeredOperations();
+
+/// Registers an operation from a static initializer.
+struct OperationRegistration {
+  explicit OperationRegistration(RegisteredOperation operation) {
+    registerOperation(std::move(operation));
   }
 };
 

@@ -82,7 +82,8 @@ typedef struct blockjit_kernel_info {
   int32_t programs_per_cta;      /* programs sharing one CTA (1: one) */
 } blockjit_kernel_info;
 
-/* Compiles if needed, then launches (asynchronously on the GPU). */
+/* Compiles if needed, then launches (asynchronously on the GPU). `kernel`
+ * names a registered kernel or operation (blockjit_operation_names). */
 int blockjit_launch(const char *kernel, const blockjit_arg *args,
                     int32_t num_args, const blockjit_launch_options *options);
 
@@ -127,6 +128,16 @@ const char *blockjit_last_error(void);
 
 /* Names of the registered kernels, comma-separated. */
 const char *blockjit_kernel_names(void);
+
+/* Names of the registered operations, comma-separated: computations with
+ * several algorithms (e.g. softmax_dim0, one launch or three), launched and
+ * prepared by name like kernels. An operation takes no constexprs and no
+ * launch configuration: the first launch for a choice key times its
+ * algorithms and keeps the faster (in memory and on disk), and each
+ * algorithm's kernels launch through their autotuners (options: only the
+ * target and the stream count). A prepared operation owns its scratch
+ * memory: its launches must be ordered (one stream). */
+const char *blockjit_operation_names(void);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,7 @@
 
 #include "frontend/blockjit.h"
 #include "runtime/Autotune.h"
+#include "runtime/Operation.h"
 
 #include <algorithm>
 #include <vector>
@@ -172,6 +173,13 @@ int64_t softmaxColumnsCombineBlock(int64_t rows, int64_t cols);
 Autotuner &softmaxColumnsStatsTuner();
 Autotuner &softmaxColumnsCombineTuner();
 Autotuner &softmaxColumnsNormalizeTuner();
+
+/// softmax_dim0(output_ptr, input_ptr, input_row_stride, output_row_stride,
+///              n_rows, n_cols): softmax over dim 0 by the faster of
+/// softmax_columns (one launch) and softmax_columns_split (three) for the
+/// shape, timed on first use and kept on disk (runtime/Operation.h;
+/// registered for the C ABI). Input and output of any float type.
+Operation &softmaxDim0();
 
 /// softmax_backward(dx_ptr, y_ptr, dy_ptr, dx_row_stride, y_row_stride,
 ///                  dy_row_stride, n_rows, n_cols; BLOCK_SIZE):

@@ -1,0 +1,157 @@
+//===- SoftmaxDim0.cpp - softmax over dim 0, the faster algorithm --------===//
+//
+// softmax_dim0 is an Operation (runtime/Operation.h) with two algorithms:
+//
+//   softmax_columns        one launch: a strip of columns per program or
+//                          cluster, read once where it fits on chip.
+//   softmax_columns_split  three launches (SoftmaxColumnsSplit.cpp): each
+//                          row block's column statistics over the whole
+//                          grid, their combination, then the output.
+//
+// Which is faster depends on the shape and the device (H200: the split at
+// M = 32768, 1.0-1.6 x; one launch at M = 4096, 1.2-1.4 x;
+// docs/softmax_columns_choice_h200.txt), so the first run for a shape times
+// both and keeps the faster, on disk too. Each launch's config is its own
+// tuner's; the constexprs passed here are placeholders the tuners replace,
+// except the split's combine block and its statistics' strip width, which
+// fix the scratch layout.
+//
+//===----------------------------------------------------------------------===//
+#include "examples/kernels/Kernels.h"
+
+#include "runtime/Registry.h"
+
+#include <algorithm>
+
+namespace blockjit::examples {
+
+namespace {
+
+enum { kOut, kIn, kInStride, kOutStride, kRows, kCols };
+
+/// The split's statistics strips: kSplitStatsColumns columns each (the
+/// combine and the stats scratch are laid out over them).
+constexpr int64_t kSplitStatsColumns = 64;
+
+int64_t integerOf(const Arg &arg) {
+  return arg.kind == Arg::Kind::Int32 ? arg.i32 : arg.i64;
+}
+
+Algorithm oneLaunch() {
+  Algorithm algorithm;
+  algorithm.name = "softmax_columns";
+  algorithm.steps.push_back(
+      {&softmaxColumnsTuner(), [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg>) {
+         // Placeholder blocks (the tuner chooses); an empty matrix's are
+         // any, its launch reports it.
+         ColumnBlocks blocks;
+         if (auto chosen =
+                 softmaxColumnsBlocks(integerOf(a[kRows]), integerOf(a[kCols])))
+           blocks = *chosen;
+         else
+           llvm::consumeError(chosen.takeError());
+         return llvm::SmallVector<Arg, 16>{a[kOut],
+                                           a[kIn],
+                                           a[kInStride],
+                                           a[kOutStride],
+                                           a[kRows],
+                                           a[kCols],
+                                           Constexpr(blocks.m),
+                                           Constexpr(blocks.n),
+                                           Constexpr(blocks.wholeColumn)};
+       }});
+  return algorithm;
+}
+
+Algorithm split() {
+  Algorithm algorithm;
+  algorithm.name = "softmax_columns_split";
+  // scratch[0]: each row block's column statistics, [2, splits, cols];
+  // scratch[1]: each column's, [2, cols].
+  algorithm.scratch = [](llvm::ArrayRef<Arg> a) {
+    int64_t rows = integerOf(a[kRows]), cols = integerOf(a[kCols]);
+    return std::vector<ScratchBuffer>{
+        {DType::F32, 2 * softmaxColumnsSplits(rows, cols) * cols},
+        {DType::F32, 2 * cols}};
+  };
+  algorithm.steps.push_back(
+      {&softmaxColumnsStatsTuner(),
+       [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg> scratch) {
+         int64_t rows = integerOf(a[kRows]), cols = integerOf(a[kCols]);
+         return llvm::SmallVector<Arg, 16>{
+             scratch[0],    a[kIn],
+             a[kInStride],  a[kRows],
+             a[kCols],      int32_t(softmaxColumnsSplitRows(rows, cols)),
+             Constexpr(64), Constexpr(kSplitStatsColumns)};
+       }});
+  algorithm.steps.push_back(
+      {&softmaxColumnsCombineTuner(),
+       [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg> scratch) {
+         int64_t rows = integerOf(a[kRows]), cols = integerOf(a[kCols]);
+         return llvm::SmallVector<Arg, 16>{
+             scratch[1],
+             scratch[0],
+             int32_t(softmaxColumnsSplits(rows, cols)),
+             a[kCols],
+             Constexpr(softmaxColumnsCombineBlock(rows, cols)),
+             Constexpr(kSplitStatsColumns)};
+       }});
+  algorithm.steps.push_back(
+      {&softmaxColumnsNormalizeTuner(),
+       [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg> scratch) {
+         int64_t cols = integerOf(a[kCols]);
+         return llvm::SmallVector<Arg, 16>{
+             a[kOut],
+             a[kIn],
+             scratch[1],
+             a[kInStride],
+             a[kOutStride],
+             a[kRows],
+             a[kCols],
+             Constexpr(4),
+             Constexpr(std::clamp<int64_t>(next_power_of_2(cols), 64, 1024))};
+       }});
+  return algorithm;
+}
+
+} // namespace
+
+Operation &softmaxDim0() {
+  static Operation operation([] {
+    OperationSpec spec;
+    spec.name = "softmax_dim0";
+    spec.params = {"output_ptr",        "input_ptr", "input_row_stride",
+                   "output_row_stride", "n_rows",    "n_cols"};
+    spec.algorithms = {oneLaunch(), split()};
+    spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
+                {"n_cols", KeyBucket::PowerOfTwo}};
+    // Untimed: the split on tall matrices on a GPU (its few strips leave
+    // SMs idle in one launch), one launch elsewhere (on the CPU the split's
+    // extra pass costs 2.5 x).
+    spec.untimed = [](llvm::ArrayRef<Arg> a, TargetKind target) -> size_t {
+      return target == TargetKind::CUDA && integerOf(a[kRows]) >= 16384;
+    };
+    // The output may be the input (in place): every timed run would read
+    // what the last one wrote.
+    spec.restore = {{"output_ptr", [](llvm::ArrayRef<Arg> a) {
+                       int64_t rows = integerOf(a[kRows]),
+                               cols = integerOf(a[kCols]);
+                       if (rows <= 0 || cols <= 0)
+                         return int64_t(0);
+                       return ((rows - 1) * integerOf(a[kOutStride]) + cols) *
+                              int64_t(dtypeBytes(a[kOut].dtype));
+                     }}};
+    spec.repetitions = 10;
+    return spec;
+  }());
+  return operation;
+}
+
+static OperationRegistration registration(
+    {"softmax_dim0",
+     "softmax over dim 0 of a row-major matrix (torch.softmax(x, 0)): "
+     "softmax_columns in one launch or softmax_columns_split in three, the "
+     "faster for the shape timed on first use",
+     &softmaxDim0});
+
+} // namespace blockjit::examples

@@ -1,0 +1,515 @@
+//===- OperationTest.cpp - an operation's choice of algorithm, on the CPU -===//
+//
+// An Operation (runtime/Operation.h) times its algorithms and keeps the
+// faster. On the CPU (what CI has) the algorithms differ through a
+// Constexpr that sets how much busy work each program does, so the faster
+// one is known. Also: scratch passed between launches, buffers restored
+// after timing, the choice on disk, an algorithm that fails, BLOCKJIT_
+// AUTOTUNE=0, prepared operations, the C ABI, and softmax_dim0's numbers
+// against the double reference.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/Operation.h"
+#include "examples/kernels/Kernels.h"
+#include "examples/kernels/ReferenceFamily.h"
+#include "runtime/Registry.h"
+#include "runtime/blockjit_c.h"
+#include "tests/common/ScopedCacheDirectory.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace blockjit;
+using examples::referenceSoftmaxColumns;
+
+namespace {
+
+/// dst[i] = src[i] + 0 * t (WORK rounds of busy work from src: the result
+/// does not depend on WORK, the time does).
+void busy_copy_kernel(Ptr<float> dst_ptr, Ptr<float> src_ptr, Int n,
+                      Constexpr WORK, Constexpr BLOCK) {
+  Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
+  Tensor mask = offsets < n;
+  Tensor x = load(src_ptr + offsets, mask, 0.0);
+  std::vector<Tensor> t = for_range(
+      0, WORK, 1, {x}, [&](Int, std::vector<Tensor> c) -> std::vector<Tensor> {
+        return {c[0] * 0.999 + 0.001};
+      });
+  store(dst_ptr + offsets, x + t[0] * 0.0, mask);
+}
+
+/// acc[i] += x[i] (and WORK rounds of busy work).
+void busy_add_kernel(Ptr<float> acc_ptr, Ptr<float> x_ptr, Int n,
+                     Constexpr WORK, Constexpr BLOCK) {
+  Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
+  Tensor mask = offsets < n;
+  Tensor x = load(x_ptr + offsets, mask, 0.0);
+  std::vector<Tensor> t = for_range(
+      0, WORK, 1, {x}, [&](Int, std::vector<Tensor> c) -> std::vector<Tensor> {
+        return {c[0] * 0.999 + 0.001};
+      });
+  Tensor acc = load(acc_ptr + offsets, mask, 0.0);
+  store(acc_ptr + offsets, acc + (x + t[0] * 0.0), mask);
+}
+
+/// A tuner with one config: WORK = `work`, blocks of 1024.
+std::unique_ptr<Autotuner> busyTuner(const char *name, auto kernelFn,
+                                     int64_t work) {
+  AutotuneSpec spec;
+  spec.configs = {{4, 1, 1, {{"WORK", work}}}};
+  spec.grid = [](const TuningConfig &, const KernelResources &,
+                 llvm::ArrayRef<Arg> args) {
+    return Grid{int((args[2].i32 + 1023) / 1024)};
+  };
+  return std::make_unique<Autotuner>(
+      jit(name, kernelFn, {"dst_ptr", "src_ptr", "n", "WORK", "BLOCK"}),
+      std::move(spec));
+}
+
+/// The operation's arguments: (acc_ptr, x_ptr, n).
+enum { kAcc, kX, kN };
+
+/// Tuners of the test's algorithms, by WORK.
+struct Tuners {
+  std::unique_ptr<Autotuner> addSlow = busyTuner("op_add_slow", busy_add_kernel,
+                                                 20000),
+                             addFast = busyTuner("op_add", busy_add_kernel, 1),
+                             copy = busyTuner("op_copy", busy_copy_kernel, 1);
+};
+Tuners &tuners() {
+  static Tuners t;
+  return t;
+}
+
+/// acc += x directly, with busy work.
+Algorithm direct(Autotuner &add) {
+  return {"direct",
+          {{&add,
+            [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg>) {
+              return llvm::SmallVector<Arg, 16>{a[kAcc], a[kX], a[kN],
+                                                Constexpr(0), Constexpr(1024)};
+            }}},
+          {}};
+}
+
+/// x copied to a scratch buffer, then acc += scratch, without busy work.
+Algorithm viaScratch() {
+  Algorithm algorithm{
+      "via_scratch",
+      {{tuners().copy.get(),
+        [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg> scratch) {
+          return llvm::SmallVector<Arg, 16>{scratch[0], a[kX], a[kN],
+                                            Constexpr(0), Constexpr(1024)};
+        }},
+       {tuners().addFast.get(),
+        [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg> scratch) {
+          return llvm::SmallVector<Arg, 16>{a[kAcc], scratch[0], a[kN],
+                                            Constexpr(0), Constexpr(1024)};
+        }}},
+      {}};
+  algorithm.scratch = [](llvm::ArrayRef<Arg> a) {
+    return std::vector<ScratchBuffer>{{DType::F32, a[kN].i32}};
+  };
+  return algorithm;
+}
+
+/// {direct (slow), via_scratch}: via_scratch is faster.
+OperationSpec accumulateSpec() {
+  OperationSpec spec;
+  spec.name = "test_accumulate";
+  spec.params = {"acc_ptr", "x_ptr", "n"};
+  spec.algorithms = {direct(*tuners().addSlow), viaScratch()};
+  spec.key = {{"n", KeyBucket::PowerOfTwo}};
+  // In place: every timed run adds x again.
+  spec.restore = {{"acc_ptr", [](llvm::ArrayRef<Arg> a) {
+                     return int64_t(a[kN].i32) * 4;
+                   }}};
+  spec.repetitions = 3;
+  return spec;
+}
+
+struct Buffers {
+  std::vector<float> acc, x;
+  explicit Buffers(int n) : acc(n), x(n) {
+    for (int i = 0; i < n; ++i) {
+      acc[i] = float(i % 7);
+      x[i] = float(i % 5) - 2;
+    }
+  }
+  std::vector<Arg> args() {
+    return {acc.data(), x.data(), int32_t(acc.size())};
+  }
+};
+
+LaunchOptions cpu() {
+  LaunchOptions options;
+  options.target = TargetKind::CPU;
+  return options;
+}
+
+/// Sets an environment variable for one scope.
+struct ScopedEnv {
+  std::string name;
+  std::optional<std::string> previous;
+  ScopedEnv(std::string n, const char *value) : name(std::move(n)) {
+    if (const char *old = std::getenv(name.c_str()))
+      previous = old;
+    setenv(name.c_str(), value, 1);
+  }
+  ~ScopedEnv() {
+    if (previous)
+      setenv(name.c_str(), previous->c_str(), 1);
+    else
+      unsetenv(name.c_str());
+  }
+};
+
+void expectAddedOnce(const Buffers &b, const std::vector<float> &before) {
+  for (size_t i = 0; i < b.acc.size(); ++i)
+    ASSERT_EQ(b.acc[i], before[i] + b.x[i]) << i;
+}
+
+} // namespace
+
+TEST(Operation, PicksTheFasterAlgorithmAndRestoresBuffers) {
+  ScopedCacheDirectory cache;
+  Operation op(accumulateSpec());
+  Buffers b(1 << 14);
+  std::vector<float> before = b.acc;
+  auto choice = op.choose(cpu(), b.args());
+  ASSERT_TRUE(bool(choice)) << llvm::toString(choice.takeError());
+  EXPECT_EQ((*choice)->algorithm, 1u);
+  ASSERT_EQ((*choice)->timings.size(), 2u);
+  EXPECT_EQ((*choice)->timings[0].first, "direct");
+  EXPECT_GT((*choice)->timings[0].second, (*choice)->timings[1].second);
+  EXPECT_FALSE((*choice)->fromDiskCache);
+  EXPECT_EQ(op.choicesTimed(), 1);
+  // Warm-up and timed runs of both added x many times; restore gave acc
+  // back, and one run adds it once (through the scratch buffer).
+  EXPECT_EQ(b.acc, before);
+  ASSERT_FALSE(bool(op.run(cpu(), b.args())));
+  expectAddedOnce(b, before);
+  EXPECT_EQ(op.choicesTimed(), 1); // the run found the choice in memory
+}
+
+TEST(Operation, ChoiceOnDiskMeansNoTiming) {
+  ScopedCacheDirectory cache;
+  Buffers b(1 << 12);
+  {
+    Operation op(accumulateSpec());
+    ASSERT_FALSE(bool(op.run(cpu(), b.args())));
+    EXPECT_EQ(op.choicesTimed(), 1);
+  }
+  Operation again(accumulateSpec());
+  auto choice = again.choose(cpu(), b.args());
+  ASSERT_TRUE(bool(choice)) << llvm::toString(choice.takeError());
+  EXPECT_TRUE((*choice)->fromDiskCache);
+  EXPECT_EQ((*choice)->algorithm, 1u);
+  EXPECT_EQ(again.choicesTimed(), 0);
+  // Another size bucket times again; so does another algorithm list.
+  Buffers otherBucket(5000);
+  ASSERT_TRUE(bool(again.choose(cpu(), otherBucket.args())));
+  EXPECT_EQ(again.choicesTimed(), 1);
+  OperationSpec reordered = accumulateSpec();
+  std::swap(reordered.algorithms[0], reordered.algorithms[1]);
+  Operation swapped(std::move(reordered));
+  auto swappedChoice = swapped.choose(cpu(), b.args());
+  ASSERT_TRUE(bool(swappedChoice));
+  EXPECT_EQ(swapped.choicesTimed(), 1);
+  EXPECT_EQ(swapped.spec().algorithms[(*swappedChoice)->algorithm].name,
+            "via_scratch");
+}
+
+TEST(Operation, LeavesOutAnAlgorithmThatFails) {
+  ScopedCacheDirectory cache;
+  OperationSpec spec = accumulateSpec();
+  // Its kernel gets too few arguments: the tuner's error.
+  spec.algorithms[1].steps[1].args = [](llvm::ArrayRef<Arg> a,
+                                        llvm::ArrayRef<Arg>) {
+    return llvm::SmallVector<Arg, 16>{a[kAcc]};
+  };
+  Operation op(std::move(spec));
+  Buffers b(1000);
+  std::vector<float> before = b.acc;
+  auto choice = op.choose(cpu(), b.args());
+  ASSERT_TRUE(bool(choice)) << llvm::toString(choice.takeError());
+  EXPECT_EQ((*choice)->algorithm, 0u);
+  ASSERT_EQ((*choice)->skipped.size(), 1u);
+  EXPECT_EQ((*choice)->skipped[0].first, "via_scratch");
+  EXPECT_NE((*choice)->skipped[0].second.find("op_add"), std::string::npos)
+      << (*choice)->skipped[0].second;
+  ASSERT_FALSE(bool(op.run(cpu(), b.args())));
+  expectAddedOnce(b, before);
+
+  // None left: an error naming each algorithm and why.
+  OperationSpec none = accumulateSpec();
+  none.algorithms.erase(none.algorithms.begin());
+  none.algorithms[0].steps[0].args = [](llvm::ArrayRef<Arg> a,
+                                        llvm::ArrayRef<Arg>) {
+    return llvm::SmallVector<Arg, 16>{a[kAcc]};
+  };
+  none.algorithms.push_back(none.algorithms[0]);
+  none.algorithms[1].name = "again";
+  Operation broken(std::move(none));
+  llvm::Error error = broken.run(cpu(), b.args());
+  ASSERT_TRUE(bool(error));
+  std::string message = llvm::toString(std::move(error));
+  EXPECT_NE(message.find("operation 'test_accumulate': no algorithm runs"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("via_scratch:"), std::string::npos) << message;
+  EXPECT_NE(message.find("again:"), std::string::npos) << message;
+}
+
+TEST(Operation, ReportsBadArguments) {
+  Operation op(accumulateSpec());
+  Buffers b(64);
+  auto wrongCount = [&] {
+    std::vector<Arg> args = b.args();
+    args.pop_back();
+    return llvm::toString(op.run(cpu(), args));
+  }();
+  EXPECT_EQ(wrongCount, "operation 'test_accumulate': takes 3 arguments "
+                        "(acc_ptr, x_ptr, n), got 2");
+  std::vector<Arg> withConstexpr = b.args();
+  withConstexpr[kN] = Constexpr(64);
+  std::string message = llvm::toString(op.run(cpu(), withConstexpr));
+  EXPECT_NE(message.find("argument #2 ('n') is a Constexpr"), std::string::npos)
+      << message;
+  OperationSpec empty = accumulateSpec();
+  empty.algorithms.clear();
+  Operation nothing(std::move(empty));
+  EXPECT_EQ(llvm::toString(nothing.run(cpu(), b.args())),
+            "operation 'test_accumulate': no algorithms to choose from");
+}
+
+TEST(Operation, UntimedUsesTheSpecsPick) {
+  ScopedCacheDirectory cache;
+  ScopedEnv off("BLOCKJIT_AUTOTUNE", "0");
+  OperationSpec spec = accumulateSpec();
+  spec.untimed = [](llvm::ArrayRef<Arg>, TargetKind target) -> size_t {
+    return target == TargetKind::CPU ? 0 : 1;
+  };
+  Operation op(std::move(spec));
+  Buffers b(2000);
+  std::vector<float> before = b.acc;
+  auto choice = op.choose(cpu(), b.args());
+  ASSERT_TRUE(bool(choice)) << llvm::toString(choice.takeError());
+  EXPECT_TRUE((*choice)->untimed);
+  EXPECT_EQ((*choice)->algorithm, 0u);
+  EXPECT_TRUE((*choice)->timings.empty());
+  EXPECT_EQ(op.choicesTimed(), 0);
+  // Nothing was run: acc is as it was until the run.
+  EXPECT_EQ(b.acc, before);
+  ASSERT_FALSE(bool(op.run(cpu(), b.args())));
+  expectAddedOnce(b, before);
+}
+
+TEST(Operation, PreparedRunsNewPointersAndNewSizes) {
+  ScopedCacheDirectory cache;
+  Operation op(accumulateSpec());
+  Buffers b(3000);
+  auto prepared = op.prepare(cpu(), b.args());
+  ASSERT_TRUE(bool(prepared)) << llvm::toString(prepared.takeError());
+  EXPECT_EQ(prepared->algorithm(), "via_scratch");
+  ASSERT_EQ(prepared->launches().size(), 2u);
+  EXPECT_EQ(prepared->launches()[0].kernel->name(), "op_copy");
+  EXPECT_EQ(prepared->launches()[1].options.grid.x, 3);
+  EXPECT_EQ(prepared->numValues(), 3u);
+  // New buffers of the same size: the prepared launches.
+  Buffers other(3000);
+  std::vector<float> before = other.acc;
+  uint64_t values[] = {uint64_t(uintptr_t(other.acc.data())),
+                       uint64_t(uintptr_t(other.x.data())), 3000};
+  ASSERT_FALSE(bool(prepared->launch(values, nullptr)));
+  expectAddedOnce(other, before);
+  // Another size: the general path (its own choice and scratch).
+  Buffers larger(9000);
+  before = larger.acc;
+  uint64_t largerValues[] = {uint64_t(uintptr_t(larger.acc.data())),
+                             uint64_t(uintptr_t(larger.x.data())), 9000};
+  ASSERT_FALSE(bool(prepared->launch(largerValues, nullptr)));
+  expectAddedOnce(larger, before);
+  // A wrong count of values is an error.
+  EXPECT_EQ(
+      llvm::toString(prepared->launch(llvm::ArrayRef(values, 2), nullptr)),
+      "operation 'test_accumulate': a prepared launch takes 3 values, "
+      "got 2");
+}
+
+namespace {
+
+/// Normal values (sd 3) with -inf, NaN and large entries in a few columns.
+std::vector<float> columnsInput(int64_t rows, int64_t cols, int64_t stride) {
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal(0, 3);
+  std::vector<float> x(rows * stride, 12345.0f);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      x[r * stride + c] = normal(rng);
+  for (int64_t r = 0; r < rows; ++r) {
+    x[r * stride + 0] = -INFINITY; // a column of -inf: NaN
+    if (cols > 2)
+      x[r * stride + 2] = r % 3 ? -INFINITY : x[r * stride + 2];
+  }
+  if (cols > 3)
+    x[(rows / 2) * stride + 3] = NAN;
+  if (cols > 4)
+    x[(rows - 1) * stride + 4] = 3e38f;
+  return x;
+}
+
+void expectSoftmaxDim0(int64_t rows, int64_t cols, int64_t stride) {
+  std::vector<float> x = columnsInput(rows, cols, stride);
+  std::vector<float> y(rows * stride, -7.0f);
+  std::vector<double> want(rows * stride, -7.0);
+  referenceSoftmaxColumns(x.data(), want.data(), rows, cols, stride, stride,
+                          [](float v) { return double(v); });
+  ASSERT_FALSE(bool(examples::softmaxDim0().run(
+      cpu(), {y.data(), x.data(), int32_t(stride), int32_t(stride),
+              int32_t(rows), int32_t(cols)})));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < stride; ++c) {
+      double got = y[r * stride + c];
+      double expected = c < cols ? want[r * stride + c] : -7.0;
+      if (std::isnan(expected)) {
+        ASSERT_TRUE(std::isnan(got)) << r << "," << c;
+        continue;
+      }
+      ASSERT_NEAR(got, expected, 1e-6 + 1e-5 * std::abs(expected))
+          << r << "," << c;
+    }
+}
+
+} // namespace
+
+// Both algorithms are timed, and the chosen one's output matches the double
+// reference, strided rows and special values included.
+TEST(SoftmaxDim0, MatchesTheReferenceOnTheCPU) {
+  ScopedCacheDirectory cache;
+  expectSoftmaxDim0(1823, 781, 800);
+  expectSoftmaxDim0(4097, 3, 3);
+  expectSoftmaxDim0(1, 1, 1);
+}
+
+// Each algorithm alone, forced by the untimed pick, matches too.
+TEST(SoftmaxDim0, EachAlgorithmMatches) {
+  ScopedCacheDirectory cache;
+  ScopedEnv off("BLOCKJIT_AUTOTUNE", "0");
+  const OperationSpec &spec = examples::softmaxDim0().spec();
+  for (size_t a = 0; a < spec.algorithms.size(); ++a) {
+    OperationSpec forced = spec;
+    forced.untimed = [a](llvm::ArrayRef<Arg>, TargetKind) { return a; };
+    Operation op(std::move(forced));
+    const int64_t rows = 257, cols = 67;
+    std::vector<float> x = columnsInput(rows, cols, cols);
+    std::vector<float> y(rows * cols);
+    std::vector<double> want(rows * cols);
+    referenceSoftmaxColumns(x.data(), want.data(), rows, cols, cols, cols,
+                            [](float v) { return double(v); });
+    ASSERT_FALSE(
+        bool(op.run(cpu(), {y.data(), x.data(), int32_t(cols), int32_t(cols),
+                            int32_t(rows), int32_t(cols)})))
+        << spec.algorithms[a].name;
+    for (int64_t i = 0; i < rows * cols; ++i) {
+      if (std::isnan(want[i]))
+        ASSERT_TRUE(std::isnan(y[i])) << spec.algorithms[a].name << " " << i;
+      else
+        ASSERT_NEAR(y[i], want[i], 1e-6 + 1e-5 * std::abs(want[i]))
+            << spec.algorithms[a].name << " " << i;
+    }
+  }
+}
+
+// In place (output = input): timing's runs are undone before the real one.
+TEST(SoftmaxDim0, InPlace) {
+  ScopedCacheDirectory cache;
+  const int64_t rows = 300, cols = 40;
+  std::vector<float> x = columnsInput(rows, cols, cols);
+  std::vector<double> want(rows * cols);
+  referenceSoftmaxColumns(x.data(), want.data(), rows, cols, cols, cols,
+                          [](float v) { return double(v); });
+  ASSERT_FALSE(bool(examples::softmaxDim0().run(
+      cpu(), {x.data(), x.data(), int32_t(cols), int32_t(cols), int32_t(rows),
+              int32_t(cols)})));
+  for (int64_t i = 0; i < rows * cols; ++i) {
+    if (std::isnan(want[i]))
+      ASSERT_TRUE(std::isnan(x[i])) << i;
+    else
+      ASSERT_NEAR(x[i], want[i], 1e-6 + 1e-5 * std::abs(want[i])) << i;
+  }
+}
+
+// The C ABI launches and prepares operations by name, as kernels.
+TEST(SoftmaxDim0, ThroughTheCABI) {
+  ScopedCacheDirectory cache;
+  EXPECT_NE(std::string(blockjit_operation_names()).find("softmax_dim0"),
+            std::string::npos);
+  const int64_t rows = 100, cols = 33;
+  std::vector<float> x = columnsInput(rows, cols, cols), y(rows * cols);
+  std::vector<double> want(rows * cols);
+  referenceSoftmaxColumns(x.data(), want.data(), rows, cols, cols, cols,
+                          [](float v) { return double(v); });
+  auto pointer = [](const float *p) {
+    blockjit_arg a{BLOCKJIT_ARG_POINTER, BLOCKJIT_F32, {}};
+    a.value.pointer = p;
+    return a;
+  };
+  auto i32 = [](int64_t v) {
+    blockjit_arg a{BLOCKJIT_ARG_I32, 0, {}};
+    a.value.i32 = int32_t(v);
+    return a;
+  };
+  blockjit_arg args[] = {pointer(y.data()), pointer(x.data()), i32(cols),
+                         i32(cols),         i32(rows),         i32(cols)};
+  blockjit_launch_options options{};
+  options.target = BLOCKJIT_TARGET_CPU;
+  auto expectSoftmax = [&] {
+    for (int64_t i = 0; i < rows * cols; ++i) {
+      if (std::isnan(want[i]))
+        ASSERT_TRUE(std::isnan(y[i])) << i;
+      else
+        ASSERT_NEAR(y[i], want[i], 1e-6 + 1e-5 * std::abs(want[i])) << i;
+    }
+  };
+  ASSERT_EQ(blockjit_launch("softmax_dim0", args, 6, &options), 0)
+      << blockjit_last_error();
+  expectSoftmax();
+
+  std::fill(y.begin(), y.end(), 0.0f);
+  blockjit_prepared *prepared = nullptr;
+  ASSERT_EQ(blockjit_prepare("softmax_dim0", args, 6, &options, &prepared), 0)
+      << blockjit_last_error();
+  const char *config = nullptr;
+  blockjit_kernel_info info{};
+  ASSERT_EQ(blockjit_prepared_info(prepared, &info, &config), 0);
+  EXPECT_EQ(std::string(config).rfind("algorithm=softmax_columns", 0), 0u)
+      << config;
+  EXPECT_GE(info.threads_per_program, 1);
+  uint64_t values[] = {uint64_t(uintptr_t(y.data())),
+                       uint64_t(uintptr_t(x.data())),
+                       uint64_t(cols),
+                       uint64_t(cols),
+                       uint64_t(rows),
+                       uint64_t(cols)};
+  ASSERT_EQ(blockjit_launch_prepared(prepared, values, 6, nullptr), 0)
+      << blockjit_last_error();
+  expectSoftmax();
+  blockjit_release(prepared);
+
+  EXPECT_NE(blockjit_warmup("softmax_dim0", args, 6, &options, nullptr), 0);
+  EXPECT_NE(std::string(blockjit_last_error()).find("is an operation"),
+            std::string::npos)
+      << blockjit_last_error();
+  EXPECT_NE(blockjit_launch("no_such_thing", args, 6, &options), 0);
+  EXPECT_NE(std::string(blockjit_last_error()).find("operations: "),
+            std::string::npos)
+      << blockjit_last_error();
+}
