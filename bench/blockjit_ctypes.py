@@ -143,6 +143,7 @@ class Blockjit:
             getattr(self._lib, name).restype = ctypes.c_int
         self._lib.blockjit_last_error.restype = ctypes.c_char_p
         self._lib.blockjit_kernel_names.restype = ctypes.c_char_p
+        self._lib.blockjit_operation_names.restype = ctypes.c_char_p
         self._lib.blockjit_launch_prepared.argtypes = [
             ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int32,
             ctypes.c_void_p]
@@ -152,6 +153,13 @@ class Blockjit:
 
     def kernels(self):
         return self._lib.blockjit_kernel_names().decode().split(",")
+
+    def operations(self):
+        """Registered operations (several algorithms, the faster chosen on
+        first use): launched and prepared by name like kernels, with no
+        constexprs or launch configuration."""
+        names = self._lib.blockjit_operation_names().decode()
+        return names.split(",") if names else []
 
     @staticmethod
     def _arg(value):

@@ -52,9 +52,12 @@ Float = f32, constexprs last), their torch equivalents and minimal traffic
                      precomputed (eager reads it: M*N more bytes); compiled:
                      the same with the mask made in the kernel from two
                      aranges (no mask read, the stronger peer)   2*M*N*s
-  softmax_columns    (out, in, in_stride, out_stride, M, N; BLOCK_M, BLOCK_N, WHOLE_COLUMN)
-                     torch.softmax(x, dim=0); BLOCK_M = next_power_of_2(M),
-                     BLOCK_N the tuner's (a placeholder is passed)  2*M*N*s
+  softmax_columns    the operation softmax_dim0 (out, in, in_stride, out_stride, M, N):
+                     softmax_columns in one launch or softmax_columns_split
+                     in three, the faster for the shape timed by the library
+                     on first use (runtime/Operation.h); its config names the
+                     algorithm and each launch's config
+                     torch.softmax(x, dim=0)                     2*M*N*s
   softmax_backward   (dx, y, dy, dx_stride, y_stride, dy_stride, M, N; BLOCK_SIZE)
                      eager: torch._softmax_backward_data(dy, y, -1, T), the
                      aten op autograd's SoftmaxBackward0 calls (only the
@@ -146,8 +149,10 @@ class Case:
     minimal traffic."""
 
     def __init__(self, name, make, blockjit_args, out, eager, compiled, compile_args,
-                 reference, traffic, formula, fallback=None):
+                 reference, traffic, formula, fallback=None, entry=None):
         self.name, self.make, self.blockjit_args, self.out = name, make, blockjit_args, out
+        # What blockjit launches: a registered kernel or operation.
+        self.entry = entry or name
         self.eager, self.compiled, self.compile_args = eager, compiled, compile_args
         self.reference, self.traffic, self.formula = reference, traffic, formula
         # (grid, num_warps) for a kernel registered without a tuner.
@@ -161,11 +166,6 @@ def _warps_for(elements):
 
 def _rows_fallback(args, m, n):
     return (m,), _warps_for(next_power_of_2(n))
-
-
-def _columns_fallback(args, m, n):
-    block_n = int(args[-2])
-    return (-(-n // block_n),), _warps_for(next_power_of_2(m) * block_n)
 
 
 def _randn(m, n, dtype, device):
@@ -224,11 +224,6 @@ def _make_layernorm(m, n, dtype, device):
     return d
 
 
-def _columns_block_n(m, n):
-    # A placeholder BLOCK_N (the tuner replaces it): about 16K elements a block.
-    return max(1, min(next_power_of_2(n), 16384 // next_power_of_2(m)))
-
-
 CASES = {c.name: c for c in [
     _softmax_like("softmax", lambda d: torch.softmax(d["x"], -1), _c_softmax,
                   lambda d: torch.softmax(d["x"].double(), -1)),
@@ -256,12 +251,10 @@ CASES = {c.name: c for c in [
          lambda d: torch.softmax(d["x"].double().masked_fill(d["causal"], float("-inf")), -1),
          lambda m, n, s: 2 * m * n * s, "2*M*N*s"),
     Case("softmax_columns", _plain,
-         lambda d: [d["y"], d["x"], *_rows(d["x"], d["y"]),
-                    constexpr(next_power_of_2(d["x"].shape[0])),
-                    constexpr(_columns_block_n(*d["x"].shape)), constexpr(1)],
+         lambda d: [d["y"], d["x"], *_rows(d["x"], d["y"])],
          lambda d: d["y"], lambda d: torch.softmax(d["x"], 0), _c_columns,
          lambda d: (d["x"],), lambda d: torch.softmax(d["x"].double(), 0),
-         lambda m, n, s: 2 * m * n * s, "2*M*N*s", fallback=_columns_fallback),
+         lambda m, n, s: 2 * m * n * s, "2*M*N*s", entry="softmax_dim0"),
     Case("softmax_backward", _make_backward,
          lambda d: [d["dx"], d["y"], d["dy"], d["dx"].stride(0), d["y"].stride(0),
                     d["dy"].stride(0), d["y"].shape[0], d["y"].shape[1], _block(d["y"])],
@@ -537,12 +530,13 @@ def main():
 
     os.makedirs(opts.out, exist_ok=True)
     lib = Blockjit(opts.lib)
-    registered = set(lib.kernels())
+    registered = set(lib.kernels()) | set(lib.operations())
     skipped = []
     blockjits = {}
     for k in kernels:
-        if k in registered:
-            blockjits[k] = BlockjitKernel(lib, k, target="cuda" if cuda else "cpu")
+        entry = CASES[k].entry
+        if entry in registered:
+            blockjits[k] = BlockjitKernel(lib, entry, target="cuda" if cuda else "cpu")
         else:
             why = f"not registered in {opts.lib} (registered: {', '.join(sorted(registered))})"
             skipped.append((k, why))

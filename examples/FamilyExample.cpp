@@ -6,9 +6,10 @@
 // tests/differential/CasesSoftmaxFamily.cpp) and the bytes the kernel must
 // move at the least (docs/EXAMPLES.md), whose rate is the GB/s printed.
 // softmax over dim 0 has two algorithms (softmax_columns in one launch,
-// softmax_columns_split in three): with the configs left to the tuners,
-// --kernel softmax_columns prepares, checks and times both and reports the
-// faster (alternativesOf).
+// softmax_columns_split in three), whose launches are the library's
+// softmax_dim0 operation's: with the configs left to the tuners,
+// --kernel softmax_columns prepares and checks both, and times and reports
+// the one softmax_dim0 chooses (alternativesOf).
 //
 //===----------------------------------------------------------------------===//
 #include "examples/FamilyExample.h"
@@ -170,59 +171,57 @@ llvm::Expected<Problem> makeProblem(llvm::StringRef name, int64_t rows,
                            cols, toDouble);
     p.abs = 1e-6, p.rel = 1e-5;
     p.bytes = (2.0 * double(n) + double(cols)) * sizeof(float);
-  } else if (name == "softmax_columns") {
+  } else if (name == "softmax_columns" || name == "softmax_columns_split") {
+    // The launches of softmax_dim0's algorithm of this name (one, or three
+    // passing statistics through scratch buffers; SoftmaxDim0.cpp), on the
+    // operation's arguments. A fixed config's grids: one program per strip
+    // (persistent), or the split's (strips x row blocks, strips, persistent
+    // over chunks of rows), from the blocks the launches pass.
+    const OperationSpec &op = softmaxDim0().spec();
+    auto algorithm = llvm::find_if(
+        op.algorithms, [&](const Algorithm &a) { return a.name == name; });
+    if (algorithm == op.algorithms.end())
+      return problemError("softmax_dim0 has no algorithm " + name);
     auto blocks = softmaxColumnsBlocks(rows, cols);
     if (!blocks)
       return blocks.takeError();
-    Arg blockM = Constexpr(blocks->m), blockN = Constexpr(blocks->n),
-        wholeColumn = Constexpr(blocks->wholeColumn);
-    p.steps.push_back(oneStep(softmaxColumnsTuner(), cdiv(cols, blocks->n),
-                              [=](llvm::ArrayRef<Arg> in, Arg out) {
-                                return std::vector<Arg>{
-                                    out,    in[0],    stride,
-                                    stride, rowCount, colCount,
-                                    blockM, blockN,   wholeColumn};
-                              }));
-    referenceSoftmaxColumns(x, want, rows, cols, cols, cols, toDouble);
-    p.abs = 1e-6, p.rel = 1e-5;
-  } else if (name == "softmax_columns_split") {
-    // Three launches: each row block's column stats (scratch 0), each
-    // column's (scratch 1), then the output. Blocks of 64 x 64 and 4 rows
-    // of up to 1024 columns where the command line fixes the config.
-    const int64_t splits = softmaxColumnsSplits(rows, cols);
-    const Arg rowsPerSplit = int32_t(softmaxColumnsSplitRows(rows, cols)),
-              splitCount = int32_t(splits);
-    const int64_t statsN = 64, rowsM = 4,
-                  rowsN = std::clamp<int64_t>(next_power_of_2(cols), 64, 1024);
-    p.scratch = {2 * splits * cols, 2 * cols};
-    p.steps.push_back(
-        {&softmaxColumnsStatsTuner(),
-         [=](llvm::ArrayRef<Arg> in, Arg, llvm::ArrayRef<Arg> scratch) {
-           return std::vector<Arg>{
-               scratch[0], in[0],        stride,        rowCount,
-               colCount,   rowsPerSplit, Constexpr(64), Constexpr(statsN)};
-         },
-         0, Grid{int(cdiv(cols, statsN)), int(splits), 1}});
-    p.steps.push_back(
-        {&softmaxColumnsCombineTuner(),
-         [=](llvm::ArrayRef<Arg>, Arg, llvm::ArrayRef<Arg> scratch) {
-           return std::vector<Arg>{
-               scratch[1],
-               scratch[0],
-               splitCount,
-               colCount,
-               Constexpr(softmaxColumnsCombineBlock(rows, cols)),
-               Constexpr(statsN)};
-         },
-         0, Grid{int(cdiv(cols, statsN)), 1, 1}});
-    p.steps.push_back(
-        {&softmaxColumnsNormalizeTuner(),
-         [=](llvm::ArrayRef<Arg> in, Arg out, llvm::ArrayRef<Arg> scratch) {
-           return std::vector<Arg>{
-               out,      in[0],    scratch[1],       stride,          stride,
-               rowCount, colCount, Constexpr(rowsM), Constexpr(rowsN)};
-         },
-         cdiv(rows, rowsM)});
+    auto operationArgs = [=](Arg out, Arg in) {
+      return std::vector<Arg>{out, in, stride, stride, rowCount, colCount};
+    };
+    const float *none = nullptr;
+    std::vector<Arg> shape = operationArgs(none, none);
+    if (algorithm->scratch)
+      for (const ScratchBuffer &buffer : algorithm->scratch(shape))
+        p.scratch.push_back(buffer.elements);
+    for (size_t i = 0; i < algorithm->steps.size(); ++i) {
+      const AlgorithmStep &step = algorithm->steps[i];
+      Step s{step.tuner, [step, operationArgs](llvm::ArrayRef<Arg> in, Arg out,
+                                               llvm::ArrayRef<Arg> scratch) {
+               auto args = step.args(operationArgs(out, in[0]), scratch);
+               return std::vector<Arg>(args.begin(), args.end());
+             }};
+      std::vector<Arg> args = s.args(
+          {shape[1]}, shape[0], std::vector<Arg>(p.scratch.size(), Arg(none)));
+      // BLOCK_N of one launch and of stats and combine; BLOCK_M of
+      // normalize.
+      const KernelDef &kernel = step.tuner->kernel();
+      auto constexprNamed = [&](llvm::StringRef param) {
+        for (size_t k = 0; k < kernel.params().size(); ++k)
+          if (kernel.params()[k].name == param)
+            return args[k].i64;
+        return int64_t(1);
+      };
+      if (&kernel == softmaxColumns().get())
+        s.work = cdiv(cols, blocks->n);
+      else if (&kernel == softmaxColumnsStats().get())
+        s.grid = Grid{int(cdiv(cols, constexprNamed("BLOCK_N"))),
+                      int(softmaxColumnsSplits(rows, cols)), 1};
+      else if (&kernel == softmaxColumnsCombine().get())
+        s.grid = Grid{int(cdiv(cols, constexprNamed("BLOCK_N"))), 1, 1};
+      else
+        s.work = cdiv(rows, constexprNamed("BLOCK_M"));
+      p.steps.push_back(std::move(s));
+    }
     referenceSoftmaxColumns(x, want, rows, cols, cols, cols, toDouble);
     p.abs = 1e-6, p.rel = 1e-5;
   } else if (name == "softmax_backward") {
@@ -435,12 +434,13 @@ int printProblemRun(const FamilyRun &run, const PreparedProblem &p,
   return 0;
 }
 
-/// The problems `run` prepares and times: the kernel's own; for softmax
+/// The problems `run` prepares and checks: the kernel's own; for softmax
 /// over dim 0 with the config left to the tuners, both algorithms (one
-/// launch, softmax_columns; three, softmax_columns_split), the faster
-/// reported: the split wins on tall matrices whose few column strips leave
-/// SMs idle (H200, M = 32768: 1.0-1.6 x), one launch on short ones (M =
-/// 4096: 1.2-1.5 x), and the crossover depends on the device.
+/// launch, softmax_columns; three, softmax_columns_split), of which the one
+/// the library's softmax_dim0 chooses is timed and reported: the split wins
+/// on tall matrices whose few column strips leave SMs idle (H200, M =
+/// 32768: 1.0-1.6 x), one launch on short ones (M = 4096: 1.2-1.5 x), and
+/// the crossover depends on the device.
 std::vector<std::string> alternativesOf(const FamilyRun &run) {
   if (run.kernel == "softmax_columns" && !run.fixed)
     return {"softmax_columns", "softmax_columns_split"};
@@ -474,30 +474,51 @@ int runFamilyKernel(const FamilyRun &run) {
       note(name + " left out of the choice: " + llvm::toString(p.takeError()));
     }
   }
-  // Alternatives are timed in alternating rounds, each keeping its best,
-  // so that the GPU's clocks rising or the L2 one left warm does not decide.
-  const int rounds = prepared.size() > 1 ? 2 : 1;
-  std::vector<double> seconds(prepared.size(),
-                              std::numeric_limits<double>::infinity());
-  for (int round = 0; round < rounds; ++round)
-    for (size_t i = 0; i < prepared.size(); ++i) {
-      auto s = secondsPerProblemRun(*prepared[i], run.iters, executor);
-      if (!s)
-        return fail(llvm::toString(s.takeError()));
-      seconds[i] = std::min(seconds[i], *s);
-    }
-  size_t chosen =
-      std::min_element(seconds.begin(), seconds.end()) - seconds.begin();
-  int status = printProblemRun(run, *prepared[chosen], *where, seconds[chosen]);
+  // Which algorithm runs is the library's choice (softmax_dim0: timed on
+  // first use, kept on disk), made on the first problem's buffers.
+  size_t chosen = 0;
+  const OperationChoice *choice = nullptr;
   if (prepared.size() > 1) {
-    llvm::outs() << "  algorithm:";
-    for (size_t i = 0; i < prepared.size(); ++i)
-      llvm::outs() << llvm::format(
-          "%s %s %.4f ms/run (%zu launch%s)", i ? "," : "",
-          prepared[i]->name.c_str(), seconds[i] * 1e3,
-          prepared[i]->launches.size(),
-          prepared[i]->launches.size() == 1 ? "" : "es");
-    llvm::outs() << "; chose " << prepared[chosen]->name << "\n";
+    const PreparedProblem &first = *prepared.front();
+    const Arg in = first.buffers[0].arg<float>(),
+              out = first.buffers.back().arg<float>();
+    const Arg stride = int32_t(run.cols);
+    auto made = softmaxDim0().choose(
+        run.options,
+        {out, in, stride, stride, int32_t(run.rows), int32_t(run.cols)});
+    if (!made)
+      return fail(llvm::toString(made.takeError()));
+    choice = *made;
+    const std::string &name =
+        softmaxDim0().spec().algorithms[choice->algorithm].name;
+    chosen = llvm::find_if(prepared,
+                           [&](const auto &p) { return p->name == name; }) -
+             prepared.begin();
+    if (chosen == prepared.size())
+      return fail("softmax_dim0 chose " + name + ", which did not prepare");
+  }
+  auto seconds = secondsPerProblemRun(*prepared[chosen], run.iters, executor);
+  if (!seconds)
+    return fail(llvm::toString(seconds.takeError()));
+  int status = printProblemRun(run, *prepared[chosen], *where, *seconds);
+  if (choice) {
+    llvm::outs() << "  algorithm (softmax_dim0):";
+    const char *separator = "";
+    for (const auto &[name, ms] : choice->timings) {
+      llvm::outs() << llvm::format("%s %s %.4f ms", separator, name.c_str(),
+                                   ms);
+      separator = ",";
+    }
+    for (const auto &[name, why] : choice->skipped) {
+      llvm::outs() << separator << " " << name << " left out";
+      separator = ",";
+    }
+    llvm::outs() << (choice->timings.empty() ? " " : "; ") << "chose "
+                 << prepared[chosen]->name
+                 << (choice->fromDiskCache ? " (kept on disk)"
+                     : choice->untimed     ? " (untimed)"
+                                           : "")
+                 << "\n";
     // The one not chosen was checked too: a wrong answer there is a bug.
     for (size_t i = 0; i < prepared.size(); ++i)
       if (i != chosen && !prepared[i]->within) {
