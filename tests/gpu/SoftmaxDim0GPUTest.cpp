@@ -148,19 +148,37 @@ TEST(GPUSoftmaxDim0, TallOddAndInPlace) {
   runAndCheck(op, 4097, 1025, 1025, /*inPlace=*/true);
 }
 
-TEST(GPUSoftmaxDim0, EachAlgorithmMatches) {
-  REQUIRE_GPU();
+namespace {
+
+/// softmax_dim0 with algorithm `name` forced (run untimed).
+void expectAlgorithmMatches(const std::string &name) {
   ScopedCacheDirectory cache;
   ScopedEnv off("BLOCKJIT_AUTOTUNE", "0");
-  const OperationSpec &spec = examples::softmaxDim0().spec();
-  for (size_t a = 0; a < spec.algorithms.size(); ++a) {
-    SCOPED_TRACE(spec.algorithms[a].name);
-    OperationSpec forced = spec;
-    forced.untimed = [a](llvm::ArrayRef<Arg>, TargetKind) { return a; };
-    Operation op(std::move(forced));
-    runAndCheck(op, 1823, 781, 800);
-    runAndCheck(op, 32769, 100, 100);
-  }
+  OperationSpec forced = examples::softmaxDim0().spec();
+  size_t index = 0;
+  while (index < forced.algorithms.size() &&
+         forced.algorithms[index].name != name)
+    ++index;
+  ASSERT_LT(index, forced.algorithms.size()) << name;
+  forced.untimed = [index](llvm::ArrayRef<Arg>, TargetKind) { return index; };
+  Operation op(std::move(forced));
+  runAndCheck(op, 1823, 781, 800);
+  runAndCheck(op, 32769, 100, 100);
+}
+
+} // namespace
+
+// Each algorithm alone (synccheck runs the split's: the one launch's
+// 16-CTA clusters over more than 7 clusters trip a synccheck fault that a
+// kernel without blockjit code reproduces, docs/RELIABILITY.md).
+TEST(GPUSoftmaxDim0, OneLaunchMatches) {
+  REQUIRE_GPU();
+  expectAlgorithmMatches("softmax_columns");
+}
+
+TEST(GPUSoftmaxDim0, SplitMatches) {
+  REQUIRE_GPU();
+  expectAlgorithmMatches("softmax_columns_split");
 }
 
 TEST(GPUSoftmaxDim0, Bf16InAndOut) {
