@@ -28,6 +28,7 @@ set(BLOCKJIT_PUBLIC_HEADERS
   runtime/Event.h
   runtime/Executor.h
   runtime/Launch.h
+  runtime/Operation.h
   runtime/PreparedLaunch.h
   runtime/Registry.h
   runtime/blockjit_c.h)

@@ -236,12 +236,16 @@ static llvm::Expected<std::string> tuningKeyText(const KernelDef &kernel,
     if (!value)
       return tuneError(kernel, "tuning key '" + keyArg.name +
                                    "' is not an integer parameter");
-    int64_t bucketed = keyArg.bucket == KeyBucket::PowerOfTwo && *value > 0
-                           ? int64_t(llvm::PowerOf2Ceil(uint64_t(*value)))
-                           : *value;
-    text += keyArg.name + "=" + std::to_string(bucketed) + ";";
+    text += keyArgText(keyArg, *value);
   }
   return text;
+}
+
+std::string keyArgText(const TuningKeyArg &arg, int64_t value) {
+  int64_t bucketed = arg.bucket == KeyBucket::PowerOfTwo && value > 0
+                         ? int64_t(llvm::PowerOf2Ceil(uint64_t(value)))
+                         : value;
+  return arg.name + "=" + std::to_string(bucketed) + ";";
 }
 
 llvm::Expected<TunedLaunch> Autotuner::choose(const LaunchOptions &options,

@@ -105,6 +105,10 @@ struct TuningKeyArg {
   KeyBucket bucket = KeyBucket::Exact;
 };
 
+/// "n_rows=4096;": how key argument `arg` with value `value` (bucketed)
+/// enters a tuning key, or an operation's choice key.
+std::string keyArgText(const TuningKeyArg &arg, int64_t value);
+
 /// A pointer argument whose memory tuning runs write, and its size.
 struct TuningBuffer {
   std::string name;

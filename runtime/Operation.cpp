@@ -228,10 +228,7 @@ llvm::Expected<std::string> Operation::keyText(const LaunchOptions &options,
     if (!value)
       return operationError("choice key '" + keyArg.name +
                             "' is not an integer parameter");
-    int64_t bucketed = keyArg.bucket == KeyBucket::PowerOfTwo && *value > 0
-                           ? int64_t(llvm::PowerOf2Ceil(uint64_t(*value)))
-                           : *value;
-    text += keyArg.name + "=" + std::to_string(bucketed) + ";";
+    text += keyArgText(keyArg, *value);
   }
   return text;
 }

@@ -3,6 +3,7 @@
 #define BLOCKJIT_TESTS_COMMON_REQUIREGPU_H
 
 #include "runtime/Executor.h"
+#include "runtime/Launch.h"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +11,13 @@ namespace blockjit {
 
 /// The CUDA executor (its device count is 0 without a driver or device).
 inline Executor &cudaExecutor() { return executorFor(TargetKind::CUDA); }
+
+/// Launch options for the CUDA target's device 0, default stream.
+inline LaunchOptions onGPU() {
+  LaunchOptions options;
+  options.target = TargetKind::CUDA;
+  return options;
+}
 
 } // namespace blockjit
 

@@ -24,12 +24,6 @@ using namespace blockjit;
 
 namespace {
 
-LaunchOptions onGPU() {
-  LaunchOptions options;
-  options.target = TargetKind::CUDA;
-  return options;
-}
-
 /// Rows of `cols` values i % 13 - 6.
 std::vector<float> rowsOf(int rows, int cols) {
   std::vector<float> values(size_t(rows) * cols);

@@ -14,6 +14,7 @@
 #include "runtime/Operation.h"
 #include "tests/common/RequireGPU.h"
 #include "tests/common/ScopedCacheDirectory.h"
+#include "tests/common/ScopedEnv.h"
 
 #include <gtest/gtest.h>
 
@@ -27,12 +28,6 @@
 using namespace blockjit;
 
 namespace {
-
-LaunchOptions onGPU() {
-  LaunchOptions options;
-  options.target = TargetKind::CUDA;
-  return options;
-}
 
 /// Normal values (sd 3), a column of -inf, a column mostly -inf, a NaN and
 /// a large value; 12345 in the padding between rows.
@@ -94,23 +89,6 @@ void runAndCheck(Operation &op, int64_t rows, int64_t cols, int64_t stride,
   expectColumnsSoftmax(xd, got, rows, cols, stride, 1e-6, 1e-5,
                        inPlace ? 12345.0 : -7.0);
 }
-
-/// Sets an environment variable for one scope.
-struct ScopedEnv {
-  std::string name;
-  std::optional<std::string> previous;
-  ScopedEnv(std::string n, const char *value) : name(std::move(n)) {
-    if (const char *old = std::getenv(name.c_str()))
-      previous = old;
-    setenv(name.c_str(), value, 1);
-  }
-  ~ScopedEnv() {
-    if (previous)
-      setenv(name.c_str(), previous->c_str(), 1);
-    else
-      unsetenv(name.c_str());
-  }
-};
 
 } // namespace
 

@@ -8,12 +8,13 @@
 // prepared handle.
 //
 //===----------------------------------------------------------------------===//
+#include "runtime/Autotune.h"
 #include "examples/kernels/Kernels.h"
 #include "examples/kernels/RowTuning.h"
-#include "runtime/Autotune.h"
 #include "runtime/PreparedLaunch.h"
 #include "runtime/blockjit_c.h"
 #include "tests/common/ScopedCacheDirectory.h"
+#include "tests/common/ScopedEnv.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -99,23 +100,6 @@ LaunchOptions cpu() {
   options.target = TargetKind::CPU;
   return options;
 }
-
-/// Sets an environment variable for one scope.
-struct ScopedEnv {
-  std::string name;
-  std::optional<std::string> previous;
-  ScopedEnv(std::string n, const char *value) : name(std::move(n)) {
-    if (const char *old = std::getenv(name.c_str()))
-      previous = old;
-    setenv(name.c_str(), value, 1);
-  }
-  ~ScopedEnv() {
-    if (previous)
-      setenv(name.c_str(), previous->c_str(), 1);
-    else
-      unsetenv(name.c_str());
-  }
-};
 
 std::vector<std::string> filesIn(const std::string &directory) {
   std::vector<std::string> files;

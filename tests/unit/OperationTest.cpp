@@ -15,6 +15,7 @@
 #include "runtime/Registry.h"
 #include "runtime/blockjit_c.h"
 #include "tests/common/ScopedCacheDirectory.h"
+#include "tests/common/ScopedEnv.h"
 
 #include <gtest/gtest.h>
 
@@ -31,10 +32,10 @@ using examples::referenceSoftmaxColumns;
 
 namespace {
 
-/// dst[i] = src[i] + 0 * t (WORK rounds of busy work from src: the result
-/// does not depend on WORK, the time does).
-void busy_copy_kernel(Ptr<float> dst_ptr, Ptr<float> src_ptr, Int n,
-                      Constexpr WORK, Constexpr BLOCK) {
+/// dst[i] = (ADD ? dst[i] : 0) + src[i] + 0 * t, where t is WORK rounds of
+/// busy work from src: the result does not depend on WORK, the time does.
+void busy_kernel(Ptr<float> dst_ptr, Ptr<float> src_ptr, Int n, Constexpr WORK,
+                 Constexpr BLOCK, Constexpr ADD) {
   Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
   Tensor mask = offsets < n;
   Tensor x = load(src_ptr + offsets, mask, 0.0);
@@ -42,34 +43,23 @@ void busy_copy_kernel(Ptr<float> dst_ptr, Ptr<float> src_ptr, Int n,
       0, WORK, 1, {x}, [&](Int, std::vector<Tensor> c) -> std::vector<Tensor> {
         return {c[0] * 0.999 + 0.001};
       });
-  store(dst_ptr + offsets, x + t[0] * 0.0, mask);
+  Tensor sum = x + t[0] * 0.0;
+  if (ADD.value)
+    sum = load(dst_ptr + offsets, mask, 0.0) + sum;
+  store(dst_ptr + offsets, sum, mask);
 }
 
-/// acc[i] += x[i] (and WORK rounds of busy work).
-void busy_add_kernel(Ptr<float> acc_ptr, Ptr<float> x_ptr, Int n,
-                     Constexpr WORK, Constexpr BLOCK) {
-  Tensor offsets = program_id(0) * BLOCK + arange(0, BLOCK);
-  Tensor mask = offsets < n;
-  Tensor x = load(x_ptr + offsets, mask, 0.0);
-  std::vector<Tensor> t = for_range(
-      0, WORK, 1, {x}, [&](Int, std::vector<Tensor> c) -> std::vector<Tensor> {
-        return {c[0] * 0.999 + 0.001};
-      });
-  Tensor acc = load(acc_ptr + offsets, mask, 0.0);
-  store(acc_ptr + offsets, acc + (x + t[0] * 0.0), mask);
-}
-
-/// A tuner with one config: WORK = `work`, blocks of 1024.
-std::unique_ptr<Autotuner> busyTuner(const char *name, auto kernelFn,
-                                     int64_t work) {
+/// A tuner with one config: WORK = `work`, blocks of 1024, ADD = `add`.
+std::unique_ptr<Autotuner> busyTuner(const char *name, int64_t work, bool add) {
   AutotuneSpec spec;
-  spec.configs = {{4, 1, 1, {{"WORK", work}}}};
+  spec.configs = {{4, 1, 1, {{"WORK", work}, {"ADD", add}}}};
   spec.grid = [](const TuningConfig &, const KernelResources &,
                  llvm::ArrayRef<Arg> args) {
     return Grid{int((args[2].i32 + 1023) / 1024)};
   };
   return std::make_unique<Autotuner>(
-      jit(name, kernelFn, {"dst_ptr", "src_ptr", "n", "WORK", "BLOCK"}),
+      jit(name, busy_kernel,
+          {"dst_ptr", "src_ptr", "n", "WORK", "BLOCK", "ADD"}),
       std::move(spec));
 }
 
@@ -78,10 +68,9 @@ enum { kAcc, kX, kN };
 
 /// Tuners of the test's algorithms, by WORK.
 struct Tuners {
-  std::unique_ptr<Autotuner> addSlow = busyTuner("op_add_slow", busy_add_kernel,
-                                                 20000),
-                             addFast = busyTuner("op_add", busy_add_kernel, 1),
-                             copy = busyTuner("op_copy", busy_copy_kernel, 1);
+  std::unique_ptr<Autotuner> addSlow = busyTuner("op_add_slow", 20000, true),
+                             addFast = busyTuner("op_add", 1, true),
+                             copy = busyTuner("op_copy", 1, false);
 };
 Tuners &tuners() {
   static Tuners t;
@@ -93,27 +82,29 @@ Algorithm direct(Autotuner &add) {
   return {"direct",
           {{&add,
             [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg>) {
-              return llvm::SmallVector<Arg, 16>{a[kAcc], a[kX], a[kN],
-                                                Constexpr(0), Constexpr(1024)};
+              return llvm::SmallVector<Arg, 16>{a[kAcc],         a[kX],
+                                                a[kN],           Constexpr(0),
+                                                Constexpr(1024), Constexpr(0)};
             }}},
           {}};
 }
 
 /// x copied to a scratch buffer, then acc += scratch, without busy work.
 Algorithm viaScratch() {
-  Algorithm algorithm{
-      "via_scratch",
-      {{tuners().copy.get(),
-        [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg> scratch) {
-          return llvm::SmallVector<Arg, 16>{scratch[0], a[kX], a[kN],
-                                            Constexpr(0), Constexpr(1024)};
-        }},
-       {tuners().addFast.get(),
-        [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg> scratch) {
-          return llvm::SmallVector<Arg, 16>{a[kAcc], scratch[0], a[kN],
-                                            Constexpr(0), Constexpr(1024)};
-        }}},
-      {}};
+  Algorithm algorithm{"via_scratch",
+                      {{tuners().copy.get(),
+                        [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg> scratch) {
+                          return llvm::SmallVector<Arg, 16>{
+                              scratch[0],   a[kX],           a[kN],
+                              Constexpr(0), Constexpr(1024), Constexpr(0)};
+                        }},
+                       {tuners().addFast.get(),
+                        [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg> scratch) {
+                          return llvm::SmallVector<Arg, 16>{
+                              a[kAcc],      scratch[0],      a[kN],
+                              Constexpr(0), Constexpr(1024), Constexpr(0)};
+                        }}},
+                      {}};
   algorithm.scratch = [](llvm::ArrayRef<Arg> a) {
     return std::vector<ScratchBuffer>{{DType::F32, a[kN].i32}};
   };
@@ -153,23 +144,6 @@ LaunchOptions cpu() {
   options.target = TargetKind::CPU;
   return options;
 }
-
-/// Sets an environment variable for one scope.
-struct ScopedEnv {
-  std::string name;
-  std::optional<std::string> previous;
-  ScopedEnv(std::string n, const char *value) : name(std::move(n)) {
-    if (const char *old = std::getenv(name.c_str()))
-      previous = old;
-    setenv(name.c_str(), value, 1);
-  }
-  ~ScopedEnv() {
-    if (previous)
-      setenv(name.c_str(), previous->c_str(), 1);
-    else
-      unsetenv(name.c_str());
-  }
-};
 
 void expectAddedOnce(const Buffers &b, const std::vector<float> &before) {
   for (size_t i = 0; i < b.acc.size(); ++i)
