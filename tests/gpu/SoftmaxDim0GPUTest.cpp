@@ -12,6 +12,7 @@
 #include "examples/kernels/ReferenceFamily.h"
 #include "runtime/DeviceBuffer.h"
 #include "runtime/Operation.h"
+#include "tests/common/ColumnsInput.h"
 #include "tests/common/RequireGPU.h"
 #include "tests/common/ScopedCacheDirectory.h"
 #include "tests/common/ScopedEnv.h"
@@ -28,27 +29,6 @@
 using namespace blockjit;
 
 namespace {
-
-/// Normal values (sd 3), a column of -inf, a column mostly -inf, a NaN and
-/// a large value; 12345 in the padding between rows.
-std::vector<float> columnsInput(int64_t rows, int64_t cols, int64_t stride) {
-  std::mt19937 rng(11);
-  std::normal_distribution<float> normal(0, 3);
-  std::vector<float> x(rows * stride, 12345.0f);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c)
-      x[r * stride + c] = normal(rng);
-  for (int64_t r = 0; r < rows; ++r) {
-    x[r * stride] = -INFINITY;
-    if (cols > 2 && r % 3)
-      x[r * stride + 2] = -INFINITY;
-  }
-  if (cols > 3)
-    x[(rows / 2) * stride + 3] = NAN;
-  if (cols > 4)
-    x[(rows - 1) * stride + 4] = 3e38f;
-  return x;
-}
 
 /// Checks `got` (rows x stride, cols written) against softmax over dim 0 of
 /// `x` within abs + rel * |want|; the padding keeps `padding`.

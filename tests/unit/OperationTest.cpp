@@ -14,6 +14,7 @@
 #include "examples/kernels/ReferenceFamily.h"
 #include "runtime/Registry.h"
 #include "runtime/blockjit_c.h"
+#include "tests/common/ColumnsInput.h"
 #include "tests/common/ScopedCacheDirectory.h"
 #include "tests/common/ScopedEnv.h"
 
@@ -319,26 +320,6 @@ TEST(Operation, PreparedRunsNewPointersAndNewSizes) {
 }
 
 namespace {
-
-/// Normal values (sd 3) with -inf, NaN and large entries in a few columns.
-std::vector<float> columnsInput(int64_t rows, int64_t cols, int64_t stride) {
-  std::mt19937 rng(7);
-  std::normal_distribution<float> normal(0, 3);
-  std::vector<float> x(rows * stride, 12345.0f);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c)
-      x[r * stride + c] = normal(rng);
-  for (int64_t r = 0; r < rows; ++r) {
-    x[r * stride + 0] = -INFINITY; // a column of -inf: NaN
-    if (cols > 2)
-      x[r * stride + 2] = r % 3 ? -INFINITY : x[r * stride + 2];
-  }
-  if (cols > 3)
-    x[(rows / 2) * stride + 3] = NAN;
-  if (cols > 4)
-    x[(rows - 1) * stride + 4] = 3e38f;
-  return x;
-}
 
 void expectSoftmaxDim0(int64_t rows, int64_t cols, int64_t stride) {
   std::vector<float> x = columnsInput(rows, cols, stride);
