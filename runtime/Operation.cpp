@@ -257,9 +257,16 @@ Operation::choose(const LaunchOptions &options, llvm::ArrayRef<Arg> args) {
     }
     entry->choice = std::make_unique<OperationChoice>(std::move(*choice));
   });
-  if (!entry->choice)
+  if (!entry->choice) {
+    // Not kept: the arguments may be what failed (a null pointer has the
+    // key of a valid one), and the next call chooses afresh.
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(memoryKey);
+    if (it != entries_.end() && it->second == entry)
+      entries_.erase(it);
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    entry->error);
+  }
   return entry->choice.get();
 }
 
@@ -282,39 +289,60 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
     return choice;
   }
 
-  // 1. A choice kept on disk by an earlier process. Each kernel's material
-  // is traced with stand-in scratch addresses, aligned as allocations are.
+  // 1. Each algorithm's launches as these arguments specialize and trace
+  // them (the scratch stand-in addresses, aligned as allocations are). One
+  // that does not (a null pointer, a dtype its kernels do not take) is left
+  // out before anything runs or is copied.
+  LaunchOptions traceOptions = options;
+  traceOptions.target = targetKind;
+  // Per algorithm, each launch's disk cache material (its traced IR).
+  std::vector<std::vector<std::string>> materials(count);
+  std::vector<bool> candidate(count, false);
+  for (size_t a = 0; a < count; ++a) {
+    const Algorithm &algorithm = spec_.algorithms[a];
+    llvm::SmallVector<Arg, 8> standIns;
+    for (const ScratchBuffer &buffer : scratchFor(a, args))
+      standIns.push_back(
+          Arg::typedPointer(reinterpret_cast<const void *>(
+                                uintptr_t(4096) * (standIns.size() + 1)),
+                            buffer.dtype));
+    llvm::Error failed = llvm::Error::success();
+    for (const AlgorithmStep &step : algorithm.steps) {
+      auto key = specializationFor(step.tuner->kernel(), traceOptions,
+                                   step.args(args, standIns));
+      auto material = key ? diskCacheKeyFor(step.tuner->kernel(), *key)
+                          : llvm::Expected<DiskCacheKey>(key.takeError());
+      if (!material) {
+        failed = material.takeError();
+        break;
+      }
+      materials[a].push_back(std::move(material->material));
+    }
+    if (failed)
+      choice.skipped.push_back(
+          {algorithm.name, llvm::toString(std::move(failed))});
+    else
+      candidate[a] = true;
+  }
+  auto noneRuns = [&] {
+    std::string reasons;
+    for (auto &[name, why] : choice.skipped)
+      reasons += "\n  " + name + ": " + why;
+    return operationError("no algorithm runs these arguments:" + reasons);
+  };
+  if (llvm::none_of(candidate, [](bool c) { return c; }))
+    return noneRuns();
+
+  // 2. A choice kept on disk by an earlier process, keyed by each
+  // algorithm's kernels as traced for these arguments.
   std::optional<DiskCacheKey> diskKey;
   if (!diskCacheDirectory().empty()) {
-    LaunchOptions traceOptions = options;
-    traceOptions.target = targetKind;
     std::vector<std::pair<std::string, std::vector<std::string>>> algorithms;
     for (size_t a = 0; a < count; ++a) {
-      const Algorithm &algorithm = spec_.algorithms[a];
-      llvm::SmallVector<Arg, 8> standIns;
-      for (const ScratchBuffer &buffer : scratchFor(a, args))
-        standIns.push_back(
-            Arg::typedPointer(reinterpret_cast<const void *>(
-                                  uintptr_t(4096) * (standIns.size() + 1)),
-                              buffer.dtype));
-      std::vector<std::string> kernels;
-      for (const AlgorithmStep &step : algorithm.steps) {
-        auto specialization = specializationFor(
-            step.tuner->kernel(), traceOptions, step.args(args, standIns));
-        auto material =
-            specialization
-                ? diskCacheKeyFor(step.tuner->kernel(), *specialization)
-                : llvm::Expected<DiskCacheKey>(specialization.takeError());
-        // An algorithm whose kernels do not trace here is timed (and left
-        // out) below; its name alone keys the choice.
-        if (!material) {
-          llvm::consumeError(material.takeError());
-          kernels.push_back(step.tuner->kernel().name() + " (does not trace)");
-          continue;
-        }
-        kernels.push_back(material->material);
-      }
-      algorithms.push_back({algorithm.name, std::move(kernels)});
+      std::vector<std::string> kernels = materials[a];
+      if (!candidate[a])
+        kernels.push_back("(does not specialize)");
+      algorithms.push_back({spec_.algorithms[a].name, std::move(kernels)});
     }
     auto deviceName = executor.deviceName(options.device);
     if (!deviceName)
@@ -323,7 +351,7 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
     if (auto stored = readDiskEntry(*diskKey, "operation choice")) {
       llvm::StringRef line = llvm::StringRef(*stored).split('\n').first;
       for (size_t a = 0; a < count; ++a)
-        if (line == "algorithm " + spec_.algorithms[a].name) {
+        if (candidate[a] && line == "algorithm " + spec_.algorithms[a].name) {
           choice.algorithm = a;
           choice.fromDiskCache = true;
           choice.choosingMilliseconds = millisecondsSince(start);
@@ -348,6 +376,8 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
     if (!copy)
       return copy.takeError();
     void *address = const_cast<void *>(args[index].pointer);
+    if (!address || bytes == 0)
+      continue; // a null pointer the kernels take: nothing to give back
     if (llvm::Error e = executor.copyOnStream(copy->data(), address, bytes,
                                               options.stream, options.device))
       return std::move(e);
@@ -362,7 +392,7 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
     return executor.synchronize(options.device);
   };
 
-  // 2. Each algorithm's scratch, and one run (its kernels tune): one that
+  // 3. Each algorithm's scratch, and one run (its kernels tune): one that
   // fails is left out.
   std::vector<std::vector<DeviceBuffer>> scratch(count);
   std::vector<llvm::SmallVector<Arg, 8>> scratchArgs(count);
@@ -371,6 +401,8 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
   std::vector<std::vector<OperationLaunch>> configured(count);
   std::vector<size_t> running;
   for (size_t a = 0; a < count; ++a) {
+    if (!candidate[a])
+      continue;
     const Algorithm &algorithm = spec_.algorithms[a];
     llvm::Error failed = llvm::Error::success();
     for (const ScratchBuffer &buffer : scratchFor(a, args)) {
@@ -404,13 +436,10 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
   if (running.empty()) {
     if (llvm::Error e = restore())
       return std::move(e);
-    std::string reasons;
-    for (auto &[name, why] : choice.skipped)
-      reasons += "\n  " + name + ": " + why;
-    return operationError("no algorithm runs these arguments:" + reasons);
+    return noneRuns();
   }
 
-  // 3. Timed runs, the algorithms in turn.
+  // 4. Timed runs, the algorithms in turn.
   const int reps = std::max(1, spec_.repetitions);
   std::optional<DeviceBuffer> flush;
   if (targetKind == TargetKind::CUDA) {
@@ -462,7 +491,7 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
       choice.algorithm = running[r];
     }
   }
-  // 4. Give the restored buffers their contents back.
+  // 5. Give the restored buffers their contents back.
   if (llvm::Error e = restore()) {
     llvm::consumeError(std::move(failed));
     return std::move(e);

@@ -21,17 +21,20 @@
 //   1. The key: the operation's parameters' types (a pointer's element type
 //      and alignment), the key parameters' (bucketed) values, the target and
 //      the device.
-//   2. A choice kept on disk by an earlier process, under a key that also
+//   2. Each algorithm's launches specialized for the arguments: one that
+//      does not specialize (a null pointer, a dtype its kernels do not take)
+//      is left out before anything runs or is copied.
+//   3. A choice kept on disk by an earlier process, under a key that also
 //      holds every kernel of every algorithm as traced for these arguments:
 //      a change to a kernel's code, the compiler, the device or the
 //      algorithm list chooses again.
-//   3. Each algorithm runs once (its kernels tune, or read their tuning
+//   4. Each algorithm runs once (its kernels tune, or read their tuning
 //      from the disk); one that fails is left out, its reason kept for the
 //      error if none is left. Then `repetitions` timed runs of each, in
 //      alternating turns so that a drift of the clocks falls on all alike,
 //      each after an L2 flush (GPU) between two events on the caller's
 //      stream; the median (CPU: the fastest, runtime/Timing.h) counts.
-//   4. The `restore` buffers get back what they held before (an in-place
+//   5. The `restore` buffers get back what they held before (an in-place
 //      run reads what the previous one wrote).
 // With $BLOCKJIT_AUTOTUNE=0 nothing is timed: the spec's `untimed` pick
 // (else the first algorithm) is used.

@@ -244,6 +244,7 @@ TEST(Operation, LeavesOutAnAlgorithmThatFails) {
 }
 
 TEST(Operation, ReportsBadArguments) {
+  ScopedCacheDirectory cache;
   Operation op(accumulateSpec());
   Buffers b(64);
   auto wrongCount = [&] {
@@ -258,6 +259,22 @@ TEST(Operation, ReportsBadArguments) {
   std::string message = llvm::toString(op.run(cpu(), withConstexpr));
   EXPECT_NE(message.find("argument #2 ('n') is a Constexpr"), std::string::npos)
       << message;
+  // A null pointer: every algorithm is left out before anything is run or
+  // copied (restore would read it).
+  std::vector<Arg> null = b.args();
+  null[kAcc] = Arg(static_cast<float *>(nullptr));
+  message = llvm::toString(op.run(cpu(), null));
+  EXPECT_EQ(message.rfind("operation 'test_accumulate': no algorithm runs "
+                          "these arguments:\n  direct: ",
+                          0),
+            0u)
+      << message;
+  EXPECT_NE(message.find("via_scratch: "), std::string::npos) << message;
+  EXPECT_NE(message.find("is a null pointer"), std::string::npos) << message;
+  // The failure is not kept: valid pointers of the same key run.
+  std::vector<float> before = b.acc;
+  ASSERT_FALSE(bool(op.run(cpu(), b.args())));
+  expectAddedOnce(b, before);
   OperationSpec empty = accumulateSpec();
   empty.algorithms.clear();
   Operation nothing(std::move(empty));
@@ -461,6 +478,23 @@ TEST(SoftmaxDim0, ThroughTheCABI) {
 
   EXPECT_NE(blockjit_warmup("softmax_dim0", args, 6, &options, nullptr), 0);
   EXPECT_NE(std::string(blockjit_last_error()).find("is an operation"),
+            std::string::npos)
+      << blockjit_last_error();
+  // Bad arguments are errors, never a crash: a null input (restoring the
+  // output during timing must not read it either), too few arguments, an
+  // integer input the kernels cannot load -inf into.
+  blockjit_arg nullInput[] = {pointer(y.data()), pointer(nullptr), i32(cols),
+                              i32(cols),         i32(rows + 1),    i32(cols)};
+  EXPECT_NE(blockjit_launch("softmax_dim0", nullInput, 6, &options), 0);
+  EXPECT_NE(std::string(blockjit_last_error()).find("is a null pointer"),
+            std::string::npos)
+      << blockjit_last_error();
+  EXPECT_NE(blockjit_launch("softmax_dim0", args, 5, &options), 0);
+  blockjit_arg intInput[] = {pointer(y.data()), pointer(x.data()), i32(cols),
+                             i32(cols),         i32(rows + 2),     i32(cols)};
+  intInput[1].dtype = BLOCKJIT_I32;
+  EXPECT_NE(blockjit_launch("softmax_dim0", intInput, 6, &options), 0);
+  EXPECT_NE(std::string(blockjit_last_error()).find("no algorithm runs"),
             std::string::npos)
       << blockjit_last_error();
   EXPECT_NE(blockjit_launch("no_such_thing", args, 6, &options), 0);
