@@ -11,6 +11,7 @@
 #include "frontend/blockjit.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
+#include "runtime/Operation.h"
 #include "runtime/Registry.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -178,10 +179,29 @@ static llvm::Error applyConstexprOverrides(const KernelDef &kernel,
   return llvm::Error::success();
 }
 
+/// "softmax_columns: softmax_columns; softmax_columns_split:
+/// softmax_columns_stats, ...": an operation's algorithms and the kernels
+/// each launches (what blockjit-dump can show of it).
+static std::string algorithmsOf(const RegisteredOperation &operation) {
+  std::vector<std::string> algorithms;
+  for (const Algorithm &a : operation.operation().spec().algorithms) {
+    std::vector<std::string> kernels;
+    for (const AlgorithmStep &step : a.steps)
+      kernels.push_back(step.tuner->kernel().name());
+    algorithms.push_back(a.name + ": " + llvm::join(kernels, ", "));
+  }
+  return llvm::join(algorithms, "; ");
+}
+
 static int listKernels() {
   llvm::outs() << "kernels:\n";
   for (const RegisteredKernel *k : registeredKernels())
     llvm::outs() << "  " << k->name << " - " << k->description << "\n";
+  llvm::outs() << "operations (the faster of several algorithms; dump "
+                  "their kernels by name):\n";
+  for (const RegisteredOperation *o : registeredOperations())
+    llvm::outs() << "  " << o->name << " - " << o->description << " ("
+                 << algorithmsOf(*o) << ")\n";
   for (TargetKind kind : {TargetKind::CUDA, TargetKind::CPU}) {
     const Backend &backend = backendFor(kind);
     llvm::outs() << "stages (" << backend.name() << "): trace";
@@ -215,6 +235,11 @@ int main(int argc, char **argv) {
   if (kernelName.empty())
     return fail("name a kernel (see --list)");
   const RegisteredKernel *kernel = findKernel(kernelName);
+  if (const RegisteredOperation *operation = findOperation(kernelName);
+      !kernel && operation)
+    return fail("'" + kernelName +
+                "' is an operation of several kernels: dump them by name (" +
+                algorithmsOf(*operation) + ")");
   if (!kernel)
     return fail("no kernel named '" + kernelName + "' (see --list)");
   auto type = parseDType(dtype);
