@@ -601,12 +601,9 @@ Operation::prepare(const LaunchOptions &options, llvm::ArrayRef<Arg> args) {
     prepared.scratchArgs_.push_back(block->arg(buffer.dtype));
     prepared.scratch_->buffers.push_back(std::move(*block));
   }
-  // Each launch is configured (tuned) and run once in turn, so that a
-  // later one's tuning reads what an earlier one wrote.
+  // Each launch configured by its tuner, not run: preparing leaves the
+  // caller's buffers as they were (an in-place output is the input).
   const Algorithm &algorithm = spec_.algorithms[prepared.algorithmIndex_];
-  if (llvm::Error e =
-          runLaunches(algorithm, options, args, prepared.scratchArgs_))
-    return std::move(e);
   auto launches = configure(algorithm, options, args, prepared.scratchArgs_);
   if (!launches)
     return launches.takeError();

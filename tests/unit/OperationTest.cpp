@@ -419,6 +419,40 @@ TEST(SoftmaxDim0, InPlace) {
   }
 }
 
+// Preparing runs nothing on the caller's buffers: an in-place prepared
+// operation computes softmax of the input, not of its softmax.
+TEST(SoftmaxDim0, PreparedInPlace) {
+  ScopedCacheDirectory cache;
+  const int64_t rows = 200, cols = 30;
+  std::vector<float> x = columnsInput(rows, cols, cols);
+  const std::vector<float> original = x;
+  std::vector<double> want(rows * cols);
+  referenceSoftmaxColumns(x.data(), want.data(), rows, cols, cols, cols,
+                          [](float v) { return double(v); });
+  Operation op(examples::softmaxDim0().spec());
+  auto prepared =
+      op.prepare(cpu(), {x.data(), x.data(), int32_t(cols), int32_t(cols),
+                         int32_t(rows), int32_t(cols)});
+  ASSERT_TRUE(bool(prepared)) << llvm::toString(prepared.takeError());
+  for (size_t i = 0; i < x.size(); ++i)
+    ASSERT_TRUE(x[i] == original[i] ||
+                (std::isnan(x[i]) && std::isnan(original[i])))
+        << i;
+  uint64_t values[] = {uint64_t(uintptr_t(x.data())),
+                       uint64_t(uintptr_t(x.data())),
+                       uint64_t(cols),
+                       uint64_t(cols),
+                       uint64_t(rows),
+                       uint64_t(cols)};
+  ASSERT_FALSE(bool(prepared->launch(values, nullptr)));
+  for (int64_t i = 0; i < rows * cols; ++i) {
+    if (std::isnan(want[i]))
+      ASSERT_TRUE(std::isnan(x[i])) << i;
+    else
+      ASSERT_NEAR(x[i], want[i], 1e-6 + 1e-5 * std::abs(want[i])) << i;
+  }
+}
+
 // The C ABI launches and prepares operations by name, as kernels.
 TEST(SoftmaxDim0, ThroughTheCABI) {
   ScopedCacheDirectory cache;
