@@ -143,7 +143,9 @@ class Blockjit:
             getattr(self._lib, name).restype = ctypes.c_int
         self._lib.blockjit_last_error.restype = ctypes.c_char_p
         self._lib.blockjit_kernel_names.restype = ctypes.c_char_p
-        self._lib.blockjit_operation_names.restype = ctypes.c_char_p
+        # Operations came later: an older library has none.
+        if hasattr(self._lib, "blockjit_operation_names"):
+            self._lib.blockjit_operation_names.restype = ctypes.c_char_p
         self._lib.blockjit_launch_prepared.argtypes = [
             ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), ctypes.c_int32,
             ctypes.c_void_p]
@@ -158,6 +160,8 @@ class Blockjit:
         """Registered operations (several algorithms, the faster chosen on
         first use): launched and prepared by name like kernels, with no
         constexprs or launch configuration."""
+        if not hasattr(self._lib, "blockjit_operation_names"):
+            return []
         names = self._lib.blockjit_operation_names().decode()
         return names.split(",") if names else []
 

@@ -179,6 +179,12 @@ std::string tuningKeyMaterial(llvm::StringRef firstConfigMaterial,
                               llvm::StringRef deviceName,
                               llvm::StringRef tuningKey,
                               llvm::ArrayRef<std::string> configs) {
+  return "blockjit tuning result\ndevice " + deviceName.str() + "\nkey " +
+         tuningKey.str() + "\nconfigs " + configListDigest(configs) +
+         "\nkernel\n" + firstConfigMaterial.str();
+}
+
+std::string configListDigest(llvm::ArrayRef<std::string> configs) {
   // The list as its count and SHA-256: softmax_columns' space named in
   // full made every tuned shape's entry ~450 KB.
   llvm::SHA256 digest;
@@ -186,10 +192,8 @@ std::string tuningKeyMaterial(llvm::StringRef firstConfigMaterial,
     digest.update(config);
     digest.update(llvm::StringRef("\n"));
   }
-  std::string listDigest = llvm::toHex(digest.final(), /*LowerCase=*/true);
-  return "blockjit tuning result\ndevice " + deviceName.str() + "\nkey " +
-         tuningKey.str() + "\nconfigs " + std::to_string(configs.size()) +
-         " sha256:" + listDigest + "\nkernel\n" + firstConfigMaterial.str();
+  return std::to_string(configs.size()) +
+         " sha256:" + llvm::toHex(digest.final(), /*LowerCase=*/true);
 }
 
 std::string operationKeyMaterial(

@@ -150,13 +150,17 @@ std::string tuningKeyMaterial(llvm::StringRef firstConfigMaterial,
                               llvm::StringRef tuningKey,
                               llvm::ArrayRef<std::string> configs);
 
+/// "12 sha256:...": a config list as its count and SHA-256 (what tuning and
+/// operation keys hold of a search space).
+std::string configListDigest(llvm::ArrayRef<std::string> configs);
+
 /// The full text the disk cache keys an operation's choice of algorithm by
 /// (runtime/Operation.h): the device's name; the choice key (the
 /// operation, its arguments' types and its key arguments' values); and each
 /// algorithm's name with its kernels as traced for the arguments
-/// (artifactKeyMaterial()s, the compiler's fingerprint in each), so a change
-/// to an algorithm, a kernel's code, the compiler or the device chooses
-/// again.
+/// (artifactKeyMaterial()s, the compiler's fingerprint in each) and their
+/// tuners' config lists (configListDigest), so a change to an algorithm, a
+/// kernel's code or search space, the compiler or the device chooses again.
 std::string operationKeyMaterial(
     llvm::StringRef deviceName, llvm::StringRef choiceKey,
     llvm::ArrayRef<std::pair<std::string, std::vector<std::string>>>

@@ -24,11 +24,12 @@ int fail(std::string message) {
   return 1;
 }
 
-/// Converts C arguments into launch arguments (false: an error is set).
-bool convertArgs(const char *name, const blockjit_arg *args, int32_t numArgs,
-                 llvm::SmallVectorImpl<Arg> &converted) {
+/// Converts C arguments into launch arguments (false: an error is set);
+/// `what` names the kernel or operation in errors.
+bool convertArgs(const std::string &what, const blockjit_arg *args,
+                 int32_t numArgs, llvm::SmallVectorImpl<Arg> &converted) {
   if (numArgs < 0 || (numArgs > 0 && !args)) {
-    fail("kernel '" + std::string(name) + "': " +
+    fail(what + ": " +
          (numArgs < 0
               ? "num_args is negative (" + std::to_string(numArgs) + ")"
               : "args is NULL but num_args is " + std::to_string(numArgs)));
@@ -93,8 +94,8 @@ LaunchOptions convertOptions(const blockjit_launch_options *options) {
   return launchOptions;
 }
 
-/// What a name launches: a registered kernel or operation (neither: an
-/// error is set).
+/// What a name launches: a registered kernel, else an operation (neither:
+/// an error is set).
 struct Launchable {
   const RegisteredKernel *kernel = nullptr;
   const RegisteredOperation *operation = nullptr;
@@ -102,8 +103,8 @@ struct Launchable {
 };
 
 Launchable find(const char *name) {
-  Launchable found{findKernel(name ? name : ""),
-                   findOperation(name ? name : "")};
+  const RegisteredKernel *kernel = findKernel(name ? name : "");
+  Launchable found{kernel, kernel ? nullptr : findOperation(name ? name : "")};
   if (!found)
     fail(std::string("no kernel or operation named '") + (name ? name : "") +
          "' (kernels: " + blockjit_kernel_names() +
@@ -119,7 +120,7 @@ const RegisteredKernel *convert(const RegisteredKernel *kernel,
                                 const blockjit_launch_options *options,
                                 llvm::SmallVectorImpl<Arg> &converted,
                                 LaunchOptions &launchOptions) {
-  if (!convertArgs(kernel->name.c_str(), args, numArgs, converted))
+  if (!convertArgs("kernel '" + kernel->name + "'", args, numArgs, converted))
     return nullptr;
   launchOptions = convertOptions(options);
   if (options && options->autotune) {
@@ -173,7 +174,8 @@ int blockjit_launch(const char *kernel, const blockjit_arg *args,
     return 1;
   llvm::SmallVector<Arg, 16> converted;
   if (found.operation) {
-    if (!convertArgs(kernel, args, numArgs, converted))
+    if (!convertArgs("operation '" + found.operation->name + "'", args, numArgs,
+                     converted))
       return 1;
     if (llvm::Error error = found.operation->operation().run(
             convertOptions(options), converted))
@@ -245,7 +247,8 @@ int blockjit_prepare(const char *kernel, const blockjit_arg *args,
     return 1;
   llvm::SmallVector<Arg, 16> converted;
   if (found.operation) {
-    if (!convertArgs(kernel, args, numArgs, converted))
+    if (!convertArgs("operation '" + found.operation->name + "'", args, numArgs,
+                     converted))
       return 1;
     auto operation = found.operation->operation().prepare(
         convertOptions(options), converted);

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
+#include <optional>
 
 namespace blockjit {
 
@@ -72,22 +74,28 @@ llvm::SmallVector<uint64_t, 16> runtimeValues(llvm::ArrayRef<Arg> args) {
 }
 
 /// `prepared` (an operation's arguments) with new runtime values, one a
-/// runtime argument as runtimeValues() gives them; false when a value other
-/// than a pointer's differs (a prepared launch then takes the general path).
-bool withValues(llvm::ArrayRef<Arg> prepared, llvm::ArrayRef<uint64_t> values,
-                llvm::SmallVectorImpl<Arg> &args) {
+/// runtime argument as runtimeValues() gives them, in `args`; true when only
+/// pointers differ (a prepared launch then takes its prepared path). An i32
+/// value out of range is an error, as in PreparedLaunch.
+llvm::Expected<bool> withValues(llvm::ArrayRef<Arg> prepared,
+                                llvm::ArrayRef<uint64_t> values,
+                                llvm::SmallVectorImpl<Arg> &args) {
   llvm::SmallVector<uint64_t, 16> old = runtimeValues(prepared);
   args.assign(prepared.begin(), prepared.end());
   bool same = true;
   for (size_t i = 0; i < args.size(); ++i) {
     Arg &arg = args[i];
     uint64_t value = values[i];
-    same &= arg.kind == Arg::Kind::Pointer || value == old[i];
     switch (arg.kind) {
     case Arg::Kind::Pointer:
       arg.pointer = reinterpret_cast<const void *>(uintptr_t(value));
-      break;
+      continue;
     case Arg::Kind::Int32:
+      if (int64_t(value) != int64_t(int32_t(value)))
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            "value #%zu (%lld) does not fit the i32 it was prepared as", i,
+            (long long)int64_t(value));
       arg.i32 = int32_t(value);
       break;
     case Arg::Kind::Int64:
@@ -97,6 +105,7 @@ bool withValues(llvm::ArrayRef<Arg> prepared, llvm::ArrayRef<uint64_t> values,
       arg.u64 = value;
       break;
     case Arg::Kind::Float32: {
+      value &= 0xffffffffu; // a float's bits are the low 32
       uint32_t bits = uint32_t(value);
       std::memcpy(&arg.f32, &bits, sizeof bits);
       break;
@@ -105,10 +114,19 @@ bool withValues(llvm::ArrayRef<Arg> prepared, llvm::ArrayRef<uint64_t> values,
       std::memcpy(&arg.f64, &value, sizeof value);
       break;
     case Arg::Kind::Constexpr:
-      break;
+      continue;
     }
+    same &= value == old[i];
   }
   return same;
+}
+
+/// A tuner's search space (configListDigest).
+std::string configsDigest(const AutotuneSpec &spec) {
+  std::vector<std::string> configs;
+  for (const TuningConfig &config : spec.configs)
+    configs.push_back(config.str());
+  return configListDigest(configs);
 }
 
 /// The launches of `algorithm` on `args`, each configured by its tuner.
@@ -177,6 +195,10 @@ llvm::Error Operation::operationError(const llvm::Twine &message) const {
 llvm::Error Operation::checkArgs(llvm::ArrayRef<Arg> args) const {
   if (spec_.algorithms.empty())
     return operationError("no algorithms to choose from");
+  for (const Algorithm &algorithm : spec_.algorithms)
+    if (algorithm.steps.empty())
+      return operationError("algorithm '" + algorithm.name +
+                            "' launches nothing");
   if (args.size() != spec_.params.size())
     return operationError("takes " + llvm::Twine(spec_.params.size()) +
                           " arguments (" + llvm::join(spec_.params, ", ") +
@@ -306,21 +328,23 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
           Arg::typedPointer(reinterpret_cast<const void *>(
                                 uintptr_t(4096) * (standIns.size() + 1)),
                             buffer.dtype));
-    llvm::Error failed = llvm::Error::success();
+    std::optional<std::string> why;
     for (const AlgorithmStep &step : algorithm.steps) {
       auto key = specializationFor(step.tuner->kernel(), traceOptions,
                                    step.args(args, standIns));
       auto material = key ? diskCacheKeyFor(step.tuner->kernel(), *key)
                           : llvm::Expected<DiskCacheKey>(key.takeError());
       if (!material) {
-        failed = material.takeError();
+        why = llvm::toString(material.takeError());
         break;
       }
-      materials[a].push_back(std::move(material->material));
+      // The tuner's search space too: a new config may tune the kernel,
+      // and so the algorithm, faster.
+      materials[a].push_back(material->material + "\ntuner " +
+                             configsDigest(step.tuner->spec()));
     }
-    if (failed)
-      choice.skipped.push_back(
-          {algorithm.name, llvm::toString(std::move(failed))});
+    if (why)
+      choice.skipped.push_back({algorithm.name, *why});
     else
       candidate[a] = true;
   }
@@ -362,7 +386,8 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
     }
   }
 
-  // Buffers that timing changes, saved: (buffer, copy, bytes).
+  // Buffers that timing changes, saved: (buffer, copy, bytes). Every
+  // return from here on gives them back (RestoreOnExit).
   std::vector<DeviceBuffer> held;
   std::vector<std::tuple<void *, void *, size_t>> saved;
   for (const TuningBuffer &buffer : spec_.restore) {
@@ -384,13 +409,30 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
     saved.push_back({address, copy->data(), bytes});
     held.push_back(std::move(*copy));
   }
+  // Every copy is attempted, whatever fails before it.
   auto restore = [&]() -> llvm::Error {
+    llvm::Error errors = llvm::Error::success();
     for (auto &[address, copy, bytes] : saved)
-      if (llvm::Error e = executor.copyOnStream(address, copy, bytes,
-                                                options.stream, options.device))
-        return e;
-    return executor.synchronize(options.device);
+      errors = llvm::joinErrors(std::move(errors),
+                                executor.copyOnStream(address, copy, bytes,
+                                                      options.stream,
+                                                      options.device));
+    return llvm::joinErrors(std::move(errors),
+                            executor.synchronize(options.device));
   };
+  // Restores on a return that has not (an error's own is kept).
+  struct RestoreOnExit {
+    std::function<llvm::Error()> restore;
+    bool done = false;
+    llvm::Error finish() {
+      done = true;
+      return restore();
+    }
+    ~RestoreOnExit() {
+      if (!done)
+        llvm::consumeError(restore());
+    }
+  } restoreOnExit{restore};
 
   // 3. Each algorithm's scratch, and one run (its kernels tune): one that
   // fails is left out.
@@ -400,17 +442,22 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
   // tuners' lookups stay out of the timed runs).
   std::vector<std::vector<OperationLaunch>> configured(count);
   std::vector<size_t> running;
+  // An algorithm that specialized but failed here (out of memory, a launch
+  // the device refused) may run another time: such a choice is not stored.
+  bool failedToRun = false;
   for (size_t a = 0; a < count; ++a) {
     if (!candidate[a])
       continue;
     const Algorithm &algorithm = spec_.algorithms[a];
     llvm::Error failed = llvm::Error::success();
     for (const ScratchBuffer &buffer : scratchFor(a, args)) {
+      if (failed)
+        break;
       auto block = DeviceBuffer::allocate(targetKind, size_t(bytesOf(buffer)),
                                           options.device);
       if (!block) {
         failed = block.takeError();
-        break;
+        continue;
       }
       scratchArgs[a].push_back(block->arg(buffer.dtype));
       scratch[a].push_back(std::move(*block));
@@ -429,12 +476,13 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
     if (failed) {
       choice.skipped.push_back(
           {algorithm.name, llvm::toString(std::move(failed))});
+      failedToRun = true;
       continue;
     }
     running.push_back(a);
   }
   if (running.empty()) {
-    if (llvm::Error e = restore())
+    if (llvm::Error e = restoreOnExit.finish())
       return std::move(e);
     return noneRuns();
   }
@@ -492,7 +540,7 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
     }
   }
   // 5. Give the restored buffers their contents back.
-  if (llvm::Error e = restore()) {
+  if (llvm::Error e = restoreOnExit.finish()) {
     llvm::consumeError(std::move(failed));
     return std::move(e);
   }
@@ -501,7 +549,7 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
 
   ++choicesTimed_;
   choice.choosingMilliseconds = millisecondsSince(start);
-  if (diskKey) {
+  if (diskKey && !failedToRun) {
     std::string content =
         "algorithm " + spec_.algorithms[choice.algorithm].name + "\n";
     for (auto &[name, ms] : choice.timings)
@@ -630,8 +678,14 @@ llvm::Error PreparedOperation::launch(llvm::ArrayRef<uint64_t> values,
         "operation '%s': a prepared launch takes %zu values, got %zu",
         operation_->name().c_str(), args_.size(), values.size());
   llvm::SmallVector<Arg, 16> args;
-  if (!withValues(args_, values, args)) {
+  auto same = withValues(args_, values, args);
+  if (!same)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "operation '" + operation_->name() + "': " +
+                                       llvm::toString(same.takeError()));
+  if (!*same) {
     // New sizes: the general path chooses (and allocates) for them.
+    ++*generalLaunches_;
     LaunchOptions options = options_;
     options.stream = stream;
     return operation_->run(options, args);

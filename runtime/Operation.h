@@ -153,6 +153,9 @@ public:
   size_t numValues() const { return args_.size(); }
   /// The first launch's prepared resources.
   const KernelResources &resources() const;
+  /// Launches that took the general path (values other than pointers
+  /// differed from the prepared ones; tests).
+  int generalLaunches() const { return generalLaunches_->load(); }
 
 private:
   friend class Operation;
@@ -166,6 +169,8 @@ private:
   std::vector<PreparedLaunch> prepared_;
   std::shared_ptr<ScratchOwner> scratch_;
   llvm::SmallVector<Arg, 8> scratchArgs_;
+  std::shared_ptr<std::atomic<int>> generalLaunches_ =
+      std::make_shared<std::atomic<int>>(0);
 };
 
 class Operation {
@@ -198,7 +203,8 @@ public:
 
   /// How many times this operation timed its algorithms (tests).
   int choicesTimed() const { return choicesTimed_.load(); }
-  /// Forgets the choices held in memory (tests).
+  /// Forgets the choices held in memory (tests; not while another thread
+  /// chooses or holds a choice).
   void forgetInMemory();
 
 private:

@@ -50,13 +50,15 @@ void busy_kernel(Ptr<float> dst_ptr, Ptr<float> src_ptr, Int n, Constexpr WORK,
   store(dst_ptr + offsets, sum, mask);
 }
 
-/// A tuner with one config: WORK = `work`, blocks of 1024, ADD = `add`.
-std::unique_ptr<Autotuner> busyTuner(const char *name, int64_t work, bool add) {
+/// A tuner with one config: WORK = `work`, blocks of 1024, ADD = `add`;
+/// `emptyGrid`: a grid of 0 programs, which every launch refuses.
+std::unique_ptr<Autotuner> busyTuner(const char *name, int64_t work, bool add,
+                                     bool emptyGrid = false) {
   AutotuneSpec spec;
   spec.configs = {{4, 1, 1, {{"WORK", work}, {"ADD", add}}}};
-  spec.grid = [](const TuningConfig &, const KernelResources &,
-                 llvm::ArrayRef<Arg> args) {
-    return Grid{int((args[2].i32 + 1023) / 1024)};
+  spec.grid = [emptyGrid](const TuningConfig &, const KernelResources &,
+                          llvm::ArrayRef<Arg> args) {
+    return Grid{emptyGrid ? 0 : int((args[2].i32 + 1023) / 1024)};
   };
   return std::make_unique<Autotuner>(
       jit(name, busy_kernel,
@@ -71,7 +73,8 @@ enum { kAcc, kX, kN };
 struct Tuners {
   std::unique_ptr<Autotuner> addSlow = busyTuner("op_add_slow", 20000, true),
                              addFast = busyTuner("op_add", 1, true),
-                             copy = busyTuner("op_copy", 1, false);
+                             copy = busyTuner("op_copy", 1, false),
+                             refused = busyTuner("op_refused", 1, true, true);
 };
 Tuners &tuners() {
   static Tuners t;
@@ -243,6 +246,30 @@ TEST(Operation, LeavesOutAnAlgorithmThatFails) {
   EXPECT_NE(message.find("again:"), std::string::npos) << message;
 }
 
+// An algorithm that specializes but fails to run (here every launch is
+// refused; out of memory would be another) is left out, and the choice it
+// leaves is not stored on disk: another process times again.
+TEST(Operation, AChoiceAfterARunFailureIsNotStored) {
+  ScopedCacheDirectory cache;
+  OperationSpec spec = accumulateSpec();
+  spec.algorithms[1].steps[1].tuner = tuners().refused.get();
+  Buffers b(2000);
+  std::vector<float> before = b.acc;
+  {
+    Operation op(spec);
+    auto choice = op.choose(cpu(), b.args());
+    ASSERT_TRUE(bool(choice)) << llvm::toString(choice.takeError());
+    EXPECT_EQ((*choice)->algorithm, 0u);
+    ASSERT_EQ((*choice)->skipped.size(), 1u);
+    EXPECT_NE((*choice)->skipped[0].second.find("grid"), std::string::npos)
+        << (*choice)->skipped[0].second;
+    EXPECT_EQ(b.acc, before); // restored, the failed algorithm's runs too
+  }
+  Operation again(spec);
+  ASSERT_TRUE(bool(again.choose(cpu(), b.args())));
+  EXPECT_EQ(again.choicesTimed(), 1);
+}
+
 TEST(Operation, ReportsBadArguments) {
   ScopedCacheDirectory cache;
   Operation op(accumulateSpec());
@@ -322,13 +349,19 @@ TEST(Operation, PreparedRunsNewPointersAndNewSizes) {
                        uint64_t(uintptr_t(other.x.data())), 3000};
   ASSERT_FALSE(bool(prepared->launch(values, nullptr)));
   expectAddedOnce(other, before);
+  EXPECT_EQ(prepared->generalLaunches(), 0);
   // Another size: the general path (its own choice and scratch).
   Buffers larger(9000);
   before = larger.acc;
   uint64_t largerValues[] = {uint64_t(uintptr_t(larger.acc.data())),
                              uint64_t(uintptr_t(larger.x.data())), 9000};
   ASSERT_FALSE(bool(prepared->launch(largerValues, nullptr)));
+  EXPECT_EQ(prepared->generalLaunches(), 1);
   expectAddedOnce(larger, before);
+  // A size that does not fit the i32 it was prepared as is an error.
+  uint64_t hugeValues[] = {values[0], values[1], uint64_t(1) << 32 | 3000};
+  std::string huge = llvm::toString(prepared->launch(hugeValues, nullptr));
+  EXPECT_NE(huge.find("does not fit the i32"), std::string::npos) << huge;
   // A wrong count of values is an error.
   EXPECT_EQ(
       llvm::toString(prepared->launch(llvm::ArrayRef(values, 2), nullptr)),
@@ -408,9 +441,12 @@ TEST(SoftmaxDim0, InPlace) {
   std::vector<double> want(rows * cols);
   referenceSoftmaxColumns(x.data(), want.data(), rows, cols, cols, cols,
                           [](float v) { return double(v); });
-  ASSERT_FALSE(bool(examples::softmaxDim0().run(
-      cpu(), {x.data(), x.data(), int32_t(cols), int32_t(cols), int32_t(rows),
-              int32_t(cols)})));
+  // A fresh operation: its first run times (and restores) here.
+  Operation op(examples::softmaxDim0().spec());
+  ASSERT_FALSE(
+      bool(op.run(cpu(), {x.data(), x.data(), int32_t(cols), int32_t(cols),
+                          int32_t(rows), int32_t(cols)})));
+  EXPECT_EQ(op.choicesTimed(), 1);
   for (int64_t i = 0; i < rows * cols; ++i) {
     if (std::isnan(want[i]))
       ASSERT_TRUE(std::isnan(x[i])) << i;
@@ -517,15 +553,17 @@ TEST(SoftmaxDim0, ThroughTheCABI) {
   // Bad arguments are errors, never a crash: a null input (restoring the
   // output during timing must not read it either), too few arguments, an
   // integer input the kernels cannot load -inf into.
+  // (4 x the rows: another key, so that choosing, not a choice held in
+  // memory, meets the null pointer.)
   blockjit_arg nullInput[] = {pointer(y.data()), pointer(nullptr), i32(cols),
-                              i32(cols),         i32(rows + 1),    i32(cols)};
+                              i32(cols),         i32(rows * 4),    i32(cols)};
   EXPECT_NE(blockjit_launch("softmax_dim0", nullInput, 6, &options), 0);
   EXPECT_NE(std::string(blockjit_last_error()).find("is a null pointer"),
             std::string::npos)
       << blockjit_last_error();
   EXPECT_NE(blockjit_launch("softmax_dim0", args, 5, &options), 0);
   blockjit_arg intInput[] = {pointer(y.data()), pointer(x.data()), i32(cols),
-                             i32(cols),         i32(rows + 2),     i32(cols)};
+                             i32(cols),         i32(rows * 8),     i32(cols)};
   intInput[1].dtype = BLOCKJIT_I32;
   EXPECT_NE(blockjit_launch("softmax_dim0", intInput, 6, &options), 0);
   EXPECT_NE(std::string(blockjit_last_error()).find("no algorithm runs"),
