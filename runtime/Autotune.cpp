@@ -37,19 +37,6 @@ int paramIndex(const KernelDef &kernel, llvm::StringRef name) {
   return -1;
 }
 
-/// An integer argument's value (scalars and constexprs), if it is one.
-std::optional<int64_t> integerValue(const Arg &arg) {
-  switch (arg.kind) {
-  case Arg::Kind::Int32:
-    return arg.i32;
-  case Arg::Kind::Int64:
-  case Arg::Kind::Constexpr:
-    return arg.i64;
-  default:
-    return std::nullopt;
-  }
-}
-
 /// The best configs of the first pass that are timed again, interleaved.
 constexpr int kFinalists = 3;
 
@@ -239,6 +226,18 @@ static llvm::Expected<std::string> tuningKeyText(const KernelDef &kernel,
     text += keyArgText(keyArg, *value);
   }
   return text;
+}
+
+std::optional<int64_t> integerValue(const Arg &arg) {
+  switch (arg.kind) {
+  case Arg::Kind::Int32:
+    return arg.i32;
+  case Arg::Kind::Int64:
+  case Arg::Kind::Constexpr:
+    return arg.i64;
+  default:
+    return std::nullopt;
+  }
 }
 
 std::string keyArgText(const TuningKeyArg &arg, int64_t value) {

@@ -53,6 +53,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -104,6 +105,9 @@ struct TuningKeyArg {
   std::string name;
   KeyBucket bucket = KeyBucket::Exact;
 };
+
+/// An integer argument's value (scalars and constexprs), if it is one.
+std::optional<int64_t> integerValue(const Arg &arg);
 
 /// "n_rows=4096;": how key argument `arg` with value `value` (bucketed)
 /// enters a tuning key, or an operation's choice key.

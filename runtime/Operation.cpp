@@ -240,13 +240,8 @@ llvm::Expected<std::string> Operation::keyText(const LaunchOptions &options,
   for (const TuningKeyArg &keyArg : spec_.key) {
     auto it = llvm::find(spec_.params, keyArg.name);
     size_t index = it - spec_.params.begin();
-    std::optional<int64_t> value;
-    if (it != spec_.params.end()) {
-      if (args[index].kind == Arg::Kind::Int32)
-        value = args[index].i32;
-      else if (args[index].kind == Arg::Kind::Int64)
-        value = args[index].i64;
-    }
+    std::optional<int64_t> value =
+        it == spec_.params.end() ? std::nullopt : integerValue(args[index]);
     if (!value)
       return operationError("choice key '" + keyArg.name +
                             "' is not an integer parameter");

@@ -33,9 +33,9 @@ enum { kOut, kIn, kInStride, kOutStride, kRows, kCols };
 /// combine and the stats scratch are laid out over them).
 constexpr int64_t kSplitStatsColumns = 64;
 
-int64_t integerOf(const Arg &arg) {
-  return arg.kind == Arg::Kind::Int32 ? arg.i32 : arg.i64;
-}
+/// An integer argument's value (0 for another kind: its launches then
+/// report the argument).
+int64_t integerOf(const Arg &arg) { return integerValue(arg).value_or(0); }
 
 Algorithm oneLaunch() {
   Algorithm algorithm;

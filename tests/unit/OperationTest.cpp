@@ -371,6 +371,20 @@ TEST(Operation, PreparedRunsNewPointersAndNewSizes) {
 
 namespace {
 
+/// got[i] within abs 1e-6 + rel 1e-5 of want[i] (NaN where want[i] is);
+/// `what` labels a failure. Call it in ASSERT_NO_FATAL_FAILURE.
+void expectNearReference(llvm::ArrayRef<float> got, llvm::ArrayRef<double> want,
+                         const std::string &what = "") {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(want[i]))
+      ASSERT_TRUE(std::isnan(got[i])) << what << " " << i;
+    else
+      ASSERT_NEAR(got[i], want[i], 1e-6 + 1e-5 * std::abs(want[i]))
+          << what << " " << i;
+  }
+}
+
 void expectSoftmaxDim0(int64_t rows, int64_t cols, int64_t stride) {
   std::vector<float> x = columnsInput(rows, cols, stride);
   std::vector<float> y(rows * stride, -7.0f);
@@ -380,17 +394,8 @@ void expectSoftmaxDim0(int64_t rows, int64_t cols, int64_t stride) {
   ASSERT_FALSE(bool(examples::softmaxDim0().run(
       cpu(), {y.data(), x.data(), int32_t(stride), int32_t(stride),
               int32_t(rows), int32_t(cols)})));
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < stride; ++c) {
-      double got = y[r * stride + c];
-      double expected = c < cols ? want[r * stride + c] : -7.0;
-      if (std::isnan(expected)) {
-        ASSERT_TRUE(std::isnan(got)) << r << "," << c;
-        continue;
-      }
-      ASSERT_NEAR(got, expected, 1e-6 + 1e-5 * std::abs(expected))
-          << r << "," << c;
-    }
+  // The padding between rows keeps -7 (want's too).
+  expectNearReference(y, want);
 }
 
 } // namespace
@@ -423,13 +428,8 @@ TEST(SoftmaxDim0, EachAlgorithmMatches) {
         bool(op.run(cpu(), {y.data(), x.data(), int32_t(cols), int32_t(cols),
                             int32_t(rows), int32_t(cols)})))
         << spec.algorithms[a].name;
-    for (int64_t i = 0; i < rows * cols; ++i) {
-      if (std::isnan(want[i]))
-        ASSERT_TRUE(std::isnan(y[i])) << spec.algorithms[a].name << " " << i;
-      else
-        ASSERT_NEAR(y[i], want[i], 1e-6 + 1e-5 * std::abs(want[i]))
-            << spec.algorithms[a].name << " " << i;
-    }
+    ASSERT_NO_FATAL_FAILURE(
+        expectNearReference(y, want, spec.algorithms[a].name));
   }
 }
 
@@ -447,16 +447,12 @@ TEST(SoftmaxDim0, InPlace) {
       bool(op.run(cpu(), {x.data(), x.data(), int32_t(cols), int32_t(cols),
                           int32_t(rows), int32_t(cols)})));
   EXPECT_EQ(op.choicesTimed(), 1);
-  for (int64_t i = 0; i < rows * cols; ++i) {
-    if (std::isnan(want[i]))
-      ASSERT_TRUE(std::isnan(x[i])) << i;
-    else
-      ASSERT_NEAR(x[i], want[i], 1e-6 + 1e-5 * std::abs(want[i])) << i;
-  }
+  expectNearReference(x, want);
 }
 
-// Preparing runs nothing on the caller's buffers: an in-place prepared
-// operation computes softmax of the input, not of its softmax.
+// Preparing does not run the algorithm on the caller's buffers (tuning
+// restores what it writes): an in-place prepared operation computes softmax
+// of the input, not of its softmax.
 TEST(SoftmaxDim0, PreparedInPlace) {
   ScopedCacheDirectory cache;
   const int64_t rows = 200, cols = 30;
@@ -481,12 +477,7 @@ TEST(SoftmaxDim0, PreparedInPlace) {
                        uint64_t(rows),
                        uint64_t(cols)};
   ASSERT_FALSE(bool(prepared->launch(values, nullptr)));
-  for (int64_t i = 0; i < rows * cols; ++i) {
-    if (std::isnan(want[i]))
-      ASSERT_TRUE(std::isnan(x[i])) << i;
-    else
-      ASSERT_NEAR(x[i], want[i], 1e-6 + 1e-5 * std::abs(want[i])) << i;
-  }
+  expectNearReference(x, want);
 }
 
 // The C ABI launches and prepares operations by name, as kernels.
@@ -513,17 +504,9 @@ TEST(SoftmaxDim0, ThroughTheCABI) {
                          i32(cols),         i32(rows),         i32(cols)};
   blockjit_launch_options options{};
   options.target = BLOCKJIT_TARGET_CPU;
-  auto expectSoftmax = [&] {
-    for (int64_t i = 0; i < rows * cols; ++i) {
-      if (std::isnan(want[i]))
-        ASSERT_TRUE(std::isnan(y[i])) << i;
-      else
-        ASSERT_NEAR(y[i], want[i], 1e-6 + 1e-5 * std::abs(want[i])) << i;
-    }
-  };
   ASSERT_EQ(blockjit_launch("softmax_dim0", args, 6, &options), 0)
       << blockjit_last_error();
-  expectSoftmax();
+  ASSERT_NO_FATAL_FAILURE(expectNearReference(y, want));
 
   std::fill(y.begin(), y.end(), 0.0f);
   blockjit_prepared *prepared = nullptr;
@@ -543,7 +526,7 @@ TEST(SoftmaxDim0, ThroughTheCABI) {
                        uint64_t(cols)};
   ASSERT_EQ(blockjit_launch_prepared(prepared, values, 6, nullptr), 0)
       << blockjit_last_error();
-  expectSoftmax();
+  ASSERT_NO_FATAL_FAILURE(expectNearReference(y, want));
   blockjit_release(prepared);
 
   EXPECT_NE(blockjit_warmup("softmax_dim0", args, 6, &options, nullptr), 0);
