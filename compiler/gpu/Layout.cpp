@@ -249,6 +249,20 @@ AxisBits blockjit::axisBitsOf(ArrayRef<int64_t> shape, const Layout1D &layout,
   return bits;
 }
 
+int64_t blockjit::stretchedRegisterBits(Operation *load,
+                                        const Layout1D &layout) {
+  auto dims = load->getAttrOfType<DenseI64ArrayAttr>(
+      blkgpu::BlkGPUDialect::kStretchedDimsAttrName);
+  if (!dims)
+    return 0;
+  ArrayRef<int64_t> shape =
+      cast<RankedTensorType>(load->getResult(0).getType()).getShape();
+  int64_t bits = 0;
+  for (int64_t d : dims.asArrayRef())
+    bits |= axisBitsOf(shape, layout, d).registerMask;
+  return bits;
+}
+
 bool blockjit::partialsCrossCluster(Type element) {
   return reductionAccumulatorType(element).getIntOrFloatBitWidth() <= 32;
 }

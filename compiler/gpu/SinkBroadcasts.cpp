@@ -16,11 +16,19 @@
 //     blkgpu.all_reduce(x, a), which leaves each line's result in the
 //     threads that hold the line (in-thread, shuffles, shared memory only
 //     across warps);
-//   - elementwise ops of those: the same op on the rebuilt operands.
+//   - a load whose pointers, mask and `other` are made of those (a weight
+//     row [1, N] over a tile's rows): the load of the stretched pointers,
+//     where the original load was (so it reads what that one read), marked
+//     blkgpu.stretched_dims; every thread reads the elements it holds,
+//     each of its own once (the lowering loads one register of each run of
+//     registers that differ only along the stretched dimensions), as
+//     Triton's loads in a slice layout do;
+//   - elementwise ops of those (blk.addptr included): the same op on the
+//     rebuilt operands.
 // The elementwise ops then run on more elements (cheap index arithmetic, or
 // values that are equal along the reduced axis and that CSE merges per
-// thread after the lowering). Anything else (a loaded block, a scan) keeps
-// its broadcast.
+// thread after the lowering). Anything else (a scan, a gather's load)
+// keeps its broadcast.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Passes.h"
@@ -30,6 +38,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
+
+#include <map>
+#include <tuple>
 
 namespace blockjit {
 #define GEN_PASS_DEF_BLKSINKBROADCASTS
@@ -41,13 +52,19 @@ using namespace blockjit;
 
 namespace {
 
+/// The loads rebuilt so far, by original load, shape and dims: a row that
+/// several broadcasts stretch the same way is loaded once.
+using StretchedLoads = std::map<
+    std::tuple<Operation *, SmallVector<int64_t>, SmallVector<int64_t>>, Value>;
+
 /// Rebuilds values in the shape `shape` of one broadcast's result. A value
 /// of rank r comes with `dims`, the result dimension each of its dimensions
 /// is (its size there or 1); the result's other dimensions are stretched.
 class BroadcastSinker {
 public:
-  BroadcastSinker(OpBuilder &builder, ArrayRef<int64_t> shape)
-      : builder(builder), shape(shape) {}
+  BroadcastSinker(OpBuilder &builder, ArrayRef<int64_t> shape,
+                  StretchedLoads &loads)
+      : builder(builder), shape(shape), loads(loads) {}
 
   /// Whether `value` can be rebuilt, visiting at most kMaxOps ops, and
   /// whether doing so removes an exchange (a range or a reduction).
@@ -71,6 +88,8 @@ public:
           cast<SplatElementsAttr>(constant.getValue()).resizeSplat(result));
     if (auto range = dyn_cast<blk::MakeRangeOp>(def))
       return sinkRange(range, dims[0]);
+    if (auto load = dyn_cast<blk::LoadOp>(def))
+      return sinkLoad(load, dims);
     if (auto reduce = dyn_cast<blk::ReduceOp>(def))
       return blkgpu::AllReduceOp::create(
           builder, loc, reduce.getSrc().getType(), reduce.getKindAttr(),
@@ -94,6 +113,7 @@ private:
   static constexpr int kMaxOps = 64;
   OpBuilder &builder;
   ArrayRef<int64_t> shape;
+  StretchedLoads &loads;
   int budget = kMaxOps;
   bool removesExchange = false;
 
@@ -143,19 +163,67 @@ private:
       removesExchange = true;
       return true;
     }
+    if (auto load = dyn_cast<blk::LoadOp>(def)) {
+      for (Value operand : load->getOperands())
+        if (isa<RankedTensorType>(operand.getType()) && !check(operand, dims))
+          return false;
+      removesExchange = true;
+      return true;
+    }
     if (auto expand = dyn_cast<blk::ExpandDimsOp>(def))
       return check(expand.getSrc(), withoutDim(dims, expand.getAxis()));
     if (auto inner = dyn_cast<blk::BroadcastOp>(def))
       return check(inner.getSrc(), dims);
     // Memory-effect free is enough (integer division included): the op runs
     // on the same values, before the broadcast the original reached.
-    if (!def->hasTrait<OpTrait::Elementwise>() || def->getNumRegions() != 0 ||
-        !isMemoryEffectFree(def))
+    if (!(def->hasTrait<OpTrait::Elementwise>() || isa<blk::AddPtrOp>(def)) ||
+        def->getNumRegions() != 0 || !isMemoryEffectFree(def))
       return false;
     for (Value operand : def->getOperands())
       if (isa<RankedTensorType>(operand.getType()) && !check(operand, dims))
         return false;
     return true;
+  }
+
+  /// `load` seen at `dims`, loading the stretched pointers: created where
+  /// `load` is, so that the same stores precede it, with its operands
+  /// rebuilt there (they are computed before `load`, so their rebuilt
+  /// sources are too).
+  Value sinkLoad(blk::LoadOp load, ArrayRef<int64_t> dims) {
+    auto key = std::make_tuple(load.getOperation(), SmallVector<int64_t>(shape),
+                               SmallVector<int64_t>(dims));
+    if (auto done = loads.find(key); done != loads.end())
+      return done->second;
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(load);
+    auto rebuilt = [&](Value operand) -> Value {
+      if (!operand || !isa<RankedTensorType>(operand.getType()))
+        return operand;
+      return sink(operand, dims);
+    };
+    auto stretchedLoad = blk::LoadOp::create(
+        builder, load.getLoc(), rebuilt(load.getPtr()), rebuilt(load.getMask()),
+        rebuilt(load.getOther()), load.getEvictionAttr());
+    stretchedLoad->setAttr(
+        blkgpu::BlkGPUDialect::kStretchedDimsAttrName,
+        builder.getDenseI64ArrayAttr(stretchedDims(
+            cast<RankedTensorType>(load.getType()).getShape(), dims)));
+    loads[key] = stretchedLoad;
+    return stretchedLoad;
+  }
+
+  /// The result's dimensions that a value of `valueShape` seen at `dims`
+  /// does not span: absent from it, or of size 1 there.
+  SmallVector<int64_t> stretchedDims(ArrayRef<int64_t> valueShape,
+                                     ArrayRef<int64_t> dims) const {
+    SmallVector<int64_t> stretched;
+    for (int64_t d = 0; d < int64_t(shape.size()); ++d) {
+      const int64_t *at = llvm::find(dims, d);
+      if (shape[d] > 1 &&
+          (at == dims.end() || valueShape[at - dims.begin()] == 1))
+        stretched.push_back(d);
+    }
+    return stretched;
   }
 
   /// make_range(start, start + n) along result dimension `dim` (n equals
@@ -182,6 +250,7 @@ struct BlkSinkBroadcasts
     : blockjit::impl::BlkSinkBroadcastsBase<BlkSinkBroadcasts> {
   void runOnOperation() override {
     SmallVector<blk::BroadcastOp> broadcasts;
+    StretchedLoads loads;
     getOperation().walk(
         [&](blk::BroadcastOp broadcast) { broadcasts.push_back(broadcast); });
     for (blk::BroadcastOp broadcast : broadcasts) {
@@ -191,7 +260,7 @@ struct BlkSinkBroadcasts
       if (type.getEncoding())
         continue;
       OpBuilder builder(broadcast);
-      BroadcastSinker sinker(builder, type.getShape());
+      BroadcastSinker sinker(builder, type.getShape(), loads);
       SmallVector<int64_t> dims =
           llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
       // A range already alone under its broadcast stays as it is (the

@@ -48,18 +48,23 @@ std::optional<Layout1D> blockLayoutOf(blk::LoadOp load) {
 }
 
 /// The 32-bit registers each thread gives `load`'s block (which has a
-/// linear layout).
+/// linear layout): one set for the registers a stretched row repeats.
 int64_t registerWordsOf(blk::LoadOp load) {
   auto type = cast<RankedTensorType>(load.getType());
   int64_t words = (blk::elementBytes(type.getElementType()) + 3) / 4;
-  return layoutOf(type).perThread() * std::max<int64_t>(1, words);
+  Layout1D layout = layoutOf(type);
+  int64_t repeats = int64_t(1) << llvm::popcount(
+                        uint64_t(stretchedRegisterBits(load, layout)));
+  return layout.perThread() / repeats * std::max<int64_t>(1, words);
 }
 
 /// Whether `load`'s block can be kept in shared memory: numbers in a
-/// linear layout that no thread holds twice.
+/// linear layout that no thread holds twice (a stretched row is, in
+/// registers, already held once).
 bool canStage(blk::LoadOp load) {
   std::optional<Layout1D> layout = blockLayoutOf(load);
   return layout && !layout->replicated() &&
+         !load->hasAttr(blkgpu::BlkGPUDialect::kStretchedDimsAttrName) &&
          cast<RankedTensorType>(load.getType()).getElementType().isIntOrFloat();
 }
 

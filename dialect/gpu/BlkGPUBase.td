@@ -71,6 +71,13 @@ def BlkGPU_Dialect : Dialect {
     /// (its value then `other`) instead of branching around it.
     static constexpr ::llvm::StringLiteral kBranchFreeLoadAttrName =
         "blkgpu.branch_free";
+    /// A dense i64 array on blk.load: the dimensions of its block along
+    /// which its pointers, mask and `other` are the same (blk-sink-broadcasts
+    /// stretched a loaded row over them). The GPU lowering loads one
+    /// register of each run of a thread's registers that differ only along
+    /// them and gives the others its values.
+    static constexpr ::llvm::StringLiteral kStretchedDimsAttrName =
+        "blkgpu.stretched_dims";
 
   private:
     void registerAttributes();

@@ -80,6 +80,29 @@ LogicalResult checkUnitMark(Operation *op, NamedAttribute attr,
   return success();
 }
 
+/// `attr` (blkgpu.stretched_dims) on a blk.load of a block: dimensions of
+/// the block in increasing order, at least one.
+LogicalResult checkStretchedDims(Operation *op, NamedAttribute attr) {
+  auto dims = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+  auto block = op->getNumResults() == 1
+                   ? dyn_cast<RankedTensorType>(op->getResult(0).getType())
+                   : RankedTensorType();
+  if (op->getName().getStringRef() != "blk.load" || !block || !dims ||
+      dims.empty())
+    return op->emitError() << attr.getName().getValue()
+                           << " is a non-empty array<i64> of dimensions on a "
+                              "blk.load of a block";
+  int64_t previous = -1;
+  for (int64_t d : dims.asArrayRef()) {
+    if (d <= previous || d >= block.getRank())
+      return op->emitError()
+             << attr.getName().getValue() << " lists dimensions of the "
+             << block.getRank() << "-D block in increasing order, not " << dims;
+    previous = d;
+  }
+  return success();
+}
+
 } // namespace
 
 /// The module attributes of this dialect: `blkgpu.num_warps`, the warps per
@@ -146,6 +169,8 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
     return checkUnitMark(op, attr, {"scf.if"}, "scf.if");
   if (attr.getName() == kBranchFreeLoadAttrName)
     return checkUnitMark(op, attr, {"blk.load"}, "blk.load");
+  if (attr.getName() == kStretchedDimsAttrName)
+    return checkStretchedDims(op, attr);
   return op->emitError() << "unknown blkgpu attribute '"
                          << attr.getName().getValue() << "' (the module takes "
                          << kNumWarpsAttrName << ", " << kNumCTAsAttrName
@@ -157,5 +182,6 @@ LogicalResult BlkGPUDialect::verifyOperationAttribute(Operation *op,
                          << kCTALocalAttrName << ", blk.make_range and "
                          << "blk.broadcast " << kRematerializedAttrName
                          << ", scf.if " << kVersionedAccessAttrName
-                         << " and blk.load " << kBranchFreeLoadAttrName << ")";
+                         << " and blk.load " << kBranchFreeLoadAttrName
+                         << " and " << kStretchedDimsAttrName << ")";
 }

@@ -11,6 +11,11 @@
 //   - layernorm along rows: the mean and the variance divided by n and
 //     rsqrt'ed between the reduction and its broadcast;
 //   - softmax down columns, BLOCK_N columns per program;
+//   - layernorm with weight and bias rows loaded once in front of a
+//     persistent loop over row tiles (w[None, :] over every tile) and a
+//     per-row shift loaded [BLOCK_M] and stretched along the columns
+//     (shift[:, None]): blk-sink-broadcasts loads those at the tile's shape
+//     (blkgpu.stretched_dims) instead of exchanging them;
 // f32 and f16 (reductions accumulate in f32), with the edge rows (all -inf,
 // +inf, NaN, +-1000) and masked tails in both dimensions.
 //
@@ -62,6 +67,39 @@ const std::shared_ptr<KernelDef> &tileRowLayerNorm() {
         Tensor centered = where(mask, x - mean, 0.0);
         Tensor rstd = rsqrt(sum(centered * centered, 1, true) / n + eps);
         store(out + offsets, centered * rstd, mask);
+      });
+  return kernel;
+}
+
+/// Layernorm of row tiles with weight and bias, then + shift[row]: programs
+/// take tiles program_id(0), + num_programs(0), ...; weight and bias are
+/// loaded once, before the loop.
+const std::shared_ptr<KernelDef> &tileLayerNormAffine() {
+  static auto kernel = jit(
+      "tile_layernorm_affine",
+      [](Ptr<> out, Ptr<> in, Ptr<> weight, Ptr<> bias, Ptr<> shift, Int stride,
+         Int m, Int n, Float eps, Constexpr BLOCK_M, Constexpr BLOCK_N) {
+        Tensor cols = arange(0, BLOCK_N);
+        Tensor col_mask = cols < n;
+        Tensor w = load(weight + cols, col_mask, 0.0).to(DType::F32);
+        Tensor b = load(bias + cols, col_mask, 0.0).to(DType::F32);
+        Tensor w_row = w.expand_dims(0), b_row = b.expand_dims(0);
+        Tensor cols2 = cols.expand_dims(0);
+        Tensor n_tiles = cdiv(m, BLOCK_M);
+        for_range(program_id(0), n_tiles, num_programs(0), [&](Int tile) {
+          Tensor rows = tile * BLOCK_M + arange(0, BLOCK_M);
+          Tensor row_shift =
+              load(shift + rows, rows < m, 0.0).to(DType::F32).expand_dims(1);
+          Tensor rows2 = rows.expand_dims(1);
+          Tensor mask = (rows2 < m) & (cols2 < n);
+          Tensor offsets = rows2 * stride + cols2;
+          Tensor x = load(in + offsets, mask, 0.0).to(DType::F32);
+          Tensor mean = sum(x, 1, true) / n;
+          Tensor centered = where(mask, x - mean, 0.0);
+          Tensor rstd = rsqrt(sum(centered * centered, 1, true) / n + eps);
+          store(out + offsets, centered * rstd * w_row + b_row + row_shift,
+                mask);
+        });
       });
   return kernel;
 }
@@ -169,6 +207,77 @@ Case tileCase(Kind kind, DType type, TileShape s) {
   return c;
 }
 
+/// The affine layernorm on `programs` persistent programs: weight, bias and
+/// shift of their own (weight with +-1e4 and a 0, bias with 1e30 and
+/// -1e30), rows with +inf, NaN and +-1000 as tileCase's.
+Case affineCase(DType type, TileShape s, int programs) {
+  const int64_t stride = s.n + 5;
+  Case c{std::string("tile_layernorm_affine_") + suffix(type) + "_m" +
+             std::to_string(s.m) + "_n" + std::to_string(s.n) + "_b" +
+             std::to_string(s.blockM) + "x" + std::to_string(s.blockN) + "_w" +
+             std::to_string(s.numWarps) + "_p" + std::to_string(programs),
+         {"tiles:tile_layernorm_affine"},
+         tileLayerNormAffine()};
+  std::vector<double> in =
+      floats(type, s.m * stride, unsigned(s.m * 5 + s.n), false);
+  for (int64_t i = 0; s.m > 3 && i < s.n; ++i)
+    in[3 * stride + i] = i % 2 ? 1000 : -1000;
+  if (s.m > 1)
+    in[1 * stride + s.n / 2] = kInf;
+  if (s.m > 2)
+    in[2 * stride + s.n / 3] = kNaN;
+  std::vector<double> weight = floats(type, s.n, unsigned(s.n), false);
+  std::vector<double> bias = floats(type, s.n, unsigned(s.n + 1), false);
+  std::vector<double> shift = floats(type, s.m, unsigned(s.m), false);
+  weight[0] = 0;
+  if (s.n > 2)
+    weight[s.n - 1] = type == DType::F32 ? 1e4 : -1e3;
+  if (type == DType::F32 && s.n > 3) {
+    bias[1] = 1e30;
+    bias[2] = -1e30;
+  }
+  c.buffers = {{type, in},
+               {type, sentinel(s.m * stride)},
+               {type, weight},
+               {type, bias},
+               {type, shift}};
+  const double eps = 1e-5;
+  c.args = {bufArg(1),
+            bufArg(0),
+            bufArg(2),
+            bufArg(3),
+            bufArg(4),
+            i32Arg(int32_t(stride)),
+            i32Arg(int32_t(s.m)),
+            i32Arg(int32_t(s.n)),
+            f32Arg(float(eps)),
+            constArg(s.blockM),
+            constArg(s.blockN)};
+  c.grid = {programs};
+  c.numWarps = s.numWarps;
+  // Relative to the output's scale where the bias is huge.
+  c.tolerance = type == DType::F32
+                    ? Tolerance{1e-3, 1e-5, "f32: abs 1e-3 + rel 1e-5"}
+                    : Tolerance{3e-2, 1e-2, "f16: abs 3e-2 + rel 1e-2"};
+  c.reference = [s, stride, eps](Buffers &b) {
+    for (int64_t r = 0; r < s.m; ++r) {
+      double mean = 0, var = 0;
+      for (int64_t i = 0; i < s.n; ++i)
+        mean += b[0][r * stride + i];
+      mean /= double(s.n);
+      for (int64_t i = 0; i < s.n; ++i) {
+        double d = b[0][r * stride + i] - mean;
+        var += d * d;
+      }
+      double rstd = 1 / std::sqrt(var / double(s.n) + eps);
+      for (int64_t i = 0; i < s.n; ++i)
+        b[1][r * stride + i] =
+            (b[0][r * stride + i] - mean) * rstd * b[2][i] + b[3][i] + b[4][r];
+    }
+  };
+  return c;
+}
+
 } // namespace
 
 void addTiles2DCases(std::vector<Case> &cases) {
@@ -202,6 +311,17 @@ void addTiles2DCases(std::vector<Case> &cases) {
     for (const TileShape &s : columnShapes)
       cases.push_back(tileCase(Kind::ColumnSoftmax, type, s));
   }
+  // Affine layernorm: the stretched rows' registers in registers, lanes and
+  // warps (16x64 on 4 warps: 2 rows a thread; 64x64 on 4: 8; 4x1024 on 8:
+  // rows across warps; 32x32 on 1 warp; 2x32 over 4 warps wraps), tails in
+  // both dimensions (1823 x 781 in 8 x 1024 tiles), several tiles a program.
+  const std::pair<TileShape, int> affineShapes[] = {
+      {{37, 64, 16, 64, 4}, 2},   {{130, 61, 64, 64, 4}, 1},
+      {{9, 1000, 4, 1024, 8}, 2}, {{70, 17, 32, 32, 1}, 3},
+      {{5, 17, 2, 32, 4}, 2},     {{1823, 781, 8, 1024, 8}, 37}};
+  for (DType type : {DType::F32, DType::F16})
+    for (auto [s, programs] : affineShapes)
+      cases.push_back(affineCase(type, s, programs));
 }
 
 } // namespace blockjit::difftest

@@ -474,6 +474,11 @@ struct LoadLowering : KernelOpLowering<blk::LoadOp> {
     ValueRange ptrs = adaptor.getPtr();
     ValueRange other = load.getOther() ? adaptor.getOther() : ValueRange();
     SmallVector<Value> result;
+    // Registers that differ only in these bits hold the same element of a
+    // stretched row (blkgpu.stretched_dims): each access loads the first.
+    int64_t sameElementBits = stretchedRegisterBits(load, layout);
+    if (sameElementBits & (width - 1))
+      sameElementBits = 0;
     auto vectorType = VectorType::get({width}, element);
     bool branchFree =
         load->hasAttr(blkgpu::BlkGPUDialect::kBranchFreeLoadAttrName);
@@ -514,6 +519,11 @@ struct LoadLowering : KernelOpLowering<blk::LoadOp> {
       return ifOp.getResult(0);
     };
     for (int64_t k = 0; k < layout.perThread(); k += width) {
+      if (int64_t first = k & ~sameElementBits; first != k) {
+        for (int64_t j = 0; j < width; ++j)
+          result.push_back(result[first + j]);
+        continue;
+      }
       Value loaded;
       if (!load.getMask()) {
         loaded = loadUnder(Value(), k, width);

@@ -41,7 +41,7 @@ func.func @k() attributes {blkgpu.num_warps = 4 : i32} {
 
 // -----
 
-// expected-error @+1 {{unknown blkgpu attribute 'blkgpu.num_threads' (the module takes blkgpu.num_warps, blkgpu.num_ctas, blkgpu.programs_per_cta, blkgpu.dynamic_shared_bytes, blkgpu.residency and blkgpu.cluster_fallback, blk.reduce and blkgpu.all_reduce blkgpu.cta_local, blk.make_range and blk.broadcast blkgpu.rematerialized, scf.if blkgpu.versioned_access and blk.load blkgpu.branch_free)}}
+// expected-error @+1 {{unknown blkgpu attribute 'blkgpu.num_threads' (the module takes blkgpu.num_warps, blkgpu.num_ctas, blkgpu.programs_per_cta, blkgpu.dynamic_shared_bytes, blkgpu.residency and blkgpu.cluster_fallback, blk.reduce and blkgpu.all_reduce blkgpu.cta_local, blk.make_range and blk.broadcast blkgpu.rematerialized, scf.if blkgpu.versioned_access and blk.load blkgpu.branch_free and blkgpu.stretched_dims)}}
 module attributes {blkgpu.num_threads = 128 : i32} {
 }
 

@@ -88,10 +88,10 @@ func.func @between(%x: tensor<8x4xf32>, %n: f32) -> (tensor<8x4xf32>, tensor<4xf
 
 // -----
 
-// What stays: the broadcast of a loaded row (its elements live in other
-// threads) and of a reduction stretched to another shape than its
-// operand's. A column maximum stretched back down the columns becomes an
-// all-reduce along axis 0.
+// What stays: the broadcast of a row loaded through pointers the pass
+// cannot rebuild (a function argument here; a gather in a kernel), and of a
+// reduction stretched to another shape than its operand's. A column maximum
+// stretched back down the columns becomes an all-reduce along axis 0.
 
 // CHECK-LABEL: func.func @kept
 // CHECK:         %[[ROW:.*]] = blk.broadcast %{{.*}} : tensor<1x64xf32> -> tensor<16x64xf32>
@@ -123,4 +123,87 @@ func.func @one_row() -> tensor<1x64xi32> {
   %r2 = blk.expand_dims %r axis = 1 : tensor<1xi32> -> tensor<1x1xi32>
   %rb = blk.broadcast %r2 : tensor<1x1xi32> -> tensor<1x64xi32>
   return %rb : tensor<1x64xi32>
+}
+
+// -----
+
+// A loaded row stretched over a tile's rows (a layernorm's weight, Triton's
+// w[None, :]): its pointers, mask and `other` are rebuilt at the tile's
+// shape and loaded there, marked stretched along dim 0, so each thread
+// reads the columns it holds and no element crosses threads. The load stays
+// where the row was loaded, before the store to the same buffer and outside
+// the loop, so it reads what the row read. Both broadcasts of the row share
+// one stretched load; the row's own use keeps the row.
+
+// CHECK-LABEL: func.func @weight_row
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<16x64xf32>
+// CHECK-DAG:     %[[C:.*]] = blk.make_range 0 to 64 : tensor<64xi32>
+// CHECK-DAG:     %[[C2:.*]] = blk.expand_dims %[[C]] axis = 0 : tensor<64xi32> -> tensor<1x64xi32>
+// CHECK-DAG:     %[[CB:.*]] = blk.broadcast %[[C2]] : tensor<1x64xi32> -> tensor<16x64xi32>
+// CHECK-DAG:     %[[MASK:.*]] = arith.cmpi slt, %[[CB]], %{{.*}} : tensor<16x64xi32>
+// CHECK-DAG:     %[[BASE:.*]] = blk.splat %arg0 : !blk.ptr<f32> -> tensor<16x64x!blk.ptr<f32>>
+// CHECK-DAG:     %[[PTRS:.*]] = blk.addptr %[[BASE]], %[[CB]] : tensor<16x64x!blk.ptr<f32>>, tensor<16x64xi32>
+// CHECK-DAG:     %[[W:.*]] = blk.load %[[PTRS]], %[[MASK]], %[[ZERO]] {blkgpu.stretched_dims = array<i64: 0>} : tensor<16x64x!blk.ptr<f32>>
+// CHECK-DAG:     %[[ROW:.*]] = blk.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x64x!blk.ptr<f32>>
+// CHECK:         blk.store
+// CHECK:         scf.for
+// CHECK:           arith.mulf %{{.*}}, %[[W]] : tensor<16x64xf32>
+// CHECK:           arith.addf %{{.*}}, %[[W]] : tensor<16x64xf32>
+// CHECK-NOT:     blk.broadcast
+// CHECK:         return %[[ROW]]
+func.func @weight_row(%w: !blk.ptr<f32>, %x: tensor<16x64xf32>, %n: i32, %steps: i32) -> tensor<1x64xf32> {
+  %cols = blk.make_range 0 to 64 : tensor<64xi32>
+  %c2 = blk.expand_dims %cols axis = 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %wb = blk.splat %w : !blk.ptr<f32> -> tensor<1x64x!blk.ptr<f32>>
+  %wp = blk.addptr %wb, %c2 : tensor<1x64x!blk.ptr<f32>>, tensor<1x64xi32>
+  %ns = blk.splat %n : i32 -> tensor<1x64xi32>
+  %m = arith.cmpi slt, %c2, %ns : tensor<1x64xi32>
+  %zero = arith.constant dense<0.0> : tensor<1x64xf32>
+  %row = blk.load %wp, %m, %zero : tensor<1x64x!blk.ptr<f32>>
+  %one = arith.constant dense<1.0> : tensor<1x64xf32>
+  blk.store %wp, %one, %m : tensor<1x64x!blk.ptr<f32>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %steps step %c1 : i32 {
+    %rowb = blk.broadcast %row : tensor<1x64xf32> -> tensor<16x64xf32>
+    %y = arith.mulf %x, %rowb : tensor<16x64xf32>
+    %rowb2 = blk.broadcast %row : tensor<1x64xf32> -> tensor<16x64xf32>
+    %z = arith.addf %y, %rowb2 : tensor<16x64xf32>
+    %xs = blk.splat %w : !blk.ptr<f32> -> tensor<16x64x!blk.ptr<f32>>
+    blk.store %xs, %z : tensor<16x64x!blk.ptr<f32>>
+  }
+  return %row : tensor<1x64xf32>
+}
+
+// -----
+
+// A 1-D load of one value per row ([16] then [:, None]) stretches along the
+// columns, and so does a gather through such a load's offsets (two loads,
+// both stretched); a load through pointers the pass cannot rebuild keeps its
+// broadcast.
+
+// CHECK-LABEL: func.func @column_and_gather
+// CHECK:         %[[B:.*]] = blk.load %{{.*}} {blkgpu.stretched_dims = array<i64: 1>} : tensor<16x8x!blk.ptr<f32>>
+// CHECK:         %[[O:.*]] = blk.load %{{.*}} {blkgpu.stretched_dims = array<i64: 1>} : tensor<16x8x!blk.ptr<i32>>
+// CHECK:         %[[P:.*]] = blk.addptr %{{.*}}, %[[O]] : tensor<16x8x!blk.ptr<f32>>, tensor<16x8xi32>
+// CHECK:         %[[V:.*]] = blk.load %[[P]] {blkgpu.stretched_dims = array<i64: 1>} : tensor<16x8x!blk.ptr<f32>>
+// CHECK:         %[[G:.*]] = blk.broadcast %{{.*}} : tensor<16x1xf32> -> tensor<16x8xf32>
+// CHECK:         return %[[B]], %[[V]], %[[G]]
+func.func @column_and_gather(%bias: !blk.ptr<f32>, %offsets: !blk.ptr<i32>, %idx: tensor<16x1x!blk.ptr<f32>>) -> (tensor<16x8xf32>, tensor<16x8xf32>, tensor<16x8xf32>) {
+  %rows = blk.make_range 0 to 16 : tensor<16xi32>
+  %bs = blk.splat %bias : !blk.ptr<f32> -> tensor<16x!blk.ptr<f32>>
+  %bp = blk.addptr %bs, %rows : tensor<16x!blk.ptr<f32>>, tensor<16xi32>
+  %b = blk.load %bp : tensor<16x!blk.ptr<f32>>
+  %b2 = blk.expand_dims %b axis = 1 : tensor<16xf32> -> tensor<16x1xf32>
+  %bb = blk.broadcast %b2 : tensor<16x1xf32> -> tensor<16x8xf32>
+  %os = blk.splat %offsets : !blk.ptr<i32> -> tensor<16x!blk.ptr<i32>>
+  %op = blk.addptr %os, %rows : tensor<16x!blk.ptr<i32>>, tensor<16xi32>
+  %o = blk.load %op : tensor<16x!blk.ptr<i32>>
+  %vp = blk.addptr %bs, %o : tensor<16x!blk.ptr<f32>>, tensor<16xi32>
+  %v = blk.load %vp : tensor<16x!blk.ptr<f32>>
+  %v2 = blk.expand_dims %v axis = 1 : tensor<16xf32> -> tensor<16x1xf32>
+  %vb = blk.broadcast %v2 : tensor<16x1xf32> -> tensor<16x8xf32>
+  %g = blk.load %idx : tensor<16x1x!blk.ptr<f32>>
+  %gb = blk.broadcast %g : tensor<16x1xf32> -> tensor<16x8xf32>
+  return %bb, %vb, %gb : tensor<16x8xf32>, tensor<16x8xf32>, tensor<16x8xf32>
 }

@@ -1,5 +1,6 @@
 // RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4" --blk-stage-in-shared | FileCheck %s
 // RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=8" --blk-stage-in-shared | FileCheck %s --check-prefix=EIGHT
+// RUN: sed 's/ {blkgpu.stretched_dims = array<i64: 0>}//' %s | blockjit-opt --split-input-file --blk-assign-layouts="num-warps=4" --blk-stage-in-shared | FileCheck %s --check-prefix=UNMARKED
 
 // Loads hoisted in front of the row loop that uses them (a layernorm's
 // weight and bias) stay in registers through every row, beside the loop's
@@ -146,6 +147,44 @@ func.func @widened_weights(%out: !blk.ptr<bf16>, %in: !blk.ptr<bf16>, %w: !blk.p
     %op = blk.splat %orow : !blk.ptr<bf16> -> tensor<16384x!blk.ptr<bf16>>
     %ops = blk.addptr %op, %r : tensor<16384x!blk.ptr<bf16>>, tensor<16384xi32>
     blk.store %ops, %yt, %m : tensor<16384x!blk.ptr<bf16>>
+  }
+  return
+}
+
+// -----
+
+// A stretched row (blkgpu.stretched_dims, from blk-sink-broadcasts: a weight
+// row loaded at a 16 x 1024 tile's shape) is held once per thread: on 4 warps
+// each thread's 128 registers of it are 16 repeats of 8 (the 4 row bits are
+// register bits), so it counts 8 words beside the tile's 128 and stays a
+// blk.load in registers, where shared memory would hold 16 copies of each
+// element. Unmarked, the same hoisted block counts 128 words, 256 in all,
+// and moves to shared memory (UNMARKED).
+
+// CHECK-LABEL: func.func @stretched_weight
+// CHECK-NOT:     blkgpu.async_load
+// CHECK:         %[[W:.*]] = blk.load %{{.*}} {blkgpu.stretched_dims = array<i64: 0>}
+// CHECK:         scf.for
+// CHECK:           %[[X:.*]] = blk.load
+// CHECK:           arith.mulf %[[X]], %[[W]]
+
+// UNMARKED-LABEL: func.func @stretched_weight
+// UNMARKED:         blkgpu.async_load
+func.func @stretched_weight(%in: !blk.ptr<f32>, %w: !blk.ptr<f32>, %tiles: i32) {
+  %r = blk.make_range 0 to 1024 : tensor<1024xi32>
+  %r2 = blk.expand_dims %r axis = 0 : tensor<1024xi32> -> tensor<1x1024xi32>
+  %rb = blk.broadcast %r2 : tensor<1x1024xi32> -> tensor<16x1024xi32>
+  %wp = blk.splat %w : !blk.ptr<f32> -> tensor<16x1024x!blk.ptr<f32>>
+  %wps = blk.addptr %wp, %rb : tensor<16x1024x!blk.ptr<f32>>, tensor<16x1024xi32>
+  %wv = blk.load %wps {blkgpu.stretched_dims = array<i64: 0>} : tensor<16x1024x!blk.ptr<f32>>
+  %pid = blk.program_id 0 : i32
+  %np = blk.num_programs 0 : i32
+  scf.for %t = %pid to %tiles step %np : i32 {
+    %xp = blk.splat %in : !blk.ptr<f32> -> tensor<16x1024x!blk.ptr<f32>>
+    %xps = blk.addptr %xp, %rb : tensor<16x1024x!blk.ptr<f32>>, tensor<16x1024xi32>
+    %x = blk.load %xps : tensor<16x1024x!blk.ptr<f32>>
+    %y = arith.mulf %x, %wv : tensor<16x1024xf32>
+    blk.store %xps, %y : tensor<16x1024x!blk.ptr<f32>>
   }
   return
 }
