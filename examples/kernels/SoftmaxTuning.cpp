@@ -328,8 +328,15 @@ AutotuneSpec rowTuningSpec(RowArgPositions where,
   return spec;
 }
 
+/// The output buffer's rows, which tuning runs overwrite: in place (output
+/// = input), each timed run would apply softmax to the last one's result.
+static TuningBuffer softmaxOutput() {
+  return rowMajorBuffer("output_ptr", 0, /*rowStride=*/3, kSoftmaxArgs);
+}
+
 Autotuner &softmaxTuner() {
-  static Autotuner tuner(softmax(), rowTuningSpec(kSoftmaxArgs));
+  static Autotuner tuner(softmax(),
+                         rowTuningSpec(kSoftmaxArgs, {softmaxOutput()}));
   return tuner;
 }
 
@@ -345,6 +352,7 @@ Autotuner &softmaxOnlineTuner() {
                    llvm::ArrayRef<Arg> args) {
       return rowGrid(c, resources, args, kSoftmaxArgs.rows);
     };
+    spec.restore = {softmaxOutput()};
     spec.prune = [](llvm::ArrayRef<TuningConfig> configs,
                     llvm::ArrayRef<Arg>, const Target &target) {
       std::vector<TuningConfig> kept;

@@ -107,6 +107,32 @@ TEST(GPUAutotune, RestoredDeviceBufferKeepsItsContents) {
   expectSoftmax(host, result, rows, cols);
 }
 
+// The registered softmax and softmax_online tuners give an in-place output
+// back after timing (they did not: each timed run applied softmax again).
+TEST(GPUAutotune, RegisteredSoftmaxTunersInPlaceComputeOnce) {
+  REQUIRE_GPU();
+  const int rows = 64, cols = 3000;
+  for (Autotuner *tuner :
+       {&examples::softmaxTuner(), &examples::softmaxOnlineTuner()}) {
+    ScopedCacheDirectory cache;
+    std::vector<float> host = rowsOf(rows, cols), result(host.size());
+    auto data = DeviceBuffer::copyOf(TargetKind::CUDA, llvm::ArrayRef(host));
+    ASSERT_TRUE(bool(data));
+    std::vector<Arg> args = {
+        data->arg<float>(), data->arg<float>(), cols, cols, rows, cols,
+        Constexpr(4096)};
+    auto tuned = tuner->choose(onGPU(), args);
+    ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
+    EXPECT_FALSE(tuned->result->untimed) << tuner->kernel().name();
+    ASSERT_FALSE(bool(data->download(result)));
+    EXPECT_EQ(result, host) << tuner->kernel().name();
+    ASSERT_FALSE(bool(tuner->launch(onGPU(), args)));
+    ASSERT_FALSE(bool(executorFor(TargetKind::CUDA).synchronize(0)));
+    ASSERT_FALSE(bool(data->download(result)));
+    expectSoftmax(host, result, rows, cols);
+  }
+}
+
 TEST(GPUAutotune, PreparedLaunchWithAMisalignedPointerTakesTheGeneralPath) {
   REQUIRE_GPU();
   const int rows = 8, cols = 1024;
