@@ -302,14 +302,19 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
       return operationError("its untimed pick " +
                             llvm::Twine(choice.algorithm) +
                             " is not an algorithm");
+    const Algorithm &picked = spec_.algorithms[choice.algorithm];
+    if (std::optional<std::string> why =
+            picked.refuse ? picked.refuse(args, targetKind) : std::nullopt)
+      return operationError("its untimed pick " + picked.name +
+                            " refuses these arguments: " + *why);
     choice.untimed = true;
     return choice;
   }
 
   // 1. Each algorithm's launches as these arguments specialize and trace
   // them (the scratch stand-in addresses, aligned as allocations are). One
-  // that does not (a null pointer, a dtype its kernels do not take) is left
-  // out before anything runs or is copied.
+  // that does not (a null pointer, a dtype its kernels do not take) or that
+  // refuses these arguments is left out before anything runs or is copied.
   LaunchOptions traceOptions = options;
   traceOptions.target = targetKind;
   // Per algorithm, each launch's disk cache material (its traced IR).
@@ -324,7 +329,11 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
                                 uintptr_t(4096) * (standIns.size() + 1)),
                             buffer.dtype));
     std::optional<std::string> why;
+    if (algorithm.refuse)
+      why = algorithm.refuse(args, targetKind);
     for (const AlgorithmStep &step : algorithm.steps) {
+      if (why)
+        break;
       auto key = specializationFor(step.tuner->kernel(), traceOptions,
                                    step.args(args, standIns));
       auto material = key ? diskCacheKeyFor(step.tuner->kernel(), *key)

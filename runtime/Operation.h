@@ -91,6 +91,14 @@ struct Algorithm {
   std::vector<AlgorithmStep> steps;
   /// Optional: the scratch buffers these arguments need.
   std::function<std::vector<ScratchBuffer>(llvm::ArrayRef<Arg> args)> scratch;
+  /// Optional: why this algorithm does not take these arguments on
+  /// `target` (softmax's one block a row: a row longer than the block can
+  /// be), none when it does. Such an algorithm is left out like one that
+  /// does not specialize, before anything runs. Decide from values the
+  /// operation's key buckets alike, so that a choice kept on disk holds.
+  std::function<std::optional<std::string>(llvm::ArrayRef<Arg> args,
+                                           TargetKind target)>
+      refuse;
 };
 
 struct OperationSpec {

@@ -181,6 +181,13 @@ Autotuner &softmaxColumnsNormalizeTuner();
 /// registered for the C ABI). Input and output of any float type.
 Operation &softmaxDim0();
 
+/// softmax_rows(output_ptr, input_ptr, input_row_stride, output_row_stride,
+///              n_rows, n_cols): row-wise softmax of any length by the
+/// faster of softmax (one block a row; it refuses rows longer than
+/// kSoftmaxMaxBlock) and softmax_online (chunks) for the shape, timed on
+/// first use and kept on disk (SoftmaxRows.cpp; registered for the C ABI).
+Operation &softmaxRows();
+
 /// softmax_backward(dx_ptr, y_ptr, dy_ptr, dx_row_stride, y_row_stride,
 ///                  dy_row_stride, n_rows, n_cols; BLOCK_SIZE):
 /// dx = y * (dy - sum(y * dy)), the gradient of softmax's input.

@@ -11,10 +11,12 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/Operation.h"
 #include "examples/kernels/Kernels.h"
+#include "examples/kernels/Reference.h"
 #include "examples/kernels/ReferenceFamily.h"
 #include "runtime/Registry.h"
 #include "runtime/blockjit_c.h"
 #include "tests/common/ColumnsInput.h"
+#include "tests/common/RowsInput.h"
 #include "tests/common/ScopedCacheDirectory.h"
 #include "tests/common/ScopedEnv.h"
 
@@ -26,6 +28,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace blockjit;
@@ -556,4 +559,118 @@ TEST(SoftmaxDim0, ThroughTheCABI) {
   EXPECT_NE(std::string(blockjit_last_error()).find("operations: "),
             std::string::npos)
       << blockjit_last_error();
+}
+
+namespace {
+
+/// softmax_rows (a fresh operation, so it chooses here) of rowsInput into
+/// a separate output, or in place; checks it against the double reference
+/// and returns its choice.
+OperationChoice expectSoftmaxRows(int64_t rows, int64_t cols, int64_t stride,
+                                  bool inPlace = false) {
+  std::vector<float> x = rowsInput(rows, cols, stride);
+  std::vector<double> want(rows * stride, -5.0);
+  examples::referenceSoftmax(x.data(), want.data(), rows, cols, stride, stride,
+                             [](float v) { return double(v); });
+  std::vector<float> y(rows * stride, -5.0f);
+  float *out = inPlace ? x.data() : y.data();
+  Operation op(examples::softmaxRows().spec());
+  std::vector<Arg> args = {
+      out,           x.data(),     int32_t(stride), int32_t(stride),
+      int32_t(rows), int32_t(cols)};
+  auto choice = op.choose(cpu(), args);
+  EXPECT_TRUE(bool(choice)) << llvm::toString(choice.takeError());
+  if (!choice)
+    return {};
+  EXPECT_FALSE(bool(op.run(cpu(), args)));
+  expectNearReference(inPlace ? x : y, want,
+                      std::to_string(rows) + "x" + std::to_string(cols));
+  return **choice;
+}
+
+} // namespace
+
+// Rows that softmax's block holds: both algorithms are timed, and the
+// chosen one matches the double reference (strided rows, -inf, NaN, 3e38,
+// an all -inf row), out of place and in place.
+TEST(SoftmaxRows, TimesBothWhereSoftmaxHoldsTheRow) {
+  ScopedCacheDirectory cache;
+  for (auto [rows, cols, stride] :
+       {std::tuple<int64_t, int64_t, int64_t>{1823, 781, 800},
+        {9, 4097, 4097},
+        {1, 1, 1}}) {
+    OperationChoice choice = expectSoftmaxRows(rows, cols, stride);
+    EXPECT_EQ(choice.timings.size(), 2u) << rows << "x" << cols;
+    EXPECT_TRUE(choice.skipped.empty());
+  }
+  OperationChoice inPlace = expectSoftmaxRows(300, 1000, 1000, true);
+  EXPECT_EQ(inPlace.timings.size(), 2u);
+}
+
+// Rows longer than softmax's block: softmax refuses them (said in the
+// choice), softmax_online runs; untimed, the pick is softmax_online there
+// and softmax below.
+TEST(SoftmaxRows, LongerRowsThanSoftmaxHoldsRunOnline) {
+  ScopedCacheDirectory cache;
+  const int64_t cols = examples::kSoftmaxMaxBlock + 1;
+  OperationChoice choice = expectSoftmaxRows(5, cols, cols);
+  EXPECT_EQ(examples::softmaxRows().spec().algorithms[choice.algorithm].name,
+            "softmax_online");
+  ASSERT_EQ(choice.skipped.size(), 1u);
+  EXPECT_EQ(choice.skipped[0].first, "softmax");
+  EXPECT_NE(choice.skipped[0].second.find(
+                "is longer than its largest block (1048576)"),
+            std::string::npos)
+      << choice.skipped[0].second;
+
+  ScopedEnv off("BLOCKJIT_AUTOTUNE", "0");
+  OperationChoice untimedLong = expectSoftmaxRows(2, cols, cols + 3, true);
+  EXPECT_TRUE(untimedLong.untimed);
+  EXPECT_EQ(untimedLong.algorithm, 1u);
+  OperationChoice untimedShort = expectSoftmaxRows(7, 1000, 1003);
+  EXPECT_EQ(untimedShort.algorithm, 0u);
+}
+
+// An untimed pick that refuses the arguments is an error, not a launch.
+TEST(SoftmaxRows, UntimedPickThatRefusesIsAnError) {
+  ScopedEnv off("BLOCKJIT_AUTOTUNE", "0");
+  OperationSpec forced = examples::softmaxRows().spec();
+  forced.untimed = [](llvm::ArrayRef<Arg>, TargetKind) { return size_t(0); };
+  Operation op(std::move(forced));
+  const int64_t cols = examples::kSoftmaxMaxBlock + 1;
+  std::vector<float> x(cols), y(cols);
+  auto choice = op.choose(cpu(), {y.data(), x.data(), int32_t(cols),
+                                  int32_t(cols), 1, int32_t(cols)});
+  ASSERT_FALSE(bool(choice));
+  std::string message = llvm::toString(choice.takeError());
+  EXPECT_NE(message.find("its untimed pick softmax refuses these arguments: "
+                         "a row of 1048577 elements"),
+            std::string::npos)
+      << message;
+}
+
+// The C ABI launches it by name.
+TEST(SoftmaxRows, ThroughTheCABI) {
+  ScopedCacheDirectory cache;
+  EXPECT_NE(std::string(blockjit_operation_names()).find("softmax_rows"),
+            std::string::npos);
+  const int64_t rows = 64, cols = 333;
+  std::vector<float> x = rowsInput(rows, cols, cols), y(rows * cols);
+  std::vector<double> want(rows * cols);
+  examples::referenceSoftmax(x.data(), want.data(), rows, cols, cols, cols,
+                             [](float v) { return double(v); });
+  blockjit_arg args[6] = {};
+  args[0] = {BLOCKJIT_ARG_POINTER, BLOCKJIT_F32, {}};
+  args[0].value.pointer = y.data();
+  args[1] = {BLOCKJIT_ARG_POINTER, BLOCKJIT_F32, {}};
+  args[1].value.pointer = x.data();
+  for (int i = 2; i < 6; ++i) {
+    args[i] = {BLOCKJIT_ARG_I32, 0, {}};
+    args[i].value.i32 = int32_t(i == 4 ? rows : cols);
+  }
+  blockjit_launch_options options{};
+  options.target = BLOCKJIT_TARGET_CPU;
+  ASSERT_EQ(blockjit_launch("softmax_rows", args, 6, &options), 0)
+      << blockjit_last_error();
+  expectNearReference(y, want);
 }
