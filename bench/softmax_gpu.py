@@ -118,7 +118,8 @@ def triton_softmax_tuned(x, y):
 
 
 class BlockjitSoftmax(BlockjitKernel):
-    """blockjit's `kernel` (softmax or softmax_online) through the C ABI's
+    """blockjit's `kernel` (softmax, softmax_online or the softmax_rows
+    operation, which times both on its first call) through the C ABI's
     prepared, autotuned launch (bench_common.BlockjitKernel: the tuner picks
     num_warps, num_stages, num_ctas, softmax_online's chunk and the grid, or
     reads them from the disk cache), called as fn(x, y)."""
@@ -128,10 +129,14 @@ class BlockjitSoftmax(BlockjitKernel):
 
     def _args(self, x, y):
         n_rows, n_cols = x.shape
+        args = (y, x, x.stride(0), y.stride(0), n_rows, n_cols)
+        # The softmax_rows operation chooses its kernel and their blocks.
+        if self.kernel == "softmax_rows":
+            return args
         # softmax's block holds a row; softmax_online's chunk is the tuner's
         # (4096 is a placeholder).
         block = next_power_of_2(n_cols) if self.kernel == "softmax" else 4096
-        return (y, x, x.stride(0), y.stride(0), n_rows, n_cols, constexpr(block))
+        return args + (constexpr(block),)
 
     def config(self, x, y):
         return super().config(*self._args(x, y))

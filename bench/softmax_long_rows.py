@@ -12,7 +12,9 @@ blockjit's `softmax` (one program per row, BLOCK_SIZE = next_power_of_2(N),
 num_warps / num_stages / num_ctas and the grid chosen by its autotuner on
 the first call of a shape: a persistent grid of the programs (clusters)
 resident at once, one program a row, or about 8 rows a program),
-blockjit's `softmax_online` (chunk and warps chosen by its autotuner), torch.softmax, torch.compile of
+blockjit's `softmax_online` (chunk and warps chosen by its autotuner),
+blockjit's `softmax_rows` operation (whichever of the two its first call
+times faster; any N), torch.softmax, torch.compile of
 it (--compile; slow to build), the Triton tutorial kernel (where it
 compiles) and a device copy of the same bytes. QuACK's published H100
 figures (CuTe DSL, same metric and shapes) are printed beside them.
@@ -70,6 +72,7 @@ def main():
     providers = {
         "blockjit": BlockjitSoftmax(lib, "softmax"),
         "blockjit_online": BlockjitSoftmax(lib, "softmax_online"),
+        "blockjit_rows": BlockjitSoftmax(lib, "softmax_rows"),
         "torch": lambda x, y: torch.softmax(x, dim=-1),
         "triton": triton_softmax,
         "copy": lambda x, y: y.copy_(x),
@@ -124,6 +127,9 @@ def main():
                     row[provider] = round(2 * x.numel() * x.element_size() / (ms * 1e-3) / 1e9, 1)
                     if provider.startswith("blockjit"):
                         row[provider + "_first_call_s"] = round(first, 2)
+                    if provider == "blockjit_rows":  # which kernel it chose
+                        row["rows_chose"] = fn.config(x, y).split(";")[0].split(",")[0] \
+                            .replace("algorithm=", "")
                 except Exception as e:  # a provider that fails here is reported, not fatal
                     row[provider] = ""
                     notes.append(f"{provider}: {str(e).splitlines()[0][:80]}")
