@@ -62,6 +62,17 @@ inline constexpr int64_t kSoftmaxMaxBlock = int64_t(1) << 20;
 /// Whether a row of `cols` elements needs softmax_online (its block,
 /// next_power_of_2(cols), would exceed kSoftmaxMaxBlock).
 inline bool softmaxNeedsOnline(int64_t cols) { return cols > kSoftmaxMaxBlock; }
+/// Whether softmax_online is the untimed pick for rows of `cols` elements on
+/// `target` (the softmax example's --kernel auto, softmax_rows untimed): on
+/// the GPU from a block of kSoftmaxMaxBlock (cols > 2^19), where the
+/// whole-row kernel's 16-CTA cluster no longer keeps the row on chip (H200,
+/// 2^20 columns: softmax_online 2740 vs 2318 GB/s f32, 2392 vs 2289 bf16;
+/// 524288: softmax 3373 vs 2744; docs/softmax_long_rows_h200_rows_operation_*),
+/// elsewhere where softmax needs it.
+inline bool softmaxPrefersOnline(int64_t cols, TargetKind target) {
+  return target == TargetKind::CUDA ? cols > kSoftmaxMaxBlock / 2
+                                    : softmaxNeedsOnline(cols);
+}
 /// softmax_online's best-ranked chunk and num_warps (what runs untimed and
 /// what fixed-config tests use): 4096 elements over 8 warps, 16 per thread
 /// (four 16-byte vector loads of f32).

@@ -85,10 +85,9 @@ Operation &softmaxRows() {
     // (a power of two) elements are a bucket of their own.
     spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
                 {"n_cols", KeyBucket::PowerOfTwo}};
-    // Untimed: softmax_online only where softmax refuses (the softmax
-    // example's rule, softmaxNeedsOnline).
-    spec.untimed = [](llvm::ArrayRef<Arg> a, TargetKind) -> size_t {
-      return softmaxNeedsOnline(colsOf(a)) ? 1 : 0;
+    // Untimed: the softmax example's rule (softmaxPrefersOnline).
+    spec.untimed = [](llvm::ArrayRef<Arg> a, TargetKind target) -> size_t {
+      return softmaxPrefersOnline(colsOf(a), target) ? 1 : 0;
     };
     // In place, every timed run would read what the last one wrote.
     spec.restore = {rowMajorBuffer("output_ptr", kOut, kOutStride,

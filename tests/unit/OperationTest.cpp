@@ -631,6 +631,22 @@ TEST(SoftmaxRows, LongerRowsThanSoftmaxHoldsRunOnline) {
   EXPECT_EQ(untimedShort.algorithm, 0u);
 }
 
+// The untimed pick on the GPU takes softmax_online from a block of 2^20
+// (cols > 2^19: measured faster there), on the CPU only past softmax's
+// block; the softmax example's --kernel auto follows the same rule.
+TEST(SoftmaxRows, UntimedPickPerTarget) {
+  auto pick = [](int64_t cols, TargetKind target) {
+    float *none = nullptr;
+    std::vector<Arg> args = {none, none, 1, 1, 1, int32_t(cols)};
+    return examples::softmaxRows().spec().untimed(args, target);
+  };
+  const int64_t half = examples::kSoftmaxMaxBlock / 2;
+  EXPECT_EQ(pick(half, TargetKind::CUDA), 0u);
+  EXPECT_EQ(pick(half + 1, TargetKind::CUDA), 1u);
+  EXPECT_EQ(pick(examples::kSoftmaxMaxBlock, TargetKind::CPU), 0u);
+  EXPECT_EQ(pick(examples::kSoftmaxMaxBlock + 1, TargetKind::CPU), 1u);
+}
+
 // An untimed pick that refuses the arguments is an error, not a launch.
 TEST(SoftmaxRows, UntimedPickThatRefusesIsAnError) {
   ScopedEnv off("BLOCKJIT_AUTOTUNE", "0");
