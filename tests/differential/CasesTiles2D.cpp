@@ -51,6 +51,16 @@ const std::shared_ptr<KernelDef> &tileRowSoftmax() {
   return kernel;
 }
 
+/// (x - mean) * rstd along each row of the tile `x` (masked elements 0):
+/// the variance of the centred row, the mean and the variance divided by n
+/// and rsqrt'ed between the reduction and its broadcast.
+Tensor normalizedRows(const Tensor &x, const Tensor &mask, const Int &n,
+                      const Float &eps) {
+  Tensor mean = sum(x, 1, true) / n;
+  Tensor centered = where(mask, x - mean, 0.0);
+  return centered * rsqrt(sum(centered * centered, 1, true) / n + eps);
+}
+
 /// Layernorm (no weight) of rows BLOCK_M at a time.
 const std::shared_ptr<KernelDef> &tileRowLayerNorm() {
   static auto kernel = jit(
@@ -63,10 +73,7 @@ const std::shared_ptr<KernelDef> &tileRowLayerNorm() {
         Tensor mask = (rows < m) & (cols < n);
         Tensor offsets = rows * stride + cols;
         Tensor x = load(in + offsets, mask, 0.0).to(DType::F32);
-        Tensor mean = sum(x, 1, true) / n;
-        Tensor centered = where(mask, x - mean, 0.0);
-        Tensor rstd = rsqrt(sum(centered * centered, 1, true) / n + eps);
-        store(out + offsets, centered * rstd, mask);
+        store(out + offsets, normalizedRows(x, mask, n, eps), mask);
       });
   return kernel;
 }
@@ -94,10 +101,8 @@ const std::shared_ptr<KernelDef> &tileLayerNormAffine() {
           Tensor mask = (rows2 < m) & (cols2 < n);
           Tensor offsets = rows2 * stride + cols2;
           Tensor x = load(in + offsets, mask, 0.0).to(DType::F32);
-          Tensor mean = sum(x, 1, true) / n;
-          Tensor centered = where(mask, x - mean, 0.0);
-          Tensor rstd = rsqrt(sum(centered * centered, 1, true) / n + eps);
-          store(out + offsets, centered * rstd * w_row + b_row + row_shift,
+          store(out + offsets,
+                normalizedRows(x, mask, n, eps) * w_row + b_row + row_shift,
                 mask);
         });
       });
