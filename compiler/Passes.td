@@ -163,8 +163,13 @@ def BlkSinkBroadcasts : Pass<"blk-sink-broadcasts", "mlir::ModuleOp"> {
     `broadcast(expand_dims(reduce(x, a), a))` of x's shape becomes
     `blkgpu.all_reduce(x, a)` (in registers and shuffles). So
     `rows[:, None] * stride + cols[None, :]`, its masks and
-    `x - max(x, 1, keep_dims)` need no shared memory. Broadcasts of
-    anything else (a loaded row, say) are left as they are.
+    `x - max(x, 1, keep_dims)` need no shared memory. A load whose
+    pointers, mask and `other` are made of those (a weight row
+    `w[None, :]`, a gather through such a load's offsets) is loaded at the
+    result's shape where the original load was, marked
+    `blkgpu.stretched_dims`: each thread reads the elements it holds, once.
+    Broadcasts of anything else (a scan, a load through pointers the pass
+    cannot rebuild) are left as they are.
   }];
   let dependentDialects = ["blockjit::blkgpu::BlkGPUDialect"];
 }

@@ -328,12 +328,11 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
           Arg::typedPointer(reinterpret_cast<const void *>(
                                 uintptr_t(4096) * (standIns.size() + 1)),
                             buffer.dtype));
-    std::optional<std::string> why;
-    if (algorithm.refuse)
-      why = algorithm.refuse(args, targetKind);
+    std::optional<std::string> why =
+        algorithm.refuse ? algorithm.refuse(args, targetKind) : std::nullopt;
     for (const AlgorithmStep &step : algorithm.steps) {
       if (why)
-        break;
+        break; // refused, or an earlier launch did not specialize
       auto key = specializationFor(step.tuner->kernel(), traceOptions,
                                    step.args(args, standIns));
       auto material = key ? diskCacheKeyFor(step.tuner->kernel(), *key)

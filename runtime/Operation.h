@@ -23,7 +23,8 @@
 //      the device.
 //   2. Each algorithm's launches specialized for the arguments: one that
 //      does not specialize (a null pointer, a dtype its kernels do not take)
-//      is left out before anything runs or is copied.
+//      or that refuses the arguments (Algorithm::refuse) is left out before
+//      anything runs or is copied.
 //   3. A choice kept on disk by an earlier process, under a key that also
 //      holds every kernel of every algorithm as traced for these arguments:
 //      a change to a kernel's code, the compiler, the device or the
@@ -37,7 +38,8 @@
 //   5. The `restore` buffers get back what they held before (an in-place
 //      run reads what the previous one wrote).
 // With $BLOCKJIT_AUTOTUNE=0 nothing is timed: the spec's `untimed` pick
-// (else the first algorithm) is used.
+// (else the first algorithm) is used; one that refuses the arguments is an
+// error.
 //
 // Scratch: a run on the CPU allocates its own; on a GPU, runs on one stream
 // share one set (grown as needed, never freed under a prepared run), and an

@@ -177,9 +177,15 @@ struct BlkAssignLayouts
         row->second = std::min(row->second, tensor.getShape().back());
       }
       Value ptrValue, mask;
+      // A stretched row (blkgpu.stretched_dims) has the tile's element count
+      // but not its accesses: a weight row of narrow alignment must not
+      // narrow the tile's own loads and stores (its own accesses are as
+      // wide as both allow, accessWidths()).
       if (auto load = dyn_cast<blk::LoadOp>(op)) {
-        ptrValue = load.getPtr();
-        mask = load.getMask();
+        if (!load->hasAttr(blkgpu::BlkGPUDialect::kStretchedDimsAttrName)) {
+          ptrValue = load.getPtr();
+          mask = load.getMask();
+        }
       } else if (auto store = dyn_cast<blk::StoreOp>(op)) {
         ptrValue = store.getPtr();
         mask = store.getMask();

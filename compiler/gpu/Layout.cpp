@@ -260,7 +260,9 @@ int64_t blockjit::stretchedRegisterBits(Operation *load,
   int64_t bits = 0;
   for (int64_t d : dims.asArrayRef())
     bits |= axisBitsOf(shape, layout, d).registerMask;
-  return bits;
+  // Within a vector chunk the elements differ along the contiguous
+  // dimension, which a stretched row spans: no chunk repeats another then.
+  return bits & (layout.vector - 1) ? 0 : bits;
 }
 
 bool blockjit::partialsCrossCluster(Type element) {

@@ -145,9 +145,10 @@ AxisBits axisBitsOf(llvm::ArrayRef<int64_t> shape, const Layout1D &layout,
                     int64_t axis);
 
 /// The bits of a thread's register index along the blkgpu.stretched_dims
-/// of `load` (a blk.load laid out as `layout`; 0 without the mark): its
-/// pointers, mask and `other` are the same in registers that differ only
-/// there, so one of them is loaded (Memory.cpp) and held.
+/// of `load` (a blk.load laid out as `layout`; 0 without the mark, or where
+/// such a bit falls inside a vector chunk): its pointers, mask and `other`
+/// are the same in registers that differ only there, so one of them is
+/// loaded (Memory.cpp) and held (StageInShared.cpp counts it once).
 int64_t stretchedRegisterBits(mlir::Operation *load, const Layout1D &layout);
 
 /// Each value exchanged across a cluster takes an 8-byte slot of the

@@ -27,7 +27,8 @@
 //     rebuilt operands.
 // The elementwise ops then run on more elements (cheap index arithmetic, or
 // values that are equal along the reduced axis and that CSE merges per
-// thread after the lowering). Anything else (a scan, a gather's load)
+// thread after the lowering). Anything else (a scan, a load through
+// pointers that cannot be rebuilt, such as a block the kernel was given)
 // keeps its broadcast.
 //
 //===----------------------------------------------------------------------===//
@@ -67,7 +68,7 @@ public:
       : builder(builder), shape(shape), loads(loads) {}
 
   /// Whether `value` can be rebuilt, visiting at most kMaxOps ops, and
-  /// whether doing so removes an exchange (a range or a reduction).
+  /// whether doing so removes an exchange (a range, a reduction or a load).
   bool canSink(Value value, ArrayRef<int64_t> dims) {
     budget = kMaxOps;
     removesExchange = false;
@@ -204,10 +205,12 @@ private:
     auto stretchedLoad = blk::LoadOp::create(
         builder, load.getLoc(), rebuilt(load.getPtr()), rebuilt(load.getMask()),
         rebuilt(load.getOther()), load.getEvictionAttr());
-    stretchedLoad->setAttr(
-        blkgpu::BlkGPUDialect::kStretchedDimsAttrName,
-        builder.getDenseI64ArrayAttr(stretchedDims(
-            cast<RankedTensorType>(load.getType()).getShape(), dims)));
+    SmallVector<int64_t> stretched =
+        stretchedDims(cast<RankedTensorType>(load.getType()).getShape(), dims);
+    // (None: a broadcast to its own shape, which canonicalize removes.)
+    if (!stretched.empty())
+      stretchedLoad->setAttr(blkgpu::BlkGPUDialect::kStretchedDimsAttrName,
+                             builder.getDenseI64ArrayAttr(stretched));
     loads[key] = stretchedLoad;
     return stretchedLoad;
   }

@@ -61,6 +61,15 @@ Grid rowGrid(const TuningConfig &config, const KernelResources &resources,
 TuningBuffer rowMajorBuffer(std::string name, int pointer, int rowStride,
                             RowArgPositions where);
 
+/// rowMajorBuffer's output (at `output`, row stride at `outputStride`),
+/// restored only where its rows overlap those of the input at `input`
+/// (row stride at `inputStride`): a kernel that reads only the input and
+/// writes only the output writes the same values on every tuning run when
+/// the two are apart, so nothing is copied then (no copy of a large output
+/// beside it on the device either).
+TuningBuffer outputOverInput(std::string name, int output, int outputStride,
+                             int input, int inputStride, RowArgPositions where);
+
 /// AutotuneSpec::refine's neighbours of a [BLOCK_M, BLOCK_N] config `c`:
 /// its BLOCK_M (when `stepBlockM`), BLOCK_N and num_warps each halved and
 /// doubled, in that order, as `next(num_warps, BLOCK_M, BLOCK_N)` makes

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/Kernels.h"
+#include "examples/kernels/RowTuning.h"
 
 #include "runtime/Registry.h"
 
@@ -133,14 +134,9 @@ Operation &softmaxDim0() {
     };
     // The output may be the input (in place): every timed run would read
     // what the last one wrote.
-    spec.restore = {{"output_ptr", [](llvm::ArrayRef<Arg> a) {
-                       int64_t rows = integerOf(a[kRows]),
-                               cols = integerOf(a[kCols]);
-                       if (rows <= 0 || cols <= 0)
-                         return int64_t(0);
-                       return ((rows - 1) * integerOf(a[kOutStride]) + cols) *
-                              int64_t(dtypeBytes(a[kOut].dtype));
-                     }}};
+    spec.restore = {outputOverInput("output_ptr", kOut, kOutStride, kIn,
+                                    kInStride,
+                                    {kIn, kRows, kCols, /*block=*/-1})};
     spec.repetitions = 10;
     return spec;
   }());

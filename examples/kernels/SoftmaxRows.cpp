@@ -10,7 +10,8 @@
 //                   written: read twice, any length.
 //
 // Which is faster depends on the row's length, the dtype and the device
-// (H200: softmax 1.2-1.6 x at 4096-262144 columns, docs/softmax_long_rows_*),
+// (H200: softmax 1.1-1.7 x at 4096-262144 columns, softmax_online 1.05-1.18 x
+// at 2^20; docs/softmax_long_rows_h200_rows_operation_*),
 // so the first run for a shape times both (each tuned by its own tuner)
 // and keeps the faster, on disk too; rows longer than softmax's block run
 // softmax_online. The C ABI launches it by name, so a caller need not know
@@ -90,8 +91,9 @@ Operation &softmaxRows() {
       return softmaxPrefersOnline(colsOf(a), target) ? 1 : 0;
     };
     // In place, every timed run would read what the last one wrote.
-    spec.restore = {rowMajorBuffer("output_ptr", kOut, kOutStride,
-                                   {kIn, kRows, kCols, /*block=*/-1})};
+    spec.restore = {outputOverInput("output_ptr", kOut, kOutStride, kIn,
+                                    kInStride,
+                                    {kIn, kRows, kCols, /*block=*/-1})};
     spec.repetitions = 10;
     return spec;
   }());

@@ -245,6 +245,27 @@ TuningBuffer rowMajorBuffer(std::string name, int pointer, int rowStride,
           }};
 }
 
+TuningBuffer outputOverInput(std::string name, int output, int outputStride,
+                             int input, int inputStride,
+                             RowArgPositions where) {
+  TuningBuffer out = rowMajorBuffer(name, output, outputStride, where);
+  TuningBuffer in = rowMajorBuffer("", input, inputStride, where);
+  return {std::move(name), [=](llvm::ArrayRef<Arg> args) -> int64_t {
+            int64_t outBytes = out.bytes(args), inBytes = in.bytes(args);
+            if (outBytes <= 0)
+              return int64_t(0);
+            // (Not two pointers: the caller reports the arguments.)
+            if (args.size() <= size_t(std::max(output, input)) ||
+                args[output].kind != Arg::Kind::Pointer ||
+                args[input].kind != Arg::Kind::Pointer || inBytes <= 0)
+              return outBytes;
+            auto start = [&](int i) { return uintptr_t(args[i].pointer); };
+            bool apart = start(output) + uint64_t(outBytes) <= start(input) ||
+                         start(input) + uint64_t(inBytes) <= start(output);
+            return apart ? 0 : outBytes;
+          }};
+}
+
 std::vector<TuningConfig> blockSteps(
     const TuningConfig &c, bool stepBlockM,
     llvm::function_ref<std::optional<TuningConfig>(int, int64_t, int64_t)>
@@ -331,7 +352,8 @@ AutotuneSpec rowTuningSpec(RowArgPositions where,
 /// The output buffer's rows, which tuning runs overwrite: in place (output
 /// = input), each timed run would apply softmax to the last one's result.
 static TuningBuffer softmaxOutput() {
-  return rowMajorBuffer("output_ptr", 0, /*rowStride=*/3, kSoftmaxArgs);
+  return outputOverInput("output_ptr", 0, /*outputStride=*/3, /*input=*/1,
+                         /*inputStride=*/2, kSoftmaxArgs);
 }
 
 Autotuner &softmaxTuner() {

@@ -215,12 +215,13 @@ Case tileCase(Kind kind, DType type, TileShape s) {
 /// The affine layernorm on `programs` persistent programs: weight, bias and
 /// shift of their own (weight with +-1e4 and a 0, bias with 1e30 and
 /// -1e30), rows with +inf, NaN and +-1000 as tileCase's.
-Case affineCase(DType type, TileShape s, int programs) {
+Case affineCase(DType type, TileShape s, int programs, int ctas = 1) {
   const int64_t stride = s.n + 5;
   Case c{std::string("tile_layernorm_affine_") + suffix(type) + "_m" +
              std::to_string(s.m) + "_n" + std::to_string(s.n) + "_b" +
              std::to_string(s.blockM) + "x" + std::to_string(s.blockN) + "_w" +
-             std::to_string(s.numWarps) + "_p" + std::to_string(programs),
+             std::to_string(s.numWarps) + "_p" + std::to_string(programs) +
+             (ctas > 1 ? "_ctas" + std::to_string(ctas) : ""),
          {"tiles:tile_layernorm_affine"},
          tileLayerNormAffine()};
   std::vector<double> in =
@@ -260,6 +261,7 @@ Case affineCase(DType type, TileShape s, int programs) {
             constArg(s.blockN)};
   c.grid = {programs};
   c.numWarps = s.numWarps;
+  c.numCTAs = ctas;
   // Relative to the output's scale where the bias is huge.
   c.tolerance = type == DType::F32
                     ? Tolerance{1e-3, 1e-5, "f32: abs 1e-3 + rel 1e-5"}
@@ -327,6 +329,10 @@ void addTiles2DCases(std::vector<Case> &cases) {
   for (DType type : {DType::F32, DType::F16})
     for (auto [s, programs] : affineShapes)
       cases.push_back(affineCase(type, s, programs));
+  // On a cluster (sm_90; one CTA elsewhere): the tiles split over 2 and 4
+  // CTAs, each loading the stretched rows of its own piece.
+  cases.push_back(affineCase(DType::F32, {100, 1000, 64, 1024, 4}, 2, 2));
+  cases.push_back(affineCase(DType::F16, {61, 3000, 32, 4096, 4}, 3, 4));
 }
 
 } // namespace blockjit::difftest

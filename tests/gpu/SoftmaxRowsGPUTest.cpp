@@ -44,9 +44,11 @@ OperationChoice runAndCheck(int64_t rows, int64_t cols, int64_t stride,
                  : DeviceBuffer::copyOf(TargetKind::CUDA, llvm::ArrayRef(x));
   auto out =
       DeviceBuffer::allocate(TargetKind::CUDA, x.size() * (bf16 ? 2 : 4));
-  EXPECT_TRUE(in && out);
-  if (!in || !out)
+  if (!in || !out) {
+    ADD_FAILURE() << (in ? "" : llvm::toString(in.takeError()))
+                  << (out ? "" : llvm::toString(out.takeError()));
     return {};
+  }
   const DeviceBuffer &target = inPlace ? *in : *out;
   std::vector<Arg> args = {target.arg(dtype), in->arg(dtype), int32_t(stride),
                            int32_t(stride),   int32_t(rows),  int32_t(cols)};

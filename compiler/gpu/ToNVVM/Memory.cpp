@@ -476,9 +476,8 @@ struct LoadLowering : KernelOpLowering<blk::LoadOp> {
     SmallVector<Value> result;
     // Registers that differ only in these bits hold the same element of a
     // stretched row (blkgpu.stretched_dims): each access loads the first.
+    // (None is below the vector chunk, so none is below an access.)
     int64_t sameElementBits = stretchedRegisterBits(load, layout);
-    if (sameElementBits & (width - 1))
-      sameElementBits = 0;
     auto vectorType = VectorType::get({width}, element);
     bool branchFree =
         load->hasAttr(blkgpu::BlkGPUDialect::kBranchFreeLoadAttrName);

@@ -104,3 +104,38 @@ func.func @gather_and_uniform(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32},
   blk.store %p, %xyz : tensor<1024x!blk.ptr<f32>>
   return
 }
+
+// -----
+
+// A stretched row (blkgpu.stretched_dims) whose pointer is known only
+// element-aligned (a weight row w) does not narrow the tile it is loaded at:
+// the tile's own accesses keep 16-byte vectors; the row's loads are as wide
+// as its own alignment allows. (Unmarked, a block of its size would narrow
+// every access of that size to one element.)
+
+// CHECK-LABEL: func.func @tile_times_row
+// CHECK:         blk.load %{{.*}} : tensor<16x64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
+// CHECK:         blk.load %{{.*}} {blkgpu.stretched_dims = array<i64: 0>} : tensor<16x64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1, 4]
+// CHECK:         blk.store %{{.*}} : tensor<16x64x!blk.ptr<f32>, #blkgpu.blocked<{sizePerThread = [1, 4]
+func.func @tile_times_row(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %w: !blk.ptr<f32>) {
+  %c = blk.make_range 0 to 64 : tensor<64xi32>
+  %c2 = blk.expand_dims %c axis = 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %cb = blk.broadcast %c2 : tensor<1x64xi32> -> tensor<16x64xi32>
+  %r = blk.make_range 0 to 16 : tensor<16xi32>
+  %r2 = blk.expand_dims %r axis = 1 : tensor<16xi32> -> tensor<16x1xi32>
+  %rb = blk.broadcast %r2 : tensor<16x1xi32> -> tensor<16x64xi32>
+  %k = arith.constant dense<64> : tensor<16x64xi32>
+  %ro = arith.muli %rb, %k : tensor<16x64xi32>
+  %off = arith.addi %ro, %cb : tensor<16x64xi32>
+  %ib = blk.splat %in : !blk.ptr<f32> -> tensor<16x64x!blk.ptr<f32>>
+  %ip = blk.addptr %ib, %off : tensor<16x64x!blk.ptr<f32>>, tensor<16x64xi32>
+  %x = blk.load %ip : tensor<16x64x!blk.ptr<f32>>
+  %wb = blk.splat %w : !blk.ptr<f32> -> tensor<16x64x!blk.ptr<f32>>
+  %wp = blk.addptr %wb, %cb : tensor<16x64x!blk.ptr<f32>>, tensor<16x64xi32>
+  %wv = blk.load %wp {blkgpu.stretched_dims = array<i64: 0>} : tensor<16x64x!blk.ptr<f32>>
+  %y = arith.mulf %x, %wv : tensor<16x64xf32>
+  %ob = blk.splat %out : !blk.ptr<f32> -> tensor<16x64x!blk.ptr<f32>>
+  %op = blk.addptr %ob, %off : tensor<16x64x!blk.ptr<f32>>, tensor<16x64xi32>
+  blk.store %op, %y : tensor<16x64x!blk.ptr<f32>>
+  return
+}

@@ -89,7 +89,7 @@ func.func @between(%x: tensor<8x4xf32>, %n: f32) -> (tensor<8x4xf32>, tensor<4xf
 // -----
 
 // What stays: the broadcast of a row loaded through pointers the pass
-// cannot rebuild (a function argument here; a gather in a kernel), and of a
+// cannot rebuild (a block the function was given), and of a
 // reduction stretched to another shape than its operand's. A column maximum
 // stretched back down the columns becomes an all-reduce along axis 0.
 
@@ -206,4 +206,22 @@ func.func @column_and_gather(%bias: !blk.ptr<f32>, %offsets: !blk.ptr<i32>, %idx
   %g = blk.load %idx : tensor<16x1x!blk.ptr<f32>>
   %gb = blk.broadcast %g : tensor<16x1xf32> -> tensor<16x8xf32>
   return %bb, %vb, %gb : tensor<16x8xf32>, tensor<16x8xf32>, tensor<16x8xf32>
+}
+
+// -----
+
+// A broadcast to its own shape of a rebuildable load stretches nothing: the
+// rebuilt load carries no (empty) blkgpu.stretched_dims.
+
+// CHECK-LABEL: func.func @same_shape
+// CHECK:         %[[X:.*]] = blk.load %{{.*}} : tensor<64x!blk.ptr<f32>>
+// CHECK-NOT:     stretched_dims
+// CHECK:         return %[[X]]
+func.func @same_shape(%p: !blk.ptr<f32>) -> tensor<64xf32> {
+  %r = blk.make_range 0 to 64 : tensor<64xi32>
+  %s = blk.splat %p : !blk.ptr<f32> -> tensor<64x!blk.ptr<f32>>
+  %q = blk.addptr %s, %r : tensor<64x!blk.ptr<f32>>, tensor<64xi32>
+  %x = blk.load %q : tensor<64x!blk.ptr<f32>>
+  %b = blk.broadcast %x : tensor<64xf32> -> tensor<64xf32>
+  return %b : tensor<64xf32>
 }
