@@ -11,6 +11,7 @@
 #include "runtime/Autotune.h"
 #include "runtime/Executor.h"
 #include "runtime/Launch.h"
+#include "runtime/Operation.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Format.h"
@@ -83,6 +84,29 @@ inline void printResourcesAndConfig(llvm::raw_ostream &os, TargetKind target,
                ? llvm::formatv(", {0} per CTA)", info.programsPerCTA).str()
                : std::string(")"));
   os << "\n  config: " << how;
+}
+
+/// The "algorithm (OPERATION): ..." line: each algorithm's time or why it
+/// was left out, and the one `chosen` (kept on disk, untimed).
+inline void printOperationChoice(llvm::raw_ostream &os,
+                                 llvm::StringRef operation,
+                                 const OperationChoice &choice,
+                                 llvm::StringRef chosen) {
+  os << "  algorithm (" << operation << "):";
+  const char *separator = "";
+  for (const auto &[name, ms] : choice.timings) {
+    os << llvm::format("%s %s %.4f ms", separator, name.c_str(), ms);
+    separator = ",";
+  }
+  for (const auto &[name, why] : choice.skipped) {
+    os << separator << " " << name << " left out";
+    separator = ",";
+  }
+  os << (*separator ? "; " : " ") << "chose " << chosen
+     << (choice.fromDiskCache ? " (kept on disk)"
+         : choice.untimed     ? " (untimed)"
+                              : "")
+     << "\n";
 }
 
 } // namespace blockjit::examples

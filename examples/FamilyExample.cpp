@@ -512,23 +512,8 @@ int runFamilyKernel(const FamilyRun &run) {
     return fail(llvm::toString(seconds.takeError()));
   int status = printProblemRun(run, *prepared[chosen], *where, *seconds);
   if (choice) {
-    llvm::outs() << "  algorithm (softmax_dim0):";
-    const char *separator = "";
-    for (const auto &[name, ms] : choice->timings) {
-      llvm::outs() << llvm::format("%s %s %.4f ms", separator, name.c_str(),
-                                   ms);
-      separator = ",";
-    }
-    for (const auto &[name, why] : choice->skipped) {
-      llvm::outs() << separator << " " << name << " left out";
-      separator = ",";
-    }
-    llvm::outs() << (choice->timings.empty() ? " " : "; ") << "chose "
-                 << prepared[chosen]->name
-                 << (choice->fromDiskCache ? " (kept on disk)"
-                     : choice->untimed     ? " (untimed)"
-                                           : "")
-                 << "\n";
+    printOperationChoice(llvm::outs(), "softmax_dim0", *choice,
+                         prepared[chosen]->name);
     // The one not chosen was checked too: a wrong answer there is a bug.
     for (size_t i = 0; i < prepared.size(); ++i)
       if (i != chosen && !prepared[i]->within) {

@@ -1,7 +1,8 @@
 //===- softmax.cpp - the main job: JIT softmax, run it, check it ---------===//
 //
 //   softmax [--target auto|cpu|cuda] [--rows R] [--cols C] [--dtype f32]
-//           [--iters N] [--kernel auto|softmax|softmax_online|NAME]
+//           [--iters N]
+//           [--kernel auto|softmax|softmax_online|softmax_rows|NAME]
 //           [--num-warps W] [--num-stages S] [--num-ctas C]
 //
 // NAME is a kernel of the softmax family (log_softmax, softmax_temperature,
@@ -64,7 +65,8 @@ static cl::opt<std::string>
     kernelName("kernel", cl::init("auto"),
                cl::desc("auto (softmax_online for rows longer than one "
                         "program's block, on the GPU from 2^19 + 1), softmax, "
-                        "softmax_online or a "
+                        "softmax_online, softmax_rows (the faster of the two, "
+                        "timed on first use) or a "
                         "kernel of the softmax family (log_softmax, "
                         "softmax_columns, layernorm, ...)"),
                cl::cat(exampleCategory));
@@ -114,9 +116,11 @@ int main(int argc, char **argv) {
   if (std::max<int64_t>(rows, cols) > std::numeric_limits<int32_t>::max())
     return fail("--rows and --cols must be below 2^31");
   bool family = examples::isFamilyKernel(kernelName);
+  bool rowsOperation = kernelName == "softmax_rows";
   if (kernelName != "auto" && kernelName != "softmax" &&
-      kernelName != "softmax_online" && !family)
-    return fail("--kernel must be auto, softmax, softmax_online or one of " +
+      kernelName != "softmax_online" && !rowsOperation && !family)
+    return fail("--kernel must be auto, softmax, softmax_online, "
+                "softmax_rows or one of " +
                 examples::familyKernelNames());
   LaunchOptions options;
   if (targetName == "cpu")
@@ -127,10 +131,10 @@ int main(int argc, char **argv) {
     return fail("--target must be auto, cpu or cuda");
   TargetKind target = options.target.value_or(defaultTarget());
   options.target = target;
-  bool online =
-      kernelName == "softmax_online" ||
-      (kernelName == "auto" && examples::softmaxPrefersOnline(cols, target));
   bool fixed = numWarps || numStages || numCTAs || programsPerCTA;
+  bool online = kernelName == "softmax_online" ||
+                ((kernelName == "auto" || (rowsOperation && fixed)) &&
+                 examples::softmaxPrefersOnline(cols, target));
   if (family) {
     // The family's kernels (FamilyExample.cpp): the same run, other inputs.
     examples::FamilyRun run{kernelName, rows, cols, iters, options, fixed};
@@ -170,6 +174,24 @@ int main(int argc, char **argv) {
   if (!where)
     return fail(llvm::toString(where.takeError()));
 
+  // From here on: compile+tune (and softmax_rows' choice).
+  auto start = std::chrono::steady_clock::now();
+  // softmax_rows (tuned configs only): the operation times softmax and
+  // softmax_online for the shape (or reads its choice from the disk), and
+  // the chosen kernel runs below.
+  const OperationChoice *rowsChoice = nullptr;
+  if (rowsOperation && !fixed) {
+    auto chosen = examples::softmaxRows().choose(
+        options, {out->arg<float>(), in->arg<float>(), int32_t(cols),
+                  int32_t(cols), int32_t(rows), int32_t(cols)});
+    if (!chosen)
+      return fail(llvm::toString(chosen.takeError()));
+    rowsChoice = *chosen;
+    online =
+        examples::softmaxRows().spec().algorithms[rowsChoice->algorithm].name ==
+        "softmax_online";
+    blockSize = online ? examples::kSoftmaxOnlineBlock : next_power_of_2(cols);
+  }
   std::vector<Arg> args = {out->arg<float>(),   in->arg<float>(), int32_t(cols),
                            int32_t(cols),       int32_t(rows),    int32_t(cols),
                            Constexpr(blockSize)};
@@ -179,7 +201,6 @@ int main(int argc, char **argv) {
 
   // Compile (and tune, unless the options are fixed or a tuning result is
   // on disk), and size the persistent grid from the kernel's occupancy.
-  auto start = std::chrono::steady_clock::now();
   std::string how = "fixed by the command line";
   if (!fixed) {
     auto source = examples::applyTuner(tuner, options, args);
@@ -240,6 +261,9 @@ int main(int argc, char **argv) {
       "\n  max abs error %.3g, max relative error %.3g; compile+tune %.1f ms; "
       "%.4f ms/run, %.1f GB/s\n",
       maxError, maxRelError, compileMs, seconds * 1e3, gbps);
+  if (rowsChoice)
+    examples::printOperationChoice(llvm::outs(), "softmax_rows", *rowsChoice,
+                                   online ? "softmax_online" : "softmax");
   if (!(maxRelError <= relTolerance)) {
     llvm::outs() << "FAILED: relative error above " << relTolerance << "\n";
     return 1;
