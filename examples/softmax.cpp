@@ -150,10 +150,6 @@ int main(int argc, char **argv) {
   std::normal_distribution<float> normal(0.0f, 3.0f);
   for (float &x : input)
     x = normal(rng);
-  // softmax holds the whole row in one block; softmax_online reads it in
-  // chunks, whose size its tuner picks (the argument here is replaced).
-  int64_t blockSize =
-      online ? examples::kSoftmaxOnlineBlock : next_power_of_2(cols);
   // Fixed options on the command line bypass the tuner.
   options.numWarps = numWarps ? numWarps : 4;
   options.numStages = numStages ? numStages : 1;
@@ -176,25 +172,26 @@ int main(int argc, char **argv) {
 
   // From here on: compile+tune (and softmax_rows' choice).
   auto start = std::chrono::steady_clock::now();
+  std::vector<Arg> args = {out->arg<float>(), in->arg<float>(), int32_t(cols),
+                           int32_t(cols),     int32_t(rows),    int32_t(cols)};
   // softmax_rows (tuned configs only): the operation times softmax and
   // softmax_online for the shape (or reads its choice from the disk), and
   // the chosen kernel runs below.
   const OperationChoice *rowsChoice = nullptr;
   if (rowsOperation && !fixed) {
-    auto chosen = examples::softmaxRows().choose(
-        options, {out->arg<float>(), in->arg<float>(), int32_t(cols),
-                  int32_t(cols), int32_t(rows), int32_t(cols)});
+    auto chosen = examples::softmaxRows().choose(options, args);
     if (!chosen)
       return fail(llvm::toString(chosen.takeError()));
     rowsChoice = *chosen;
     online =
         examples::softmaxRows().spec().algorithms[rowsChoice->algorithm].name ==
         "softmax_online";
-    blockSize = online ? examples::kSoftmaxOnlineBlock : next_power_of_2(cols);
   }
-  std::vector<Arg> args = {out->arg<float>(),   in->arg<float>(), int32_t(cols),
-                           int32_t(cols),       int32_t(rows),    int32_t(cols),
-                           Constexpr(blockSize)};
+  // softmax holds the whole row in one block; softmax_online reads it in
+  // chunks, whose size its tuner picks (the argument here is replaced).
+  int64_t blockSize =
+      online ? examples::kSoftmaxOnlineBlock : next_power_of_2(cols);
+  args.push_back(Constexpr(blockSize));
   Autotuner &tuner =
       online ? examples::softmaxOnlineTuner() : examples::softmaxTuner();
   const KernelDef &kernel = tuner.kernel();

@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/Kernels.h"
-#include "examples/kernels/RowTuning.h"
+#include "examples/kernels/MatrixOperation.h"
 
 #include "runtime/Registry.h"
 
@@ -28,15 +28,9 @@ namespace blockjit::examples {
 
 namespace {
 
-enum { kOut, kIn, kInStride, kOutStride, kRows, kCols };
-
 /// The split's statistics strips: kSplitStatsColumns columns each (the
 /// combine and the stats scratch are laid out over them).
 constexpr int64_t kSplitStatsColumns = 64;
-
-/// An integer argument's value (0 for another kind: its launches then
-/// report the argument).
-int64_t integerOf(const Arg &arg) { return integerValue(arg).value_or(0); }
 
 Algorithm oneLaunch() {
   Algorithm algorithm;
@@ -119,25 +113,14 @@ Algorithm split() {
 
 Operation &softmaxDim0() {
   static Operation operation([] {
-    OperationSpec spec;
-    spec.name = "softmax_dim0";
-    spec.params = {"output_ptr",        "input_ptr", "input_row_stride",
-                   "output_row_stride", "n_rows",    "n_cols"};
-    spec.algorithms = {oneLaunch(), split()};
-    spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
-                {"n_cols", KeyBucket::PowerOfTwo}};
+    OperationSpec spec =
+        matrixOperationSpec("softmax_dim0", {oneLaunch(), split()});
     // Untimed: the split on tall matrices on a GPU (its few strips leave
     // SMs idle in one launch), one launch elsewhere (on the CPU the split's
     // extra pass costs 2.5 x).
     spec.untimed = [](llvm::ArrayRef<Arg> a, TargetKind target) -> size_t {
       return target == TargetKind::CUDA && integerOf(a[kRows]) >= 16384;
     };
-    // The output may be the input (in place): every timed run would read
-    // what the last one wrote.
-    spec.restore = {outputOverInput("output_ptr", kOut, kOutStride, kIn,
-                                    kInStride,
-                                    {kIn, kRows, kCols, /*block=*/-1})};
-    spec.repetitions = 10;
     return spec;
   }());
   return operation;

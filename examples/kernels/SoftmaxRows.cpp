@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/Kernels.h"
-#include "examples/kernels/RowTuning.h"
+#include "examples/kernels/MatrixOperation.h"
 
 #include "runtime/Registry.h"
 
@@ -29,29 +29,29 @@ namespace blockjit::examples {
 
 namespace {
 
-enum { kOut, kIn, kInStride, kOutStride, kRows, kCols };
-
 /// The row length (0 for another kind: the launches then report it).
-int64_t colsOf(llvm::ArrayRef<Arg> a) {
-  return integerValue(a[kCols]).value_or(0);
-}
+int64_t colsOf(llvm::ArrayRef<Arg> a) { return integerOf(a[kCols]); }
 
-/// The operation's arguments and a BLOCK_SIZE (a placeholder the tuners
-/// replace, except softmax's, which is the row's).
-llvm::SmallVector<Arg, 16> withBlock(llvm::ArrayRef<Arg> a, int64_t block) {
-  llvm::SmallVector<Arg, 16> args(a.begin(), a.end());
-  args.push_back(Constexpr(block));
-  return args;
+/// The algorithm `name`: one launch of `tuner`'s row kernel on the
+/// operation's arguments and BLOCK_SIZE = `block(n_cols)` (a placeholder
+/// the tuner replaces, except softmax's, which is the row's).
+Algorithm rowKernel(std::string name, Autotuner &tuner,
+                    int64_t (*block)(int64_t cols)) {
+  Algorithm algorithm;
+  algorithm.name = std::move(name);
+  algorithm.steps.push_back(
+      {&tuner, [block](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg>) {
+         llvm::SmallVector<Arg, 16> args(a.begin(), a.end());
+         args.push_back(Constexpr(block(colsOf(a))));
+         return args;
+       }});
+  return algorithm;
 }
 
 Algorithm wholeRows() {
-  Algorithm algorithm;
-  algorithm.name = "softmax";
-  algorithm.steps.push_back(
-      {&softmaxTuner(), [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg>) {
-         return withBlock(a, next_power_of_2(std::clamp<int64_t>(
-                                 colsOf(a), 1, kSoftmaxMaxBlock)));
-       }});
+  Algorithm algorithm = rowKernel("softmax", softmaxTuner(), [](int64_t cols) {
+    return next_power_of_2(std::clamp<int64_t>(cols, 1, kSoftmaxMaxBlock));
+  });
   algorithm.refuse = [](llvm::ArrayRef<Arg> a,
                         TargetKind) -> std::optional<std::string> {
     if (!softmaxNeedsOnline(colsOf(a)))
@@ -64,37 +64,23 @@ Algorithm wholeRows() {
 }
 
 Algorithm chunkedRows() {
-  Algorithm algorithm;
-  algorithm.name = "softmax_online";
-  algorithm.steps.push_back(
-      {&softmaxOnlineTuner(), [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg>) {
-         return withBlock(a, kSoftmaxOnlineBlock);
-       }});
-  return algorithm;
+  return rowKernel("softmax_online", softmaxOnlineTuner(),
+                   [](int64_t) { return kSoftmaxOnlineBlock; });
 }
 
 } // namespace
 
 Operation &softmaxRows() {
   static Operation operation([] {
-    OperationSpec spec;
-    spec.name = "softmax_rows";
-    spec.params = {"output_ptr",        "input_ptr", "input_row_stride",
-                   "output_row_stride", "n_rows",    "n_cols"};
-    spec.algorithms = {wholeRows(), chunkedRows()};
-    // Bucketed as softmax's refusal is: rows of more than kSoftmaxMaxBlock
-    // (a power of two) elements are a bucket of their own.
-    spec.key = {{"n_rows", KeyBucket::PowerOfTwo},
-                {"n_cols", KeyBucket::PowerOfTwo}};
+    // Its key (n_cols rounded up to a power of two) buckets rows as
+    // softmax's refusal does: rows longer than kSoftmaxMaxBlock (a power of
+    // two) fall in buckets of their own.
+    OperationSpec spec =
+        matrixOperationSpec("softmax_rows", {wholeRows(), chunkedRows()});
     // Untimed: the softmax example's rule (softmaxPrefersOnline).
     spec.untimed = [](llvm::ArrayRef<Arg> a, TargetKind target) -> size_t {
       return softmaxPrefersOnline(colsOf(a), target) ? 1 : 0;
     };
-    // In place, every timed run would read what the last one wrote.
-    spec.restore = {outputOverInput("output_ptr", kOut, kOutStride, kIn,
-                                    kInStride,
-                                    {kIn, kRows, kCols, /*block=*/-1})};
-    spec.repetitions = 10;
     return spec;
   }());
   return operation;

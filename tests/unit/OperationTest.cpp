@@ -483,6 +483,22 @@ TEST(SoftmaxDim0, PreparedInPlace) {
   expectNearReference(x, want);
 }
 
+namespace {
+
+/// A C ABI argument: an f32 pointer, an i32.
+blockjit_arg cPointerArg(const float *p) {
+  blockjit_arg a{BLOCKJIT_ARG_POINTER, BLOCKJIT_F32, {}};
+  a.value.pointer = p;
+  return a;
+}
+blockjit_arg cI32Arg(int64_t v) {
+  blockjit_arg a{BLOCKJIT_ARG_I32, 0, {}};
+  a.value.i32 = int32_t(v);
+  return a;
+}
+
+} // namespace
+
 // The C ABI launches and prepares operations by name, as kernels.
 TEST(SoftmaxDim0, ThroughTheCABI) {
   ScopedCacheDirectory cache;
@@ -493,18 +509,9 @@ TEST(SoftmaxDim0, ThroughTheCABI) {
   std::vector<double> want(rows * cols);
   referenceSoftmaxColumns(x.data(), want.data(), rows, cols, cols, cols,
                           [](float v) { return double(v); });
-  auto pointer = [](const float *p) {
-    blockjit_arg a{BLOCKJIT_ARG_POINTER, BLOCKJIT_F32, {}};
-    a.value.pointer = p;
-    return a;
-  };
-  auto i32 = [](int64_t v) {
-    blockjit_arg a{BLOCKJIT_ARG_I32, 0, {}};
-    a.value.i32 = int32_t(v);
-    return a;
-  };
-  blockjit_arg args[] = {pointer(y.data()), pointer(x.data()), i32(cols),
-                         i32(cols),         i32(rows),         i32(cols)};
+  blockjit_arg args[] = {cPointerArg(y.data()), cPointerArg(x.data()),
+                         cI32Arg(cols),         cI32Arg(cols),
+                         cI32Arg(rows),         cI32Arg(cols)};
   blockjit_launch_options options{};
   options.target = BLOCKJIT_TARGET_CPU;
   ASSERT_EQ(blockjit_launch("softmax_dim0", args, 6, &options), 0)
@@ -541,15 +548,17 @@ TEST(SoftmaxDim0, ThroughTheCABI) {
   // integer input the kernels cannot load -inf into.
   // (4 x the rows: another key, so that choosing, not a choice held in
   // memory, meets the null pointer.)
-  blockjit_arg nullInput[] = {pointer(y.data()), pointer(nullptr), i32(cols),
-                              i32(cols),         i32(rows * 4),    i32(cols)};
+  blockjit_arg nullInput[] = {cPointerArg(y.data()), cPointerArg(nullptr),
+                              cI32Arg(cols),         cI32Arg(cols),
+                              cI32Arg(rows * 4),     cI32Arg(cols)};
   EXPECT_NE(blockjit_launch("softmax_dim0", nullInput, 6, &options), 0);
   EXPECT_NE(std::string(blockjit_last_error()).find("is a null pointer"),
             std::string::npos)
       << blockjit_last_error();
   EXPECT_NE(blockjit_launch("softmax_dim0", args, 5, &options), 0);
-  blockjit_arg intInput[] = {pointer(y.data()), pointer(x.data()), i32(cols),
-                             i32(cols),         i32(rows * 8),     i32(cols)};
+  blockjit_arg intInput[] = {cPointerArg(y.data()), cPointerArg(x.data()),
+                             cI32Arg(cols),         cI32Arg(cols),
+                             cI32Arg(rows * 8),     cI32Arg(cols)};
   intInput[1].dtype = BLOCKJIT_I32;
   EXPECT_NE(blockjit_launch("softmax_dim0", intInput, 6, &options), 0);
   EXPECT_NE(std::string(blockjit_last_error()).find("no algorithm runs"),
@@ -675,15 +684,9 @@ TEST(SoftmaxRows, ThroughTheCABI) {
   std::vector<double> want(rows * cols);
   examples::referenceSoftmax(x.data(), want.data(), rows, cols, cols, cols,
                              [](float v) { return double(v); });
-  blockjit_arg args[6] = {};
-  args[0] = {BLOCKJIT_ARG_POINTER, BLOCKJIT_F32, {}};
-  args[0].value.pointer = y.data();
-  args[1] = {BLOCKJIT_ARG_POINTER, BLOCKJIT_F32, {}};
-  args[1].value.pointer = x.data();
-  for (int i = 2; i < 6; ++i) {
-    args[i] = {BLOCKJIT_ARG_I32, 0, {}};
-    args[i].value.i32 = int32_t(i == 4 ? rows : cols);
-  }
+  blockjit_arg args[] = {cPointerArg(y.data()), cPointerArg(x.data()),
+                         cI32Arg(cols),         cI32Arg(cols),
+                         cI32Arg(rows),         cI32Arg(cols)};
   blockjit_launch_options options{};
   options.target = BLOCKJIT_TARGET_CPU;
   ASSERT_EQ(blockjit_launch("softmax_rows", args, 6, &options), 0)
