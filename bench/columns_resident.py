@@ -90,7 +90,8 @@ if __name__ == '__main__':
             print(*a, file=log, flush=True)
     shapes = [tuple(map(int, t.split('x'))) for t in os.environ.get('SHAPES', '32768x4096,32768x12288').split(',')]
     for (M, N) in shapes:
-        for dt in [torch.float32]:
+        for dt in [{"fp32": torch.float32, "bf16": torch.bfloat16}[d]
+                   for d in os.environ.get('DTYPES', 'fp32').split(',')]:
             x = torch.randn(M, N, device='cuda', dtype=dt)
             ref = torch.softmax(x.float(), 0)
             out = torch.empty_like(x)
@@ -99,9 +100,16 @@ if __name__ == '__main__':
             copy = nbytes / tc / 1e6
             cfgs = []
             # (groups, columns a strip, warps, prefetch): one CTA an SM.
-            for (NG, BN, w, PF) in [(2, 64, 16, 0), (4, 32, 16, 0), (8, 16, 16, 0),
-                                    (4, 16, 16, 1), (2, 32, 16, 1), (4, 16, 8, 0),
-                                    (1, 32, 16, 0), (1, 64, 8, 0), (1, 128, 16, 0)]:
+            # CONFIGS="NG:BN:w:PF,..." replaces the list; NG = 0 gives every
+            # strip a group of its own (the whole matrix held at once).
+            configs = [(2, 64, 16, 0), (4, 32, 16, 0), (8, 16, 16, 0),
+                       (4, 16, 16, 1), (2, 32, 16, 1), (4, 16, 8, 0),
+                       (1, 32, 16, 0), (1, 64, 8, 0), (1, 128, 16, 0)]
+            if os.environ.get('CONFIGS'):
+                configs = [tuple(map(int, c.split(':')))
+                           for c in os.environ['CONFIGS'].split(',')]
+            for (NG, BN, w, PF) in configs:
+                NG = NG or triton.cdiv(N, BN)
                 G = nsm // NG
                 R = next_power_of_2(triton.cdiv(M, G))
                 cfgs.append((G, NG, R, BN, w, PF))

@@ -48,10 +48,12 @@ PROVIDERS = ["split", "columns", "torch", "compile", "copy"]
 
 def rows_per_split(m, n):
     """examples::softmaxColumnsSplitRows (examples/kernels/SoftmaxColumnsSplit.cpp):
-    about 1024 programs over strips of 64 columns, a power of two >= 64."""
-    strips = -(-max(n, 1) // 64)
-    splits = -(-1024 // strips)
-    return max(64, next_power_of_2(-(-max(m, 1) // splits)))
+    at least 512 programs over strips of 1024 columns, a power of two >= 32
+    (rounded down)."""
+    strips = -(-max(n, 1) // 1024)
+    splits = -(-512 // strips)
+    per = -(-max(m, 1) // splits)
+    return max(32, 1 << (per.bit_length() - 1))
 
 
 def _columns(x):
@@ -124,9 +126,9 @@ def main():
                     column_stats = torch.empty(2 * n, device="cuda",
                                                dtype=torch.float32)
                     s_args = [stats, x, x.stride(0), m, n, r,
-                              constexpr(64), constexpr(64)]
+                              constexpr(4), constexpr(1024)]
                     c_args = [column_stats, stats, splits, n,
-                              constexpr(min(64, next_power_of_2(splits))),
+                              constexpr(min(512, next_power_of_2(splits))),
                               constexpr(64)]
                     n_args = [y, x, column_stats, x.stride(0), y.stride(0), m,
                               n, constexpr(4), constexpr(1024)]

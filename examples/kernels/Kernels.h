@@ -156,8 +156,9 @@ std::vector<TuningConfig> softmaxColumnsRefined(const TuningConfig &config,
 /// softmax_columns_stats(stats_ptr, input_ptr, input_row_stride, n_rows,
 ///                       n_cols, rows_per_split; BLOCK_M, BLOCK_N), one
 /// program per (strip of BLOCK_N columns, block of rows_per_split rows) on
-/// a 2-D grid, writes each row block's column maxima and sums of exp(x - max)
-/// to stats_ptr, an f32 [2, n_splits, n_cols] array (maxima, then sums);
+/// a 2-D grid, reading BLOCK_M rows (1-D blocks) at a time, writes each row
+/// block's column maxima and sums of exp(x - max) to stats_ptr, an f32 [2,
+/// n_splits, n_cols] array (maxima, then sums);
 /// softmax_columns_combine(column_stats_ptr, stats_ptr, n_splits, n_cols;
 ///                         BLOCK_S, BLOCK_N), one program per strip,
 /// combines them (BLOCK_S row blocks at a time) into column_stats_ptr, f32
@@ -169,18 +170,19 @@ const std::shared_ptr<KernelDef> &softmaxColumnsStats();
 const std::shared_ptr<KernelDef> &softmaxColumnsCombine();
 const std::shared_ptr<KernelDef> &softmaxColumnsNormalize();
 /// Rows a row block takes for a rows x cols matrix: a power of two, at
-/// least 64, that gives about 1024 programs over strips of 64 columns.
+/// least 32, that gives at least 512 programs over strips of 1024 columns.
 int64_t softmaxColumnsSplitRows(int64_t rows, int64_t cols);
 /// The row blocks (stats' grid rows, n_splits).
 int64_t softmaxColumnsSplits(int64_t rows, int64_t cols);
-/// combine's BLOCK_S: every row block at once, at most 64 at a time.
+/// combine's BLOCK_S: every row block at once, at most 512 at a time.
 int64_t softmaxColumnsCombineBlock(int64_t rows, int64_t cols);
-/// The split kernels' tuners. stats: [BLOCK_M, BLOCK_N] chunks (8..256 x
-/// 16..256) x num_warps 1..16 x num_stages 1..2, keyed by n_rows and n_cols
-/// rounded up to powers of two and rows_per_split, on the grid (strips, row
-/// blocks); combine: BLOCK_N 16..128 x num_warps 1..4 on one program per
-/// strip; normalize: chunks of 1..32 rows x 64..4096 columns x num_warps x
-/// num_stages on a persistent grid or one program a chunk.
+/// The split kernels' tuners. stats: chunks of BLOCK_M rows x BLOCK_N
+/// columns (2..8 x 64..2048) x num_warps 1..16 x num_stages 1..2, keyed by
+/// n_rows and n_cols rounded up to powers of two and rows_per_split, on the
+/// grid (strips, row blocks); combine: BLOCK_N 8..128 x num_warps 1..8 x
+/// num_stages 1..2 on one program per strip; normalize: chunks of 1..32 rows
+/// x 64..4096 columns x num_warps x num_stages on a persistent grid or one
+/// program a chunk.
 Autotuner &softmaxColumnsStatsTuner();
 Autotuner &softmaxColumnsCombineTuner();
 Autotuner &softmaxColumnsNormalizeTuner();

@@ -8,10 +8,11 @@
 //
 //   softmax_columns_stats      program (strip, split) reads rows
 //                              [split * rows_per_split, +rows_per_split) of
-//                              its strip of BLOCK_N columns once and writes
-//                              each column's maximum and sum of exp(x - max)
-//                              over them (softmax_online's update, down the
-//                              column) to stats: [2, n_splits, n_cols] f32.
+//                              its strip of BLOCK_N columns once, BLOCK_M
+//                              rows at a time, and writes each column's
+//                              maximum and sum of exp(x - max) over them
+//                              (softmax_online's update, down the column) to
+//                              stats: [2, n_splits, n_cols] f32.
 //   softmax_columns_combine    program (strip) combines the n_splits
 //                              statistics of its columns into column_stats:
 //                              [2, n_cols] f32 (a few KB, from L2).
@@ -21,8 +22,13 @@
 //                              and write exp(x - max) / sum.
 //
 // The matrix is read twice and written once, as chunked softmax_columns
-// does, but every program reads whole rows of the strip (BLOCK_N up to 256
-// columns) and there are as many programs as the grid holds. The grid's x
+// does, but every program reads whole rows of the strip (BLOCK_N up to 2048
+// columns, a row's contiguous run) and there are as many programs as the
+// grid holds. stats reads a strip's rows as 1-D blocks, not as one
+// [BLOCK_M, BLOCK_N] tile: a tile row of a matrix whose row stride is not a
+// multiple of 16 bytes loaded one element at a time, with its 64-bit
+// address and mask, and its running pair took two exps an element (H200,
+// bf16 32768 x 4096: 140 -> 79 us; 32768 x 781: 43 -> 30 us). The grid's x
 // axis runs over strips, so consecutive programs read neighbouring columns
 // of the same rows (what DRAM serves best). normalize writes whole rows
 // where BLOCK_N covers them: strips of an odd-length row start mid-sector,
@@ -38,6 +44,7 @@
 #include "examples/kernels/Kernels.h"
 #include "examples/kernels/RowTuning.h"
 
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -49,14 +56,17 @@ namespace blockjit::examples {
 namespace {
 
 /// Row blocks are sized so that strips of kSplitStripColumns columns give
-/// about kSplitPrograms programs (eight per SM of a 132-SM GPU: narrow
-/// matrices have few strips, so their rows split finer), at least
-/// kSplitMinRows rows each and a power of two.
-constexpr int64_t kSplitPrograms = 1024;
-constexpr int64_t kSplitStripColumns = 64;
-constexpr int64_t kSplitMinRows = 64;
+/// at least kSplitPrograms programs (four per SM of a 132-SM GPU: narrow
+/// matrices have few strips, so their rows split finer), a power of two of
+/// at least kSplitMinRows rows each. More row blocks keep more of stats'
+/// loads in flight but give combine more to read: H200, stats + combine,
+/// bf16 32768 x 781 36.5 us at 64 rows a block, 45.3 at 256; 32768 x 12288
+/// 231 at 64, 217 at 256 (docs/softmax_columns_split_h200_stats_rows.txt).
+constexpr int64_t kSplitPrograms = 512;
+constexpr int64_t kSplitStripColumns = 1024;
+constexpr int64_t kSplitMinRows = 32;
 /// combine reads at most this many row blocks' statistics at a time.
-constexpr int64_t kMaxCombineBlock = 64;
+constexpr int64_t kMaxCombineBlock = 512;
 
 /// The running maximum m and sum s of exp(. - m) per element, merged with
 /// another such pair (m2, s2): s2 == nullopt stands for one value m2 (-inf
@@ -88,29 +98,46 @@ void softmax_columns_stats_kernel(Ptr<float> stats_ptr, Ptr<> input_ptr,
                                   Int input_row_stride, Int n_rows, Int n_cols,
                                   Int rows_per_split, Constexpr BLOCK_M,
                                   Constexpr BLOCK_N) {
+  // Each row of the strip is a 1-D block of BLOCK_N columns (a row's
+  // contiguous run, loaded as the row kernels load rows), BLOCK_M of them a
+  // chunk, unrolled at trace time so that their loads issue together. Every
+  // row of a chunk has the same layout, so each thread holds the same
+  // columns of all of them: the chunk's maximum is taken in-thread, the
+  // running sum rescaled once a chunk, and each element costs one exp.
   Int strip = program_id(0);
   Int split = program_id(1);
   Int n_splits = num_programs(1);
-  Tensor cols = (strip * BLOCK_N + arange(0, BLOCK_N)).expand_dims(0);
+  Tensor cols = strip * BLOCK_N + arange(0, BLOCK_N);
   Tensor col_mask = cols < n_cols;
-  Tensor chunk_rows = arange(0, BLOCK_M).expand_dims(1);
   Int row_start = split * rows_per_split;
   Tensor row_end = minimum(row_start + rows_per_split, n_rows);
-  std::vector<Tensor> running =
-      for_range(row_start, row_end, BLOCK_M,
-                {full({BLOCK_M, BLOCK_N}, -INFINITY, DType::F32),
-                 full({BLOCK_M, BLOCK_N}, 0.0, DType::F32)},
-                [&](Int chunk_start, std::vector<Tensor> carried) {
-                  Tensor rows = chunk_start + chunk_rows;
-                  Tensor mask = (rows < row_end) & col_mask;
-                  Tensor x = load(input_ptr + (rows * input_row_stride + cols),
-                                  mask, -INFINITY)
-                                 .to(DType::F32);
-                  return onlineUpdate(carried[0], carried[1], x);
-                });
-  std::vector<Tensor> stats = columnStats(running[0], running[1]);
-  store(stats_ptr + (split * n_cols + cols), stats[0], col_mask);
-  store(stats_ptr + ((n_splits + split) * n_cols + cols), stats[1], col_mask);
+  std::vector<Tensor> running = for_range(
+      row_start, row_end, BLOCK_M,
+      {full({BLOCK_N}, -INFINITY, DType::F32),
+       full({BLOCK_N}, 0.0, DType::F32)},
+      [&](Int chunk_start, std::vector<Tensor> carried) {
+        std::vector<Tensor> rows;
+        for (int64_t r = 0; r < BLOCK_M.value; ++r) {
+          Tensor row = chunk_start + r;
+          Tensor mask = col_mask & (row < row_end);
+          rows.push_back(
+              load(input_ptr + row * input_row_stride + cols, mask, -INFINITY)
+                  .to(DType::F32));
+        }
+        Tensor chunk_max = rows[0];
+        for (size_t r = 1; r < rows.size(); ++r)
+          chunk_max = maximum(chunk_max, rows[r]);
+        // As onlineUpdate: a column that has seen only -inf shifts by 0 (its
+        // sum stays 0); +inf or NaN make the sum NaN.
+        Tensor col_max = maximum(carried[0], chunk_max);
+        Tensor shift = where(col_max == -INFINITY, 0.0, col_max);
+        Tensor sum = carried[1] * exp(carried[0] - shift);
+        for (const Tensor &x : rows)
+          sum = sum + exp(x - shift);
+        return std::vector<Tensor>{col_max, sum};
+      });
+  store(stats_ptr + (split * n_cols + cols), running[0], col_mask);
+  store(stats_ptr + ((n_splits + split) * n_cols + cols), running[1], col_mask);
 }
 
 void softmax_columns_combine_kernel(Ptr<float> column_stats_ptr,
@@ -206,7 +233,8 @@ int64_t softmaxColumnsSplitRows(int64_t rows, int64_t cols) {
   rows = std::max<int64_t>(rows, 1);
   int64_t strips = cdiv(std::max<int64_t>(cols, 1), kSplitStripColumns);
   int64_t splits = cdiv(kSplitPrograms, strips);
-  return std::max(kSplitMinRows, next_power_of_2(cdiv(rows, splits)));
+  return std::max<int64_t>(
+      kSplitMinRows, int64_t(llvm::bit_floor(uint64_t(cdiv(rows, splits)))));
 }
 
 int64_t softmaxColumnsSplits(int64_t rows, int64_t cols) {

@@ -1,13 +1,14 @@
 //===- SoftmaxColumnsSplitTuning.cpp - the split kernels' tuners ---------===//
 //
-// softmax_columns_stats: [BLOCK_M, BLOCK_N] chunks (8..256 rows x 16..256
-// columns) x num_warps 1..16 x num_stages 1..2 (the next chunk loading
+// softmax_columns_stats: chunks of BLOCK_M rows (2..8) x BLOCK_N columns
+// (64..2048) x num_warps 1..16 x num_stages 1..2 (the next chunk loading
 // while one is combined), one program per (strip, row block) on a 2-D
 // grid; rows_per_split is the caller's (softmaxColumnsSplitRows), in the
 // key with n_rows and n_cols rounded up to powers of two.
-// softmax_columns_combine, a few KB from L2, takes BLOCK_N 16..128 over 1
-// to 4 warps, one program per strip. softmax_columns_normalize: chunks of
-// 1..32 whole rows, 64..4096 columns at a time, on a persistent grid.
+// softmax_columns_combine, up to a few MB from L2, takes BLOCK_N 8..128
+// over 1 to 8 warps and 1 or 2 stages, one program per strip.
+// softmax_columns_normalize: chunks of 1..32 whole rows, 64..4096 columns
+// at a time, on a persistent grid.
 //
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/FamilyRegistration.h"
@@ -33,8 +34,8 @@ enum {
 constexpr RowArgPositions kNormalizeArgs{1, 5, 6, 7};
 enum { kCombineCols = 3, kCombineBlockS = 4 };
 
-constexpr int64_t kBlockMs[] = {8, 16, 32, 64, 128, 256};
-constexpr int64_t kBlockNs[] = {16, 32, 64, 128, 256};
+constexpr int64_t kBlockMs[] = {2, 4, 8};
+constexpr int64_t kBlockNs[] = {64, 128, 256, 512, 1024, 2048};
 /// Programs that keep a large GPU busy: four per SM of an H100.
 constexpr double kBusyPrograms = 528;
 constexpr int kTimed = 12;
@@ -62,37 +63,39 @@ SplitShape shapeOf(llvm::ArrayRef<Arg> args) {
   return s;
 }
 
-/// The CPU's (and the untuned) blocks: 64 columns of up to 64 rows.
+/// The CPU's (and the untuned) blocks: chunks of 4 rows of up to 1024
+/// columns.
 TuningConfig defaultConfig(const SplitShape &s) {
   return splitConfig(
-      4, 1, std::min<int64_t>(64, next_power_of_2(s.rowsPerSplit)),
-      std::clamp<int64_t>(next_power_of_2(s.cols), kBlockNs[0], 64));
+      4, 1, std::min<int64_t>(4, next_power_of_2(s.rowsPerSplit)),
+      std::clamp<int64_t>(next_power_of_2(s.cols), kBlockNs[0], 1024));
 }
 
-/// 4 to 32 elements of a chunk per thread (16 with the next chunk loading),
+/// 4 to 64 elements of a chunk per thread (32 with the next chunk loading),
 /// no wider than the matrix (beyond the narrowest strip) and no taller than
 /// a split.
 bool worthTiming(const TuningConfig &c, const SplitShape &s) {
   int64_t blockM = c.constexprValue("BLOCK_M", 1);
   int64_t blockN = c.constexprValue("BLOCK_N", 1);
   double perThread = double(blockM * blockN) / (32.0 * c.numWarps);
-  if (perThread < 4 || perThread > (c.numStages > 1 ? 16 : 32))
+  if (perThread < 4 || perThread > (c.numStages > 1 ? 32 : 64))
     return false;
   if (blockN > next_power_of_2(s.cols) && blockN != kBlockNs[0])
     return false;
   return blockM <= std::max(kBlockMs[0], next_power_of_2(s.rowsPerSplit));
 }
 
-/// Smaller is better: 16 elements a thread, rows read in runs of 256 bytes
-/// or more (two lines), enough programs for the GPU, the next chunk loading
-/// where a split takes several chunks.
+/// Smaller is better: 32 elements of a chunk a thread (the best measured on
+/// the H200: 16-64), a whole row or 1024 of its columns a strip, enough
+/// programs for the GPU, the next chunk loading where a split takes several
+/// chunks.
 double estimate(const TuningConfig &c, const SplitShape &s) {
   double blockM = double(c.constexprValue("BLOCK_M", 1));
   double blockN = double(c.constexprValue("BLOCK_N", 1));
   double perThread = blockM * blockN / (32.0 * c.numWarps);
-  double cost = std::abs(std::log2(perThread / 16));
-  double run = blockN * s.bytes;
-  cost += run < 256 ? std::log2(256 / run) : 0;
+  double cost = std::abs(std::log2(perThread / 32));
+  double run = double(std::min<int64_t>(next_power_of_2(s.cols), 1024));
+  cost += blockN < run ? std::log2(run / blockN) : 0;
   double programs = std::ceil(double(s.cols) / blockN) *
                     std::ceil(double(s.rows) / double(s.rowsPerSplit));
   cost += programs < kBusyPrograms ? std::log2(kBusyPrograms / programs) : 0;
@@ -155,9 +158,9 @@ AutotuneSpec statsSpec() {
 }
 
 /// The example specialization blockjit-dump compiles: the default blocks
-/// of a 32768 x 1024 f32 matrix (512 rows a split, the rule's).
+/// of a 32768 x 1024 f32 matrix (64 rows a split, the rule's).
 SpecializationKey exampleKey(const KernelDef &kernel, const ExampleConfig &c) {
-  TuningConfig blocks = defaultConfig({32768, 1024, 512, 4});
+  TuningConfig blocks = defaultConfig({32768, 1024, 64, 4});
   return familyExampleKey(kernel, c,
                           {blocks.constexprValue("BLOCK_M", 64),
                            blocks.constexprValue("BLOCK_N", 64)});
@@ -240,14 +243,16 @@ AutotuneSpec normalizeSpec() {
   return spec;
 }
 
-/// combine: BLOCK_N 16..128 over 1..4 warps (the CPU: 64 columns), one
-/// program per strip, at most 32 elements a thread; BLOCK_S is the
-/// caller's.
+/// combine: BLOCK_N 8..128 over 1..8 warps, 1 or 2 stages (the CPU: 64
+/// columns), one program per strip, at most 32 elements a thread; BLOCK_S
+/// is the caller's. Row blocks of 512 want narrow strips on many warps
+/// (H200, 781 columns: 6.9 us on 8 columns and 8 warps, 14 on 16 and 4).
 AutotuneSpec combineSpec() {
   AutotuneSpec spec;
-  for (int64_t blockN : {16, 32, 64, 128})
-    for (int warps : {1, 2, 4})
-      spec.configs.push_back({warps, 1, 1, {{"BLOCK_N", blockN}}});
+  for (int64_t blockN : {8, 16, 32, 64, 128})
+    for (int warps : {1, 2, 4, 8})
+      for (int stages : {1, 2})
+        spec.configs.push_back({warps, stages, 1, {{"BLOCK_N", blockN}}});
   spec.key = {{"n_splits", KeyBucket::Exact},
               {"n_cols", KeyBucket::PowerOfTwo}};
   spec.grid = [](const TuningConfig &c, const KernelResources &,
@@ -268,8 +273,9 @@ AutotuneSpec combineSpec() {
       // At most 32 of each [BLOCK_S, BLOCK_N] block's elements a thread.
       bool fits = blockN <= std::max<int64_t>(16, next_power_of_2(cols)) &&
                   blockS * blockN <= 32 * 32 * c.numWarps;
-      if (target.kind == TargetKind::CPU ? blockN == 64 && c.numWarps == 4
-                                         : fits)
+      if (target.kind == TargetKind::CPU
+              ? blockN == 64 && c.numWarps == 4 && c.numStages == 1
+              : fits)
         kept.push_back(c);
     }
     if (kept.empty())

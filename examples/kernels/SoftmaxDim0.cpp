@@ -12,9 +12,9 @@
 // M = 32768, 1.0-1.6 x; one launch at M = 4096, 1.2-1.4 x;
 // docs/softmax_columns_choice_h200.txt), so the first run for a shape times
 // both and keeps the faster, on disk too. Each launch's config is its own
-// tuner's; the constexprs passed here are placeholders the tuners replace,
-// except the split's combine block and its statistics' strip width, which
-// fix the scratch layout.
+// tuner's; the constexprs passed here are placeholders the tuners replace
+// (and the blocks a config fixed on the command line runs), except the
+// split's combine block, which the row blocks decide.
 //
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/Kernels.h"
@@ -28,9 +28,10 @@ namespace blockjit::examples {
 
 namespace {
 
-/// The split's statistics strips: kSplitStatsColumns columns each (the
-/// combine and the stats scratch are laid out over them).
-constexpr int64_t kSplitStatsColumns = 64;
+/// The split's placeholder blocks: stats' chunks of kSplitStatsRows rows of
+/// kSplitStatsColumns columns, combine's strips of kSplitCombineColumns.
+constexpr int64_t kSplitStatsRows = 4, kSplitStatsColumns = 1024,
+                  kSplitCombineColumns = 64;
 
 Algorithm oneLaunch() {
   Algorithm algorithm;
@@ -74,10 +75,14 @@ Algorithm split() {
        [](llvm::ArrayRef<Arg> a, llvm::ArrayRef<Arg> scratch) {
          int64_t rows = integerOf(a[kRows]), cols = integerOf(a[kCols]);
          return llvm::SmallVector<Arg, 16>{
-             scratch[0],    a[kIn],
-             a[kInStride],  a[kRows],
-             a[kCols],      int32_t(softmaxColumnsSplitRows(rows, cols)),
-             Constexpr(64), Constexpr(kSplitStatsColumns)};
+             scratch[0],
+             a[kIn],
+             a[kInStride],
+             a[kRows],
+             a[kCols],
+             int32_t(softmaxColumnsSplitRows(rows, cols)),
+             Constexpr(kSplitStatsRows),
+             Constexpr(kSplitStatsColumns)};
        }});
   algorithm.steps.push_back(
       {&softmaxColumnsCombineTuner(),
@@ -89,7 +94,7 @@ Algorithm split() {
              int32_t(softmaxColumnsSplits(rows, cols)),
              a[kCols],
              Constexpr(softmaxColumnsCombineBlock(rows, cols)),
-             Constexpr(kSplitStatsColumns)};
+             Constexpr(kSplitCombineColumns)};
        }});
   algorithm.steps.push_back(
       {&softmaxColumnsNormalizeTuner(),

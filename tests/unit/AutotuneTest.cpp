@@ -1204,9 +1204,10 @@ TEST(SoftmaxColumnsTuning, TimesWholeColumnsAndChunksWithinTheirLimits) {
 
 // softmax_columns_stats / _combine / _normalize (SoftmaxColumnsSplit.cpp):
 // the row blocks, the grids and the configs each tuner times.
-TEST(SoftmaxColumnsSplitTuning, RowBlocksGiveAboutAThousandPrograms) {
-  // Strips of 64 columns times row blocks: about 1024 programs, row blocks
-  // a power of two of at least 64 rows.
+TEST(SoftmaxColumnsSplitTuning, RowBlocksGiveAtLeast512Programs) {
+  // Strips of 1024 columns times row blocks: 512 programs or more (up to
+  // twice that, the row blocks rounded down to a power of two), row blocks
+  // a power of two of at least 32 rows.
   for (auto [rows, cols] : {std::pair<int64_t, int64_t>{32768, 781},
                             {32768, 1024},
                             {32768, 4096},
@@ -1218,20 +1219,25 @@ TEST(SoftmaxColumnsSplitTuning, RowBlocksGiveAboutAThousandPrograms) {
                             {9, 4097}}) {
     int64_t perSplit = examples::softmaxColumnsSplitRows(rows, cols);
     int64_t splits = examples::softmaxColumnsSplits(rows, cols);
-    EXPECT_GE(perSplit, 64) << rows << "x" << cols;
+    EXPECT_GE(perSplit, 32) << rows << "x" << cols;
     EXPECT_TRUE(llvm::isPowerOf2_64(uint64_t(perSplit)));
-    int64_t programs = cdiv(cols, 64) * splits;
-    if (perSplit > 64) // not held up by the 64-row floor
+    int64_t programs = cdiv(cols, 1024) * splits;
+    if (perSplit > 32) { // not held up by the 32-row floor
       EXPECT_GE(programs, 512) << rows << "x" << cols;
-    EXPECT_LE(programs, 2048 + cdiv(cols, 64)) << rows << "x" << cols;
+    }
+    EXPECT_LE(programs, 2 * (512 + cdiv(cols, 1024))) << rows << "x" << cols;
     int64_t combineBlock = examples::softmaxColumnsCombineBlock(rows, cols);
     EXPECT_TRUE(llvm::isPowerOf2_64(uint64_t(combineBlock)));
-    EXPECT_LE(combineBlock, 64);
-    EXPECT_GE(combineBlock, std::min<int64_t>(splits, 64));
+    EXPECT_LE(combineBlock, 512);
+    EXPECT_GE(combineBlock, std::min<int64_t>(splits, 512));
   }
-  // 32768 x 781: 13 strips of 64 columns, 64 blocks of 512 rows.
-  EXPECT_EQ(examples::softmaxColumnsSplitRows(32768, 781), 512);
-  EXPECT_EQ(examples::softmaxColumnsSplits(32768, 781), 64);
+  // 32768 x 781: one strip of whole rows, 512 blocks of 64 rows, combined
+  // at once; 32768 x 12288: 12 strips, 64 blocks of 512 rows.
+  EXPECT_EQ(examples::softmaxColumnsSplitRows(32768, 781), 64);
+  EXPECT_EQ(examples::softmaxColumnsSplits(32768, 781), 512);
+  EXPECT_EQ(examples::softmaxColumnsCombineBlock(32768, 781), 512);
+  EXPECT_EQ(examples::softmaxColumnsSplitRows(32768, 12288), 512);
+  EXPECT_EQ(examples::softmaxColumnsSplitRows(4096, 781), 32);
 }
 
 TEST(SoftmaxColumnsSplitTuning, TunersTimeConfigsWithinTheirLimits) {
@@ -1242,8 +1248,9 @@ TEST(SoftmaxColumnsSplitTuning, TunersTimeConfigsWithinTheirLimits) {
        {std::pair<int32_t, int32_t>{32768, 781}, {4096, 12288}, {1823, 781}}) {
     int32_t perSplit = int32_t(examples::softmaxColumnsSplitRows(rows, cols));
     int32_t splits = int32_t(examples::softmaxColumnsSplits(rows, cols));
-    // stats: 4 to 32 elements a thread (16 with a second stage), a grid of
-    // (strips, row blocks), the CPU one config.
+    // stats: 4 to 64 elements of a chunk a thread (32 with a second
+    // stage), chunks of 2 to 8 rows, a grid of (strips, row blocks), the
+    // CPU one config.
     const AutotuneSpec &stats = examples::softmaxColumnsStatsTuner().spec();
     std::vector<Arg> statsArgs{&buffer, &buffer,  cols,         rows,
                                cols,    perSplit, Constexpr(1), Constexpr(1)};
@@ -1255,22 +1262,28 @@ TEST(SoftmaxColumnsSplitTuning, TunersTimeConfigsWithinTheirLimits) {
                                 c.constexprValue("BLOCK_N", 0)) /
                          (32.0 * c.numWarps);
       EXPECT_GE(perThread, 4) << c.str();
-      EXPECT_LE(perThread, c.numStages > 1 ? 16 : 32) << c.str();
-      EXPECT_LE(c.constexprValue("BLOCK_M", 0), std::max(8, perSplit));
+      EXPECT_LE(perThread, c.numStages > 1 ? 32 : 64) << c.str();
+      EXPECT_LE(c.constexprValue("BLOCK_M", 0), std::min(8, perSplit));
       Grid grid = stats.grid(c, resources, statsArgs);
       EXPECT_EQ(grid.x, cdiv(cols, c.constexprValue("BLOCK_N", 1)));
       EXPECT_EQ(grid.y, splits);
     }
     EXPECT_EQ(stats.prune(stats.configs, statsArgs, Target::cpu()).size(), 1u);
-    // combine: one program per strip.
+    // combine: one program per strip, at most 32 elements of a block a
+    // thread.
     const AutotuneSpec &combine = examples::softmaxColumnsCombineTuner().spec();
-    std::vector<Arg> combineArgs{&buffer, &buffer,      splits,
-                                 cols,    Constexpr(1), Constexpr(1)};
-    for (const TuningConfig &c :
-         combine.prune(combine.configs, combineArgs, Target::cuda(90)))
+    int64_t blockS = examples::softmaxColumnsCombineBlock(rows, cols);
+    std::vector<Arg> combineArgs{&buffer, &buffer,           splits,
+                                 cols,    Constexpr(blockS), Constexpr(1)};
+    timed = combine.prune(combine.configs, combineArgs, Target::cuda(90));
+    ASSERT_FALSE(timed.empty());
+    for (const TuningConfig &c : timed) {
       EXPECT_EQ(combine.grid(c, resources, combineArgs).x,
                 cdiv(cols, c.constexprValue("BLOCK_N", 1)))
           << c.str();
+      EXPECT_LE(blockS * c.constexprValue("BLOCK_N", 0), 32 * 32 * c.numWarps)
+          << c.str();
+    }
     EXPECT_EQ(combine.prune(combine.configs, combineArgs, Target::cpu()).size(),
               1u);
     // normalize: whole rows (BLOCK_N up to the row's power of two) on a
