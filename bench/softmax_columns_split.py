@@ -128,7 +128,7 @@ def main():
                     s_args = [stats, x, x.stride(0), m, n, r,
                               constexpr(4), constexpr(1024)]
                     c_args = [column_stats, stats, splits, n,
-                              constexpr(min(512, next_power_of_2(splits))),
+                              constexpr(min(64, next_power_of_2(splits))),
                               constexpr(64)]
                     n_args = [y, x, column_stats, x.stride(0), y.stride(0), m,
                               n, constexpr(4), constexpr(1024)]

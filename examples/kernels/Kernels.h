@@ -174,15 +174,16 @@ const std::shared_ptr<KernelDef> &softmaxColumnsNormalize();
 int64_t softmaxColumnsSplitRows(int64_t rows, int64_t cols);
 /// The row blocks (stats' grid rows, n_splits).
 int64_t softmaxColumnsSplits(int64_t rows, int64_t cols);
-/// combine's BLOCK_S: every row block at once, at most 512 at a time.
+/// combine's default BLOCK_S (its tuner's configs choose their own): every
+/// row block at once, at most 64 at a time.
 int64_t softmaxColumnsCombineBlock(int64_t rows, int64_t cols);
 /// The split kernels' tuners. stats: chunks of BLOCK_M rows x BLOCK_N
 /// columns (2..8 x 64..2048) x num_warps 1..16 x num_stages 1..2, keyed by
 /// n_rows and n_cols rounded up to powers of two and rows_per_split, on the
-/// grid (strips, row blocks); combine: BLOCK_N 8..128 x num_warps 1..8 x
-/// num_stages 1..2 on one program per strip; normalize: chunks of 1..32 rows
-/// x 64..4096 columns x num_warps x num_stages on a persistent grid or one
-/// program a chunk.
+/// grid (strips, row blocks); combine: BLOCK_S 16..512 x BLOCK_N 8..128 x
+/// num_warps 1..8 x num_stages 1..2 on one program per strip; normalize: chunks
+/// of 1..32 rows x 64..4096 columns x num_warps x num_stages on a persistent
+/// grid or one program a chunk.
 Autotuner &softmaxColumnsStatsTuner();
 Autotuner &softmaxColumnsCombineTuner();
 Autotuner &softmaxColumnsNormalizeTuner();

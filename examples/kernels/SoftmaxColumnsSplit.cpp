@@ -65,8 +65,9 @@ namespace {
 constexpr int64_t kSplitPrograms = 512;
 constexpr int64_t kSplitStripColumns = 1024;
 constexpr int64_t kSplitMinRows = 32;
-/// combine reads at most this many row blocks' statistics at a time.
-constexpr int64_t kMaxCombineBlock = 512;
+/// combine's default BLOCK_S (its tuner's configs choose their own): at
+/// most this many row blocks' statistics at a time.
+constexpr int64_t kMaxCombineBlock = 64;
 
 /// The running maximum m and sum s of exp(. - m) per element, merged with
 /// another such pair (m2, s2): s2 == nullopt stands for one value m2 (-inf

@@ -5,8 +5,9 @@
 // while one is combined), one program per (strip, row block) on a 2-D
 // grid; rows_per_split is the caller's (softmaxColumnsSplitRows), in the
 // key with n_rows and n_cols rounded up to powers of two.
-// softmax_columns_combine, up to a few MB from L2, takes BLOCK_N 8..128
-// over 1 to 8 warps and 1 or 2 stages, one program per strip.
+// softmax_columns_combine, up to a few MB from L2, takes BLOCK_S 16..512
+// row blocks x BLOCK_N 8..128 columns over 1 to 8 warps and 1 or 2
+// stages, one program per strip.
 // softmax_columns_normalize: chunks of 1..32 whole rows, 64..4096 columns
 // at a time, on a persistent grid.
 //
@@ -32,7 +33,7 @@ enum {
   kStatsRowsPerSplit = 5
 };
 constexpr RowArgPositions kNormalizeArgs{1, 5, 6, 7};
-enum { kCombineCols = 3, kCombineBlockS = 4 };
+enum { kCombineSplits = 2, kCombineCols = 3, kCombineBlockS = 4 };
 
 constexpr int64_t kBlockMs[] = {2, 4, 8};
 constexpr int64_t kBlockNs[] = {64, 128, 256, 512, 1024, 2048};
@@ -243,16 +244,20 @@ AutotuneSpec normalizeSpec() {
   return spec;
 }
 
-/// combine: BLOCK_N 8..128 over 1..8 warps, 1 or 2 stages (the CPU: 64
-/// columns), one program per strip, at most 32 elements a thread; BLOCK_S
-/// is the caller's. Row blocks of 512 want narrow strips on many warps
-/// (H200, 781 columns: 6.9 us on 8 columns and 8 warps, 14 on 16 and 4).
+/// combine: BLOCK_S row blocks (16..512) x BLOCK_N columns (8..128) at a
+/// time over 1..8 warps, 1 or 2 stages, one program per strip, 2 to 32
+/// elements of a block a thread; the CPU takes the caller's BLOCK_S
+/// (softmaxColumnsCombineBlock) and 64 columns. Many row blocks want them
+/// all at once on narrow strips and many warps (H200, 781 columns, 512
+/// blocks: 6.9 us for 512 x 8 on 8 warps, 14 for 64 x 16 on 4).
 AutotuneSpec combineSpec() {
   AutotuneSpec spec;
-  for (int64_t blockN : {8, 16, 32, 64, 128})
-    for (int warps : {1, 2, 4, 8})
-      for (int stages : {1, 2})
-        spec.configs.push_back({warps, stages, 1, {{"BLOCK_N", blockN}}});
+  for (int64_t blockS : {16, 32, 64, 128, 256, 512})
+    for (int64_t blockN : {8, 16, 32, 64, 128})
+      for (int warps : {1, 2, 4, 8})
+        for (int stages : {1, 2})
+          spec.configs.push_back(
+              {warps, stages, 1, {{"BLOCK_S", blockS}, {"BLOCK_N", blockN}}});
   spec.key = {{"n_splits", KeyBucket::Exact},
               {"n_cols", KeyBucket::PowerOfTwo}};
   spec.grid = [](const TuningConfig &c, const KernelResources &,
@@ -262,19 +267,26 @@ AutotuneSpec combineSpec() {
                  c.constexprValue("BLOCK_N", 1))),
         1, 1};
   };
-  spec.prune = [](llvm::ArrayRef<TuningConfig> configs,
-                  llvm::ArrayRef<Arg> args, const Target &target) {
+  auto splitsOf = [](llvm::ArrayRef<Arg> args) {
+    return std::max<int64_t>(1, integerArgAt(args, kCombineSplits, 1));
+  };
+  spec.prune = [splitsOf](llvm::ArrayRef<TuningConfig> configs,
+                          llvm::ArrayRef<Arg> args, const Target &target) {
     int64_t cols = std::max<int64_t>(1, integerArgAt(args, kCombineCols, 1));
-    int64_t blockS =
+    int64_t callerBlockS =
         args.size() > size_t(kCombineBlockS) ? args[kCombineBlockS].i64 : 1;
+    int64_t allSplits = next_power_of_2(splitsOf(args));
     std::vector<TuningConfig> kept;
     for (const TuningConfig &c : configs) {
+      int64_t blockS = c.constexprValue("BLOCK_S", 1);
       int64_t blockN = c.constexprValue("BLOCK_N", 1);
-      // At most 32 of each [BLOCK_S, BLOCK_N] block's elements a thread.
+      double perThread = double(blockS * blockN) / (32.0 * c.numWarps);
       bool fits = blockN <= std::max<int64_t>(16, next_power_of_2(cols)) &&
-                  blockS * blockN <= 32 * 32 * c.numWarps;
+                  blockS <= std::max<int64_t>(16, allSplits) &&
+                  perThread >= 2 && perThread <= 32;
       if (target.kind == TargetKind::CPU
-              ? blockN == 64 && c.numWarps == 4 && c.numStages == 1
+              ? blockS == std::clamp<int64_t>(callerBlockS, 16, 512) &&
+                    blockN == 64 && c.numWarps == 4 && c.numStages == 1
               : fits)
         kept.push_back(c);
     }
@@ -282,6 +294,20 @@ AutotuneSpec combineSpec() {
       kept.push_back(configs.front());
     return kept;
   };
+  // Smaller is better: 8 elements of a block a thread, every row block at
+  // once (up to 512), the next block loading where there are several.
+  spec.estimate = [splitsOf](const TuningConfig &c, llvm::ArrayRef<Arg> args,
+                             const Target &) {
+    double blockS = double(c.constexprValue("BLOCK_S", 1));
+    double perThread =
+        blockS * double(c.constexprValue("BLOCK_N", 1)) / (32.0 * c.numWarps);
+    double all =
+        double(std::min<int64_t>(512, next_power_of_2(splitsOf(args))));
+    double cost = std::abs(std::log2(perThread / 8));
+    cost += blockS < all ? 0.5 * std::log2(all / blockS) : 0;
+    return cost + (c.numStages > 1 ? (blockS < all ? -0.25 : 0.25) : 0);
+  };
+  spec.topK = 16;
   return spec;
 }
 

@@ -13,8 +13,7 @@
 // docs/softmax_columns_choice_h200.txt), so the first run for a shape times
 // both and keeps the faster, on disk too. Each launch's config is its own
 // tuner's; the constexprs passed here are placeholders the tuners replace
-// (and the blocks a config fixed on the command line runs), except the
-// split's combine block, which the row blocks decide.
+// (and the blocks a config fixed on the command line runs).
 //
 //===----------------------------------------------------------------------===//
 #include "examples/kernels/Kernels.h"

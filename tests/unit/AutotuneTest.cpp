@@ -1228,14 +1228,13 @@ TEST(SoftmaxColumnsSplitTuning, RowBlocksGiveAtLeast512Programs) {
     EXPECT_LE(programs, 2 * (512 + cdiv(cols, 1024))) << rows << "x" << cols;
     int64_t combineBlock = examples::softmaxColumnsCombineBlock(rows, cols);
     EXPECT_TRUE(llvm::isPowerOf2_64(uint64_t(combineBlock)));
-    EXPECT_LE(combineBlock, 512);
-    EXPECT_GE(combineBlock, std::min<int64_t>(splits, 512));
+    EXPECT_LE(combineBlock, 64);
+    EXPECT_GE(combineBlock, std::min<int64_t>(splits, 64));
   }
-  // 32768 x 781: one strip of whole rows, 512 blocks of 64 rows, combined
-  // at once; 32768 x 12288: 12 strips, 64 blocks of 512 rows.
+  // 32768 x 781: one strip of whole rows, 512 blocks of 64 rows;
+  // 32768 x 12288: 12 strips, 64 blocks of 512 rows.
   EXPECT_EQ(examples::softmaxColumnsSplitRows(32768, 781), 64);
   EXPECT_EQ(examples::softmaxColumnsSplits(32768, 781), 512);
-  EXPECT_EQ(examples::softmaxColumnsCombineBlock(32768, 781), 512);
   EXPECT_EQ(examples::softmaxColumnsSplitRows(32768, 12288), 512);
   EXPECT_EQ(examples::softmaxColumnsSplitRows(4096, 781), 32);
 }
@@ -1269,21 +1268,30 @@ TEST(SoftmaxColumnsSplitTuning, TunersTimeConfigsWithinTheirLimits) {
       EXPECT_EQ(grid.y, splits);
     }
     EXPECT_EQ(stats.prune(stats.configs, statsArgs, Target::cpu()).size(), 1u);
-    // combine: one program per strip, at most 32 elements of a block a
-    // thread.
+    // combine: one program per strip, 2 to 32 elements of a block a
+    // thread, no more row blocks at a time than there are (up to 16).
     const AutotuneSpec &combine = examples::softmaxColumnsCombineTuner().spec();
     int64_t blockS = examples::softmaxColumnsCombineBlock(rows, cols);
     std::vector<Arg> combineArgs{&buffer, &buffer,           splits,
                                  cols,    Constexpr(blockS), Constexpr(1)};
     timed = combine.prune(combine.configs, combineArgs, Target::cuda(90));
     ASSERT_FALSE(timed.empty());
+    bool allAtOnce = false;
     for (const TuningConfig &c : timed) {
       EXPECT_EQ(combine.grid(c, resources, combineArgs).x,
                 cdiv(cols, c.constexprValue("BLOCK_N", 1)))
           << c.str();
-      EXPECT_LE(blockS * c.constexprValue("BLOCK_N", 0), 32 * 32 * c.numWarps)
+      int64_t configBlockS = c.constexprValue("BLOCK_S", 0);
+      double perThread = double(configBlockS * c.constexprValue("BLOCK_N", 0)) /
+                         (32.0 * c.numWarps);
+      EXPECT_GE(perThread, 2) << c.str();
+      EXPECT_LE(perThread, 32) << c.str();
+      EXPECT_LE(configBlockS,
+                std::max<int64_t>(16, next_power_of_2(int64_t(splits))))
           << c.str();
+      allAtOnce |= configBlockS >= std::min<int64_t>(512, splits);
     }
+    EXPECT_TRUE(allAtOnce) << rows << "x" << cols;
     EXPECT_EQ(combine.prune(combine.configs, combineArgs, Target::cpu()).size(),
               1u);
     // normalize: whole rows (BLOCK_N up to the row's power of two) on a
