@@ -52,7 +52,7 @@ def rows_per_split(m, n):
     (rounded down)."""
     strips = -(-max(n, 1) // 1024)
     splits = -(-512 // strips)
-    per = -(-max(m, 1) // splits)
+    per = max(1, max(m, 1) // splits)
     return max(32, 1 << (per.bit_length() - 1))
 
 

@@ -15,7 +15,7 @@
 //                              stats: [2, n_splits, n_cols] f32.
 //   softmax_columns_combine    program (strip) combines the n_splits
 //                              statistics of its columns into column_stats:
-//                              [2, n_cols] f32 (a few KB, from L2).
+//                              [2, n_cols] f32 (up to a few MB, from L2).
 //   softmax_columns_normalize  for each block of BLOCK_N columns (one
 //                              where a row fits), its statistics loaded
 //                              once, programs take chunks of BLOCK_M rows
@@ -56,12 +56,14 @@ namespace blockjit::examples {
 namespace {
 
 /// Row blocks are sized so that strips of kSplitStripColumns columns give
-/// at least kSplitPrograms programs (four per SM of a 132-SM GPU: narrow
-/// matrices have few strips, so their rows split finer), a power of two of
-/// at least kSplitMinRows rows each. More row blocks keep more of stats'
-/// loads in flight but give combine more to read: H200, stats + combine,
-/// bf16 32768 x 781 36.5 us at 64 rows a block, 45.3 at 256; 32768 x 12288
-/// 231 at 64, 217 at 256 (docs/softmax_columns_split_h200_stats_rows.txt).
+/// at least kSplitPrograms programs (about four per SM of a 132-SM GPU:
+/// narrow matrices have few strips, so their rows split finer), a power of
+/// two of at least kSplitMinRows rows each (rounded down). More row blocks
+/// keep more of stats' loads in flight but give combine more to read (H200,
+/// docs/softmax_columns_split_h200_stats_rows.txt, run 2: bf16 32768 x 781,
+/// stats on one stage + combine, 41.3 us at 64 rows a block, 53.2 at 128,
+/// 81.6 at 256; fp32 32768 x 12288 stats alone 386 us at 64 rows, 372 at
+/// 256 and 512).
 constexpr int64_t kSplitPrograms = 512;
 constexpr int64_t kSplitStripColumns = 1024;
 constexpr int64_t kSplitMinRows = 32;
@@ -111,7 +113,8 @@ void softmax_columns_stats_kernel(Ptr<float> stats_ptr, Ptr<> input_ptr,
   Tensor cols = strip * BLOCK_N + arange(0, BLOCK_N);
   Tensor col_mask = cols < n_cols;
   Int row_start = split * rows_per_split;
-  Tensor row_end = minimum(row_start + rows_per_split, n_rows);
+  // (n_rows - row_start: row_start + rows_per_split may pass 2^31.)
+  Tensor row_end = row_start + minimum(rows_per_split, n_rows - row_start);
   std::vector<Tensor> running = for_range(
       row_start, row_end, BLOCK_M,
       {full({BLOCK_N}, -INFINITY, DType::F32),
@@ -235,7 +238,8 @@ int64_t softmaxColumnsSplitRows(int64_t rows, int64_t cols) {
   int64_t strips = cdiv(std::max<int64_t>(cols, 1), kSplitStripColumns);
   int64_t splits = cdiv(kSplitPrograms, strips);
   return std::max<int64_t>(
-      kSplitMinRows, int64_t(llvm::bit_floor(uint64_t(cdiv(rows, splits)))));
+      kSplitMinRows,
+      int64_t(llvm::bit_floor(uint64_t(std::max<int64_t>(1, rows / splits)))));
 }
 
 int64_t softmaxColumnsSplits(int64_t rows, int64_t cols) {

@@ -95,6 +95,8 @@ double estimate(const TuningConfig &c, const SplitShape &s) {
   double blockN = double(c.constexprValue("BLOCK_N", 1));
   double perThread = blockM * blockN / (32.0 * c.numWarps);
   double cost = std::abs(std::log2(perThread / 32));
+  // Chunks of 4 or 8 rows (none of 2 among the fastest measured).
+  cost += blockM < 4 ? 0.5 : 0;
   double run = double(std::min<int64_t>(next_power_of_2(s.cols), 1024));
   cost += blockN < run ? std::log2(run / blockN) : 0;
   double programs = std::ceil(double(s.cols) / blockN) *
@@ -285,7 +287,8 @@ AutotuneSpec combineSpec() {
                   blockS <= std::max<int64_t>(16, allSplits) &&
                   perThread >= 2 && perThread <= 32;
       if (target.kind == TargetKind::CPU
-              ? blockS == std::clamp<int64_t>(callerBlockS, 16, 512) &&
+              ? blockS == std::clamp<int64_t>(next_power_of_2(callerBlockS), 16,
+                                              512) &&
                     blockN == 64 && c.numWarps == 4 && c.numStages == 1
               : fits)
         kept.push_back(c);

@@ -6,7 +6,7 @@
 // reference's; combine, given the reference's row-block stats rounded to
 // f32, against each column's; normalize, given the column stats rounded to
 // f32, against the column softmax. Shapes: 1 to 32769 rows (row blocks of
-// 32 rows, softmaxColumnsSplitRows', and of 100 and 1000 given, which no
+// 32 rows, softmaxColumnsSplitRows', and of 100 and 999 given, which no
 // chunk divides: a chunk then ends at its row block's end; a partial last
 // block), 5 to 4097 columns (a partial last strip or column chunk);
 // softmax's special rows
@@ -110,7 +110,7 @@ std::vector<double> combineStats(const std::vector<double> &stats,
 /// BLOCK_S = `blockS` at a time (0: softmaxColumnsCombineBlock's).
 Case combineCase(DType in, Shape s, int64_t blockN, int warps,
                  const std::string &variant, int64_t perSplit = 0,
-                 int64_t blockS = 0) {
+                 int64_t blockS = 0, int stages = 1) {
   if (!perSplit)
     perSplit = rowsPerSplit(s);
   if (!blockS)
@@ -130,6 +130,7 @@ Case combineCase(DType in, Shape s, int64_t blockN, int warps,
             constArg(blockN)};
   c.grid = {int(cdiv(s.cols, blockN)), 1, 1};
   c.numWarps = warps;
+  c.numStages = stages;
   c.reference = [splits, s](Buffers &buffers) {
     buffers[0] = combineStats(buffers[1], splits, s.cols);
   };
@@ -210,13 +211,25 @@ void addColumnSplitCases(std::vector<Case> &cases) {
   // block's end, not at n_rows), and their stats combined 4 at a time.
   for (DType t : {DType::F32, DType::BF16}) {
     cases.push_back(statsCase(t, {1823, 781}, blocks[2], 100));
-    cases.push_back(statsCase(t, {32769, 20}, blocks[2], 1000));
+    cases.push_back(statsCase(t, {32769, 20}, blocks[2], 999));
   }
   cases.push_back(
       combineCase(DType::F32, {1823, 781}, 64, 4, "rows100_bs4", 100, 4));
   // Narrow strips on one warp; 128 columns a program.
   cases.push_back(combineCase(DType::F32, {1823, 781}, 16, 1, "bn16_w1"));
   cases.push_back(combineCase(DType::F32, {32769, 20}, 128, 4, "bn128"));
+  // The tuner's picks on the H200 for many row blocks: 512 at a time on 8
+  // columns and 8 warps, the next block loading (32769 rows: 1025 blocks of
+  // 32, two and a bit blocks of 512; 1823 rows: 57 blocks, one masked
+  // block of 512).
+  for (Shape s : {Shape{32769, 20}, Shape{1823, 781}})
+    cases.push_back(combineCase(DType::F32, s, 8, 8, "bs512_bn8_w8_s2",
+                                /*perSplit=*/32, /*blockS=*/512,
+                                /*stages=*/2));
+  // Strips of 2048 columns (the tuner's pick at 4096 and 12288 columns):
+  // 4097 columns end in a strip of one column.
+  for (DType t : {DType::F32, DType::BF16})
+    cases.push_back(statsCase(t, {9, 4097}, {4, 2048, 8, 1, "bm4_bn2048_w8"}));
   // In place, as softmax_columns may be called.
   cases.push_back(normalizeCase(DType::F32, DType::F32, {1823, 781},
                                 rowBlocks[0], /*inPlace=*/true));

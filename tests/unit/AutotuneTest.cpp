@@ -1213,6 +1213,7 @@ TEST(SoftmaxColumnsSplitTuning, RowBlocksGiveAtLeast512Programs) {
                             {32768, 4096},
                             {32768, 12288},
                             {4096, 781},
+                            {32257, 781},
                             {1823, 781},
                             {32769, 20},
                             {1, 17},
@@ -1243,8 +1244,10 @@ TEST(SoftmaxColumnsSplitTuning, TunersTimeConfigsWithinTheirLimits) {
   float buffer = 0;
   KernelResources resources;
   resources.maxResidentPrograms = 264;
-  for (auto [rows, cols] :
-       {std::pair<int32_t, int32_t>{32768, 781}, {4096, 12288}, {1823, 781}}) {
+  for (auto [rows, cols] : {std::pair<int32_t, int32_t>{32768, 781},
+                            {4096, 12288},
+                            {1823, 781},
+                            {5, 3}}) {
     int32_t perSplit = int32_t(examples::softmaxColumnsSplitRows(rows, cols));
     int32_t splits = int32_t(examples::softmaxColumnsSplits(rows, cols));
     // stats: 4 to 64 elements of a chunk a thread (32 with a second
@@ -1267,7 +1270,13 @@ TEST(SoftmaxColumnsSplitTuning, TunersTimeConfigsWithinTheirLimits) {
       EXPECT_EQ(grid.x, cdiv(cols, c.constexprValue("BLOCK_N", 1)));
       EXPECT_EQ(grid.y, splits);
     }
-    EXPECT_EQ(stats.prune(stats.configs, statsArgs, Target::cpu()).size(), 1u);
+    // The CPU: chunks of 4 whole rows (up to 1024 columns).
+    std::vector<TuningConfig> cpuStats =
+        stats.prune(stats.configs, statsArgs, Target::cpu());
+    ASSERT_EQ(cpuStats.size(), 1u);
+    EXPECT_EQ(cpuStats[0].constexprValue("BLOCK_M", 0), 4);
+    EXPECT_EQ(cpuStats[0].constexprValue("BLOCK_N", 0),
+              std::clamp<int64_t>(next_power_of_2(cols), 64, 1024));
     // combine: one program per strip, 2 to 32 elements of a block a
     // thread, no more row blocks at a time than there are (up to 16).
     const AutotuneSpec &combine = examples::softmaxColumnsCombineTuner().spec();
@@ -1292,8 +1301,13 @@ TEST(SoftmaxColumnsSplitTuning, TunersTimeConfigsWithinTheirLimits) {
       allAtOnce |= configBlockS >= std::min<int64_t>(512, splits);
     }
     EXPECT_TRUE(allAtOnce) << rows << "x" << cols;
-    EXPECT_EQ(combine.prune(combine.configs, combineArgs, Target::cpu()).size(),
-              1u);
+    // The CPU: the caller's BLOCK_S (at least 16) on 64 columns.
+    std::vector<TuningConfig> cpuCombine =
+        combine.prune(combine.configs, combineArgs, Target::cpu());
+    ASSERT_EQ(cpuCombine.size(), 1u);
+    EXPECT_EQ(cpuCombine[0].constexprValue("BLOCK_S", 0),
+              std::max<int64_t>(16, blockS));
+    EXPECT_EQ(cpuCombine[0].constexprValue("BLOCK_N", 0), 64);
     // normalize: whole rows (BLOCK_N up to the row's power of two) on a
     // persistent grid of at most one program per chunk of rows, or
     // (grid:ROWS=BLOCK_M) on one program per chunk; both grids are timed.
