@@ -436,6 +436,21 @@ TEST(SoftmaxDim0, EachAlgorithmMatches) {
   }
 }
 
+// The untimed pick: the split (algorithm 1) on tall matrices, from 16384
+// rows on the GPU and from 4096 on the CPU (where its rows read as 1-D
+// blocks beat whole columns); one launch (0) below.
+TEST(SoftmaxDim0, UntimedPickPerTarget) {
+  auto pick = [](int64_t rows, TargetKind target) {
+    float *none = nullptr;
+    std::vector<Arg> args = {none, none, 781, 781, int32_t(rows), 781};
+    return examples::softmaxDim0().spec().untimed(args, target);
+  };
+  EXPECT_EQ(pick(16383, TargetKind::CUDA), 0u);
+  EXPECT_EQ(pick(16384, TargetKind::CUDA), 1u);
+  EXPECT_EQ(pick(4095, TargetKind::CPU), 0u);
+  EXPECT_EQ(pick(4096, TargetKind::CPU), 1u);
+}
+
 // In place (output = input): timing's runs are undone before the real one.
 TEST(SoftmaxDim0, InPlace) {
   ScopedCacheDirectory cache;
