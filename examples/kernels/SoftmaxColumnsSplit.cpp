@@ -49,7 +49,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 
 namespace blockjit::examples {
 
@@ -71,18 +70,18 @@ constexpr int64_t kSplitMinRows = 32;
 /// most this many row blocks' statistics at a time.
 constexpr int64_t kMaxCombineBlock = 64;
 
+/// What sums of exp(. - m) subtract for a maximum m: m, or 0 where m is
+/// -inf, so that a sum of only -inf stays 0 (exp(-inf - -inf) would be
+/// NaN); +inf or NaN make the sum NaN, as softmax does.
+Tensor shiftOf(const Tensor &m) { return where(m == -INFINITY, 0.0, m); }
+
 /// The running maximum m and sum s of exp(. - m) per element, merged with
-/// another such pair (m2, s2): s2 == nullopt stands for one value m2 (-inf
-/// where masked), whose own sum is exp(m2 - m2). An element that has seen
-/// only -inf shifts by 0, so its sum stays 0 (exp(-inf - -inf) would be
-/// NaN); +inf or NaN make it NaN, as softmax does.
+/// another such pair (m2, s2).
 std::vector<Tensor> onlineUpdate(const Tensor &m, const Tensor &s,
-                                 const Tensor &m2,
-                                 std::optional<Tensor> s2 = std::nullopt) {
+                                 const Tensor &m2, const Tensor &s2) {
   Tensor mNew = maximum(m, m2);
-  Tensor shift = where(mNew == -INFINITY, 0.0, mNew);
-  Tensor added = exp(m2 - shift);
-  return {mNew, s * exp(m - shift) + (s2 ? *s2 * added : added)};
+  Tensor shift = shiftOf(mNew);
+  return {mNew, s * exp(m - shift) + s2 * exp(m2 - shift)};
 }
 
 /// Each column's maximum and sum, [1, BLOCK_N], from per-element running
@@ -91,8 +90,7 @@ std::vector<Tensor> onlineUpdate(const Tensor &m, const Tensor &s,
 /// normalized, as softmax does); NaN or +inf give NaN.
 std::vector<Tensor> columnStats(const Tensor &m, const Tensor &s) {
   Tensor colMax = max(m, 0, /*keep_dims=*/true);
-  Tensor shift = where(colMax == -INFINITY, 0.0, colMax);
-  return {colMax, sum(s * exp(m - shift), 0, /*keep_dims=*/true)};
+  return {colMax, sum(s * exp(m - shiftOf(colMax)), 0, /*keep_dims=*/true)};
 }
 
 } // namespace
@@ -131,10 +129,8 @@ void softmax_columns_stats_kernel(Ptr<float> stats_ptr, Ptr<> input_ptr,
         Tensor chunk_max = rows[0];
         for (size_t r = 1; r < rows.size(); ++r)
           chunk_max = maximum(chunk_max, rows[r]);
-        // As onlineUpdate: a column that has seen only -inf shifts by 0 (its
-        // sum stays 0); +inf or NaN make the sum NaN.
         Tensor col_max = maximum(carried[0], chunk_max);
-        Tensor shift = where(col_max == -INFINITY, 0.0, col_max);
+        Tensor shift = shiftOf(col_max);
         Tensor sum = carried[1] * exp(carried[0] - shift);
         for (const Tensor &x : rows)
           sum = sum + exp(x - shift);
