@@ -16,7 +16,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from blockjit_ctypes import Blockjit, constexpr  # noqa: E402
-from bench_common import BlockjitKernel, bench_ms, next_power_of_2  # noqa: E402
+from bench_common import BlockjitKernel, bench_ms, copy_gbps, next_power_of_2  # noqa: E402
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 EAGER = {"softmax": lambda x: torch.softmax(x, -1),
@@ -43,9 +43,7 @@ def main():
             dt = DTYPES[dname]
             s = torch.tensor([], dtype=dt).element_size()
             nbytes = 2 * m * n * s
-            src = torch.empty(nbytes // 2, dtype=torch.uint8, device="cuda")
-            dst = torch.empty_like(src)
-            copy_gbps = nbytes / bench_ms(lambda: dst.copy_(src), a.reps) / 1e6
+            copy = copy_gbps(nbytes, a.reps)
             padded = -(-n * s // 16) * 16 // s
             for kname in a.kernels.split(","):
                 kern = BlockjitKernel(lib, kname)
@@ -70,7 +68,7 @@ def main():
                         cgbps = nbytes / bench_ms(lambda: f(x), a.reps) / 1e6
                     cfg = kern.config(*args).replace(",", ";")
                     print(f"{kname},{dname},{m},{n},{stride},{gbps:.1f},"
-                          f"{cgbps:.1f},{copy_gbps:.1f},{gbps / copy_gbps:.3f},"
+                          f"{cgbps:.1f},{copy:.1f},{gbps / copy:.3f},"
                           f"{err:.2e},{cfg}", flush=True)
 
 

@@ -40,7 +40,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from blockjit_ctypes import Blockjit, constexpr  # noqa: E402
-from bench_common import BlockjitKernel, bench_ms, next_power_of_2  # noqa: E402
+from bench_common import BlockjitKernel, bench_ms, copy_gbps, next_power_of_2  # noqa: E402
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 PROVIDERS = ["split", "columns", "torch", "compile", "copy"]
@@ -54,6 +54,13 @@ def rows_per_split(m, n):
     splits = -(-512 // strips)
     per = max(1, max(m, 1) // splits)
     return max(32, 1 << (per.bit_length() - 1))
+
+
+def matches(y, ref, tol):
+    """Whether y is within tol = (abs as a fraction of max|ref|, rel) of
+    ref, torch's float64 softmax(x, 0)."""
+    err = (y.double() - ref).abs() - tol[1] * ref.abs()
+    return err.max().item() <= tol[0] * ref.abs().max().item()
 
 
 def _columns(x):
@@ -98,15 +105,13 @@ def main():
                 x = torch.randn(m, n, device="cuda", dtype=torch.float32).to(dt)
                 y = torch.empty_like(x)
                 ref = torch.softmax(x.double(), 0)
-                bound = tol[0] * ref.abs().max().item()
                 nbytes = 2 * m * n * x.element_size()
                 row = {"device": torch.cuda.get_device_name(), "dtype": dname,
                        "M": m, "N": n, "bytes": nbytes}
                 bad = []
 
                 def check(name):
-                    err = (y.double() - ref).abs() - tol[1] * ref.abs()
-                    if not (err.max().item() <= bound):
+                    if not matches(y, ref, tol):
                         bad.append(name)
 
                 def timed(name, fn):
@@ -165,10 +170,7 @@ def main():
                     row["compile_gbps"] = round(
                         nbytes / bench_ms(lambda: compiled(x), a.reps) / 1e6, 1)
                 if "copy" in providers:
-                    src = torch.empty(nbytes // 2, dtype=torch.uint8, device="cuda")
-                    dst = torch.empty_like(src)
-                    row["copy_gbps"] = round(
-                        nbytes / bench_ms(lambda: dst.copy_(src), a.reps) / 1e6, 1)
+                    row["copy_gbps"] = round(copy_gbps(nbytes, a.reps), 1)
                 split = row.get("split_gbps")
                 if split:
                     for key, peer in (("split_over_copy", "copy_gbps"),
