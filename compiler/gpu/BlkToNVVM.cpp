@@ -77,6 +77,8 @@ Operation *setUpProgramSlot(OpBuilder &builder, Location loc, func::FuncOp func,
   kernel.numProgramsX = func.getArgument(func.getNumArguments() - 1);
   kernel.scratch.setProgramSlot(builder, loc, kernel.programSlot,
                                 kernel.programsPerCTA);
+  kernel.warpExchange.setProgramSlot(builder, loc, kernel.programSlot,
+                                     kernel.programsPerCTA);
   return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                                kernel.programIdX, kernel.numProgramsX);
 }
@@ -162,6 +164,8 @@ struct ConvertBlkToNVVM
       kernel.comparisonRuns = comparisonRuns(func, axis);
       kernel.rangeBroadcasts = rangeBroadcasts(func);
       kernel.scratch = ScratchArray(func);
+      kernel.warpExchange = ScratchArray(func, "__blk_warp_exchange_");
+      kernel.warpExchangeCount = Value();
       kernel.clusterBuffer = ScratchArray(func, "__blk_cluster_");
       kernel.clusterBarriers = ScratchArray(func, "__blk_cluster_mbar_");
       kernel.clusterPhase = Value();
@@ -202,8 +206,10 @@ struct ConvertBlkToNVVM
             << " (use 1, or smaller blocks)";
         return signalPassFailure();
       }
-      if (kernel.scratch.declaredBytes() > kMaxSharedBytes) {
-        func.emitOpError() << "needs " << kernel.scratch.declaredBytes()
+      int64_t exchangeBytes =
+          kernel.scratch.declaredBytes() + kernel.warpExchange.declaredBytes();
+      if (exchangeBytes > kMaxSharedBytes) {
+        func.emitOpError() << "needs " << exchangeBytes
                            << " bytes of shared memory to exchange block "
                               "elements between threads"
                            << (kernel.programsPerCTA > 1
@@ -219,6 +225,7 @@ struct ConvertBlkToNVVM
         return signalPassFailure();
       }
       kernel.scratch.declare(module, func.getLoc());
+      kernel.warpExchange.declare(module, func.getLoc());
       if (kernel.usesDynamicShared)
         declareDynamicShared(module, func.getLoc());
       if (kernel.usesMaskedLoadStandIn)

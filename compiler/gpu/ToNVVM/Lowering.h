@@ -32,9 +32,11 @@ public:
 };
 
 /// The shared-memory scratch array of one kernel. Every exchange through it
-/// (cross-warp reductions, broadcasts, 2-D reductions) is fenced by barriers
-/// before and after the reads, so all of them share one array sized for the
-/// largest; the pass declares it once the kernel is converted.
+/// (broadcasts, 2-D reductions) is fenced by barriers before and after the
+/// reads, so all of them share one array sized for the largest; the pass
+/// declares it once the kernel is converted. An array used in halves
+/// (getHalf: 1-D reductions across warps) has two, each sized for the
+/// largest use.
 class ScratchArray {
 public:
   ScratchArray() = default;
@@ -49,6 +51,15 @@ public:
   /// The array, seen as `count` elements of `element`.
   mlir::Value get(mlir::OpBuilder &builder, mlir::Location loc,
                   mlir::Type element, int64_t count);
+  /// Half `half` (an i32, 0 or 1) of an array used only in halves, seen as
+  /// `count` elements of `element`. Uses that take turns with the halves
+  /// need no barrier between one's reads and the next one's writes: a thread
+  /// writes a half again only after the barrier of the use in between, which
+  /// every thread reaches after reading this one (combineAcrossWarps). The
+  /// halves' distance is a constant at the function's entry, set by
+  /// declare().
+  mlir::Value getHalf(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::Type element, int64_t count, mlir::Value half);
   /// The bytes the largest exchange needs (0: the kernel needs no array).
   int64_t bytes() const { return size; }
   /// Bytes of the declared array: bytes() for each program of the CTA.
@@ -63,8 +74,11 @@ private:
   int64_t slotBytes() const;
 
   std::string name;
+  mlir::Block *entry = nullptr;
   int64_t size = 0;
   int programs = 1;
+  /// In halves: the constant that holds a half's bytes once known.
+  mlir::Operation *halfStride = nullptr;
   /// With several programs: this thread's array, and the constant that
   /// holds slotBytes() once it is known (declare()).
   mlir::Value slotAddress;
@@ -109,6 +123,11 @@ struct KernelState {
   int programsPerCTA = 1;
   mlir::Value programSlot, programIdX, numProgramsX;
   ScratchArray scratch;
+  /// The array of 1-D reductions across warps, used in halves by turns, and
+  /// the count of those reductions so far (its low bit: the next one's
+  /// half), a local variable (combineAcrossWarps).
+  ScratchArray warpExchange;
+  mlir::Value warpExchangeCount;
   /// CTAs per program (a thread-block cluster when > 1), and in a cluster
   /// this CTA's rank (%cluster_ctarank) and whether it is rank 0, read at
   /// the kernel's entry.

@@ -12,7 +12,7 @@ using namespace mlir;
 namespace blockjit::nvvm {
 
 ScratchArray::ScratchArray(func::FuncOp func, StringRef prefix)
-    : name((prefix + func.getName()).str()) {}
+    : name((prefix + func.getName()).str()), entry(&func.getBody().front()) {}
 
 void ScratchArray::setProgramSlot(OpBuilder &builder, Location loc, Value slot,
                                   int programsPerCTA) {
@@ -41,13 +41,35 @@ Value ScratchArray::get(OpBuilder &builder, Location loc, Type element,
       builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 3), name);
 }
 
+Value ScratchArray::getHalf(OpBuilder &builder, Location loc, Type element,
+                            int64_t count, Value half) {
+  Value base = get(builder, loc, element, count);
+  if (!halfStride) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(entry);
+    halfStride = LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                          builder.getI32IntegerAttr(0));
+  }
+  Value offset =
+      LLVM::MulOp::create(builder, loc, half, halfStride->getResult(0));
+  return LLVM::GEPOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 3),
+      builder.getI8Type(), base, ValueRange{offset});
+}
+
 int64_t ScratchArray::slotBytes() const {
+  if (halfStride)
+    return 2 * llvm::alignTo(size, 16);
   return programs > 1 ? llvm::alignTo(size, 16) : size;
 }
 
 int64_t ScratchArray::declaredBytes() const { return slotBytes() * programs; }
 
 void ScratchArray::declare(ModuleOp module, Location loc) {
+  if (halfStride)
+    halfStride->setAttr(
+        "value", IntegerAttr::get(IntegerType::get(module.getContext(), 32),
+                                  llvm::alignTo(size, 16)));
   if (slotStride)
     slotStride->setAttr(
         "value", IntegerAttr::get(IntegerType::get(module.getContext(), 32),

@@ -15,7 +15,7 @@
 // max and sum reductions, exp, a division by the sum and a block-carrying
 // loop.
 
-// CHECK-DAG:   llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
+// CHECK-DAG:   llvm.mlir.global internal @__blk_warp_exchange_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
 // CHECK-LABEL: llvm.func @softmax
 // CHECK-SAME:    (%{{[^:]*}}: !llvm.ptr<1> {blk.divisibility = 16 : i32}, %{{[^:]*}}: !llvm.ptr<1> {blk.divisibility = 16 : i32},
 // CHECK-SAME:     attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>}

@@ -6,19 +6,20 @@
 // moves its value in two 32-bit halves (15 more); the 2-D one none.
 // RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4" \
 // RUN:   --convert-blk-to-nvvm | grep -c "nvvm.shfl.sync  bfly" | FileCheck %s --check-prefix=SHFL
-// Two barriers per exchange through shared memory (1-D with 4 warps: the
-// cross-warp step; 2-D: after publishing and after reading; the broadcast
-// of a range that builds its pointers needs none), none in a 1-D reduction
-// with one warp.
+// One barrier in each 1-D cross-warp step with 4 warps (its pairs go
+// through a half of the warp exchange array, the halves taken in turn: see
+// nvvm-reduce.mlir), two per exchange through the scratch array (2-D: after
+// publishing and after reading; the broadcast of a range that builds its
+// pointers needs none), none in a 1-D reduction with one warp.
 // RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4" \
 // RUN:   --convert-blk-to-nvvm | grep -c "nvvm.barrier0" | FileCheck %s --check-prefix=BAR4
 
 // SHFL: {{^}}25{{$}}
-// BAR4: {{^}}6{{$}}
+// BAR4: {{^}}4{{$}}
 
 // blk.arg_reduce carries (value, index) pairs. In-thread, element k of the
 // thread has linear index tid * 4 + k; the identity is (-inf, INT32_MAX).
-// CHECK-DAG:   llvm.mlir.global internal @__blk_smem_argmax_f32() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
+// CHECK-DAG:   llvm.mlir.global internal @__blk_warp_exchange_argmax_f32() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<64 x i8>
 // CHECK-LABEL: func.func @argmax_f32
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // CHECK:         %[[IMAX:.*]] = arith.constant 2147483647 : i32
@@ -37,8 +38,10 @@
 // 16 + 4 * warp (the index section starts 16-byte aligned), then everyone
 // reads each section's 4 warps side by side (one 16-byte load of the values,
 // one of the indices) and combines the 4 pairs in warp order from the
-// identity.
-// CHECK:         %[[SMEM:.*]] = llvm.mlir.addressof @__blk_smem_argmax_f32 : !llvm.ptr<3>
+// identity. The pairs take a half (32 bytes) of the warp exchange array.
+// CHECK:         %[[ARRAY:.*]] = llvm.mlir.addressof @__blk_warp_exchange_argmax_f32 : !llvm.ptr<3>
+// CHECK-NEXT:    %[[OFFSET:.*]] = llvm.mul %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:    %[[SMEM:.*]] = llvm.getelementptr %[[ARRAY]][%[[OFFSET]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK-NEXT:    %[[ISEC:.*]] = llvm.getelementptr %[[SMEM]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK:         scf.if
 // CHECK:           llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
@@ -82,7 +85,8 @@
 // CHECK:         arith.cmpf ogt, %[[V3]], %[[B2]] : f32
 // CHECK:         arith.select %{{.*}}, %[[V3]], %[[B2]] : f32
 // CHECK-NEXT:    arith.select %{{.*}}, %[[I3]], %[[J2]] : i32
-// CHECK-NEXT:    nvvm.barrier0
+// CHECK-NOT:     nvvm.barrier0
+// CHECK:         return
 // W1-LABEL:    func.func @argmax_f32
 // W1-NOT:        nvvm.barrier0
 // W1-NOT:        addr_space = 3

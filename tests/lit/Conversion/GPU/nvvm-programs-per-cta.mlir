@@ -10,17 +10,20 @@
 // its own instead of an immediate offset);
 // program_id(0) is %ctaid.x * 4 + slot and num_programs(0) the hidden last
 // parameter, the grid's program count: slots past it (the last CTA's) skip
-// the body. Each program exchanges its warps' partial sums in its own 16
-// bytes of the scratch array (8 rounded to 16; 64 in all) and waits on its
-// own named barrier (id = slot, 64 threads), never on the others'.
+// the body. Each program exchanges its warps' partial sums in its own 32
+// bytes of the warp exchange array (two halves of 8 bytes rounded to 16,
+// taken in turn, row by row; 128 in all) and waits on its own named
+// barrier (id = slot, 64 threads), never on the others'.
 // program_id(1) still reads %ctaid.y.
 
 // CHECK:       module attributes {blkgpu.num_warps = 2 : i32, blkgpu.programs_per_cta = 4 : i32}
-// CHECK:       llvm.mlir.global internal @__blk_smem_persistent_sum() {{.*}} : !llvm.array<64 x i8>
+// CHECK:       llvm.mlir.global internal @__blk_warp_exchange_persistent_sum() {{.*}} : !llvm.array<128 x i8>
 // CHECK-LABEL: func.func @persistent_sum
 // CHECK-SAME:    (%{{[^:]*}}: !blk.ptr<f32>, %{{[^:]*}}: !blk.ptr<f32>, %[[N:[^:]*]]: i32, %[[PROGRAMS:[^:]*]]: i32)
-// CHECK-DAG:     %[[SMEM:.*]] = llvm.mlir.addressof @__blk_smem_persistent_sum
-// CHECK-DAG:     %[[STRIDE:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK-DAG:     %[[SMEM:.*]] = llvm.mlir.addressof @__blk_warp_exchange_persistent_sum
+// CHECK-DAG:     %[[STRIDE:.*]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK-DAG:     %[[HALFBYTES:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK-DAG:     %[[COUNT:.*]] = llvm.alloca %{{.*}} x i32 : (i64) -> !llvm.ptr
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : i32
 // CHECK-DAG:     %[[C6:.*]] = arith.constant 6 : i32
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : i32
@@ -40,11 +43,14 @@
 // CHECK:           nvvm.read.ptx.sreg.ctaid.y
 // CHECK:           scf.for %{{.*}} = %[[PID]] to %[[N]] step %[[PROGRAMS]]
 // CHECK-NOT:         nvvm.barrier0
-// CHECK:             llvm.getelementptr %[[MINE]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK:             %[[N:.*]] = llvm.load %[[COUNT]] : !llvm.ptr -> i32
+// CHECK:             %[[HALF:.*]] = arith.andi %[[N]], %{{.*}} : i32
+// CHECK-NEXT:        %[[HOFFSET:.*]] = llvm.mul %[[HALF]], %[[HALFBYTES]] : i32
+// CHECK-NEXT:        %[[PART:.*]] = llvm.getelementptr %[[MINE]][%[[HOFFSET]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK:             llvm.getelementptr %[[PART]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
 // CHECK:             nvvm.barrier id = %[[SLOT]] number_of_threads = %[[C64]]
-// CHECK:             llvm.load %[[MINE]]
-// CHECK:             nvvm.barrier id = %[[SLOT]] number_of_threads = %[[C64]]
-// CHECK-NOT:         nvvm.barrier0
+// CHECK:             llvm.load %[[PART]]
+// CHECK-NOT:         nvvm.barrier
 // CHECK:             %[[FIRST:.*]] = arith.cmpi eq, %[[T]], %{{.*}} : i32
 // CHECK-NEXT:        scf.if %[[FIRST]] {
 // CHECK-NEXT:          blk.store

@@ -2,9 +2,10 @@
 
 // 64-bit reductions of a 1-D block: each butterfly step shuffles the value
 // in two 32-bit halves (5 steps, 10 shuffles), then the warps combine
-// through the scratch array (4 warps x 8 bytes).
+// through a half of the warp exchange array (two halves of 4 warps x 8
+// bytes).
 
-// CHECK:       llvm.mlir.global internal @__blk_smem_f64_sum() {{.*}} : !llvm.array<32 x i8>
+// CHECK:       llvm.mlir.global internal @__blk_warp_exchange_f64_sum() {{.*}} : !llvm.array<64 x i8>
 // CHECK-LABEL: func.func @f64_sum
 // CHECK-COUNT-10: nvvm.shfl.sync  bfly %{{.*}} : i32 -> i32
 // CHECK-NOT:     nvvm.shfl.sync

@@ -2,15 +2,15 @@
 // RUN:   | FileCheck %s
 
 // Two kernels with reductions in one module: each kernel gets its own
-// shared-memory scratch global, so the names must not collide across kernels
-// (the module must still verify).
+// shared-memory warp exchange global, so the names must not collide across
+// kernels (the module must still verify).
 
-// CHECK-DAG:   llvm.mlir.global internal @__blk_smem_first() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
-// CHECK-DAG:   llvm.mlir.global internal @__blk_smem_second() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
+// CHECK-DAG:   llvm.mlir.global internal @__blk_warp_exchange_first() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
+// CHECK-DAG:   llvm.mlir.global internal @__blk_warp_exchange_second() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
 // CHECK-LABEL: func.func @first
-// CHECK:         llvm.mlir.addressof @__blk_smem_first : !llvm.ptr<3>
+// CHECK:         llvm.mlir.addressof @__blk_warp_exchange_first : !llvm.ptr<3>
 // CHECK-LABEL: func.func @second
-// CHECK:         llvm.mlir.addressof @__blk_smem_second : !llvm.ptr<3>
+// CHECK:         llvm.mlir.addressof @__blk_warp_exchange_second : !llvm.ptr<3>
 func.func @first(%in: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %out: !blk.ptr<f32>) {
   %r = blk.make_range 0 to 512 : tensor<512xi32>
   %b = blk.splat %in : !blk.ptr<f32> -> tensor<512x!blk.ptr<f32>>

@@ -5,7 +5,7 @@
 // before it is combined, the shuffles and the shared array are f32, and only
 // the final value is truncated back.
 
-// CHECK:       llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
+// CHECK:       llvm.mlir.global internal @__blk_warp_exchange_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
 // CHECK-LABEL: func.func @f16_sum
 // CHECK-COUNT-8: arith.extf %{{.*}} : f16 to f32
 // CHECK-COUNT-7: arith.addf %{{.*}}, %{{.*}} : f32
@@ -20,7 +20,6 @@
 // CHECK-NEXT:    arith.constant 0.000000e+00 : f32
 // CHECK-COUNT-3: arith.addf %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT:    %[[ACC:.*]] = arith.addf %{{.*}} : f32
-// CHECK-NEXT:    nvvm.barrier0
 // CHECK-NEXT:    %[[H:.*]] = arith.truncf %[[ACC]] : f32 to f16
 // CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %[[ZERO]] : i32
@@ -60,7 +59,7 @@ func.func @bf16_max(%in: !blk.ptr<bf16> {blk.divisibility = 16 : i32}, %out: !bl
 // thread t holds element t & 63, and threads 64..127 contribute the identity
 // (INT_MIN for an i32 max) instead of their replica, which is all the
 // thread holds: the shuffles start from it.
-// CHECK:       llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
+// CHECK:       llvm.mlir.global internal @__blk_warp_exchange_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
 // CHECK-LABEL: func.func @replicated_i32_max
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // CHECK:         %[[C63:.*]] = arith.constant 63 : i32

@@ -5,7 +5,7 @@
 // RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=8" \
 // RUN:   --convert-blk-to-nvvm | FileCheck %s --check-prefix=W8
 // Two reductions: 5 butterfly shuffles each (offsets 16, 8, 4, 2, 1) and,
-// with more than one warp, 2 barriers each; with one warp no barrier at all.
+// with more than one warp, 1 barrier each; with one warp no barrier at all.
 // RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=4" \
 // RUN:   --convert-blk-to-nvvm | grep -c "nvvm.shfl.sync  bfly" | FileCheck %s --check-prefix=SHFL
 // RUN: blockjit-opt %s --split-input-file --blk-assign-layouts="num-warps=1" \
@@ -17,20 +17,31 @@
 
 // A reduction combines in-thread, then across the warp with butterfly
 // shuffles (so every lane has the warp's value), then across warps: lane 0
-// of each warp writes its value to a shared-memory array (address space 3)
-// of num_warps elements, all threads wait (barrier), every thread reads all
-// the slots (side by side: 16-byte vector loads) and combines them in warp
-// order, and a second barrier keeps the next reduction through the
-// same array (next loop iteration) from overwriting slots still being read.
+// of each warp writes its value to a half of a shared-memory array (address
+// space 3) of two halves of num_warps elements, all threads wait (barrier),
+// and every thread reads all the slots (side by side: 16-byte vector loads)
+// and combines them in warp order. Reductions take the halves in turn (a
+// count in a local variable; its low bit picks the half), so no second
+// barrier is needed to keep the next one (the next loop iteration's) from
+// overwriting slots still being read: a thread writes a half again only
+// after the barrier of the reduction in between, which every thread
+// reaches after its reads.
 
 // SHFL: {{^}}10{{$}}
-// BAR4: {{^}}4{{$}}
+// BAR4: {{^}}2{{$}}
 // NOBAR-NOT: nvvm.barrier0
 // NOBAR-NOT: addr_space = 3
 
-// One shared array of num_warps (4) f32 per reduction.
-// CHECK-DAG:   llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
+// One shared array of two halves of num_warps (4) f32; the halves' distance
+// (16 bytes) and the count of reductions (0) at the kernel's entry.
+// CHECK-DAG:   llvm.mlir.global internal @__blk_warp_exchange_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
+// CHECK-NOT:   @__blk_smem_
 // CHECK-LABEL: func.func @max_and_sum
+// CHECK-NEXT:    %[[STRIDE:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK-NEXT:    %[[ONE64:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK-NEXT:    %[[COUNT:.*]] = llvm.alloca %[[ONE64]] x i32 : (i64) -> !llvm.ptr
+// CHECK-NEXT:    %[[ZERO32:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT:    llvm.store %[[ZERO32]], %[[COUNT]] : i32, !llvm.ptr
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // In-thread: 8 elements (1024 over 128 threads) into 4 interleaved
 // partials (element k into partial k mod 4), then pairwise, neighbours
@@ -60,8 +71,17 @@
 // CHECK:         %[[O1:.*]] = arith.constant 1 : i32
 // CHECK-NEXT:    %[[S1:.*]] = nvvm.shfl.sync  bfly %{{.*}}, %[[X1]], %[[O1]], %{{.*}} : f32 -> f32
 // CHECK-NEXT:    %[[WMAX:.*]] = arith.maximumf %[[X1]], %[[S1]] : f32
-// Across warps: lane = tid & 31, warp = tid >> 5; lane 0 publishes.
-// CHECK-NEXT:    %[[SMEM:.*]] = llvm.mlir.addressof @__blk_smem_{{[A-Za-z0-9_]+}} : !llvm.ptr<3>
+// Across warps: this reduction's half (count & 1, then count + 1); lane =
+// tid & 31, warp = tid >> 5; lane 0 publishes.
+// CHECK-NEXT:    %[[N:.*]] = llvm.load %[[COUNT]] : !llvm.ptr -> i32
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[N1:.*]] = arith.addi %[[N]], %[[C1]] : i32
+// CHECK-NEXT:    llvm.store %[[N1]], %[[COUNT]] : i32, !llvm.ptr
+// CHECK-NEXT:    %[[C1B:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[HALF:.*]] = arith.andi %[[N]], %[[C1B]] : i32
+// CHECK-NEXT:    %[[ARRAY:.*]] = llvm.mlir.addressof @__blk_warp_exchange_{{[A-Za-z0-9_]+}} : !llvm.ptr<3>
+// CHECK-NEXT:    %[[OFFSET:.*]] = llvm.mul %[[HALF]], %[[STRIDE]] : i32
+// CHECK-NEXT:    %[[SMEM:.*]] = llvm.getelementptr %[[ARRAY]][%[[OFFSET]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK-NEXT:    %[[C31:.*]] = arith.constant 31 : i32
 // CHECK-NEXT:    %[[LANE:.*]] = arith.andi %[[TID]], %[[C31]] : i32
 // CHECK-NEXT:    %[[C5:.*]] = arith.constant 5 : i32
@@ -90,11 +110,13 @@
 // CHECK-NEXT:    %[[R1:.*]] = arith.maximumf %[[R0]], %[[L1]] : f32
 // CHECK-NEXT:    %[[R2:.*]] = arith.maximumf %[[R1]], %[[L2]] : f32
 // CHECK-NEXT:    %[[MAX:.*]] = arith.maximumf %[[R2]], %[[L3]] : f32
-// CHECK-NEXT:    nvvm.barrier0
-// The sum uses its own shared array; in-thread, 4 partials as for the max.
+// CHECK-NOT:     nvvm.barrier0
+// The sum takes the other half; in-thread, 4 partials as for the max.
 // CHECK-COUNT-7: arith.addf %{{.*}}, %{{.*}} : f32
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly %{{.*}} : f32 -> f32
-// CHECK:         llvm.mlir.addressof @__blk_smem_{{[A-Za-z0-9_]+}} : !llvm.ptr<3>
+// CHECK:         llvm.load %[[COUNT]] : !llvm.ptr -> i32
+// CHECK:         llvm.mlir.addressof @__blk_warp_exchange_{{[A-Za-z0-9_]+}} : !llvm.ptr<3>
+// CHECK-NEXT:    llvm.mul %{{.*}}, %[[STRIDE]] : i32
 // CHECK:         nvvm.barrier0
 // CHECK-NEXT:    llvm.getelementptr %{{.*}}[0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
 // CHECK-NEXT:    llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
@@ -102,16 +124,15 @@
 // CHECK-NEXT:    arith.constant 0.000000e+00 : f32
 // CHECK-COUNT-3: arith.addf %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT:    %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
-// CHECK-NEXT:    nvvm.barrier0
 // CHECK-NEXT:    %[[T:.*]] = arith.addf %[[MAX]], %[[SUM]] : f32
 // CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %[[ZERO]] : i32
 // CHECK-NEXT:    scf.if %[[FIRST]] {
 // CHECK-NEXT:      blk.store %{{.*}}, %[[T]] : !blk.ptr<f32>
 
-// 8 warps: 8-slot arrays, all 8 slots read back as two 16-byte loads
+// 8 warps: halves of 8 slots, all 8 slots read back as two 16-byte loads
 // (slots 0-3, 4-7), then combined from the identity in warp order.
-// W8-DAG:      llvm.mlir.global internal @__blk_smem_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
+// W8-DAG:      llvm.mlir.global internal @__blk_warp_exchange_{{[A-Za-z0-9_]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<64 x i8>
 // W8-LABEL:    func.func @max_and_sum
 // W8:            nvvm.barrier0
 // W8-NEXT:       %[[G0:.*]] = llvm.getelementptr %[[SMEM:.*]][0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
@@ -122,7 +143,8 @@
 // W8-COUNT-4:    llvm.extractelement %[[V4]][%{{.*}} : i32] : vector<4xf32>
 // W8-NEXT:       arith.constant 0xFF800000 : f32
 // W8-COUNT-8:    arith.maximumf
-// W8-NEXT:       nvvm.barrier0
+// W8-NOT:        nvvm.barrier0
+// W8:            llvm.load %{{.*}} : !llvm.ptr -> i32
 
 // One warp: the shuffles are the whole reduction; no shared memory.
 // W1-NOT:      llvm.mlir.global

@@ -43,12 +43,12 @@
 // TWO: 2
 
 // CHECK:       module attributes {blkgpu.num_warps = 8 : i32}
-// CHECK:       llvm.mlir.global internal @__blk_smem_softmax() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
+// CHECK:       llvm.mlir.global internal @__blk_warp_exchange_softmax() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<64 x i8>
 // CHECK-LABEL: llvm.func @softmax
 // CHECK-SAME:    (%[[OUT:[^:]*]]: !llvm.ptr<1> {blk.divisibility = 16 : i32}, %[[IN:[^:]*]]: !llvm.ptr<1> {blk.divisibility = 16 : i32},
 // CHECK-SAME:     %{{[^:]*}}: i32 {blk.divisibility = 16 : i32}, %{{[^:]*}}: i32 {blk.divisibility = 16 : i32}, %[[N_ROWS:[^:]*]]: i32, %[[N_COLS:[^:]*]]: i32 {blk.divisibility = 16 : i32})
 // CHECK-SAME:    attributes {nvvm.kernel, nvvm.maxntid = array<i32: 256, 1, 1>}
-// CHECK:         %[[SMEM:.*]] = llvm.mlir.addressof @__blk_smem_softmax : !llvm.ptr<3>
+// CHECK:         %[[ARRAY:.*]] = llvm.mlir.addressof @__blk_warp_exchange_softmax : !llvm.ptr<3>
 //                the lane indices of the vector extracts (hoisted constants)
 // CHECK-DAG:     %[[K3:.*]] = llvm.mlir.constant(3 : i32) : i32
 // CHECK-DAG:     %[[K2:.*]] = llvm.mlir.constant(2 : i32) : i32
@@ -97,6 +97,15 @@
 // CHECK-NEXT:    %[[M23:.*]] = llvm.intr.maximum(%[[X2]], %[[X3]])
 // CHECK-NEXT:    llvm.intr.maximum(%[[M01]], %[[M23]])
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
+//                the reductions take the array's two halves in turn: a
+//                count kept in a local variable (promoted by LLVM), the
+//                half its low bit
+// CHECK:         %[[N:.*]] = llvm.load %[[COUNT:.*]] : !llvm.ptr -> i32
+// CHECK-NEXT:    llvm.add %[[N]], %{{.*}} : i32
+// CHECK-NEXT:    llvm.store %{{.*}}, %[[COUNT]] : i32, !llvm.ptr
+// CHECK-NEXT:    %[[HALF:.*]] = llvm.and %[[N]], %{{.*}} : i32
+// CHECK-NEXT:    %[[OFFSET:.*]] = llvm.mul %[[HALF]], %{{.*}} : i32
+// CHECK-NEXT:    %[[SMEM:.*]] = llvm.getelementptr %[[ARRAY]][%[[OFFSET]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK:         llvm.cond_br
 // CHECK:         llvm.getelementptr %[[SMEM]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
 // CHECK-NEXT:    llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
@@ -121,13 +130,15 @@
 // CHECK-NEXT:    %[[A5:.*]] = llvm.intr.maximum(%[[A4]], %[[W5]])
 // CHECK-NEXT:    %[[A6:.*]] = llvm.intr.maximum(%[[A5]], %[[W6]])
 // CHECK-NEXT:    llvm.intr.maximum(%[[A6]], %[[W7]])
-// CHECK-NEXT:    nvvm.barrier0
-//                exp, sum (5 shuffles, shared memory), one reciprocal
+// CHECK-NOT:     nvvm.barrier0
+//                exp, sum (5 shuffles, the other half, one barrier), one
+//                reciprocal
 // CHECK:         llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
+// CHECK:         llvm.load %[[COUNT]] : !llvm.ptr -> i32
 // CHECK:         nvvm.barrier0
-// CHECK:         nvvm.barrier0
-// CHECK-NEXT:    llvm.intr.fabs(%[[SUM:.*]]) : (f32) -> f32
+// CHECK-NOT:     nvvm.barrier0
+// CHECK:         llvm.intr.fabs(%[[SUM:.*]]) : (f32) -> f32
 // CHECK:         nvvm.rcp.approx.ftz.f %[[SUM]]
 //                the row's 4 results: one vector store under the column mask
 // CHECK:         llvm.cond_br %[[COLMASK]], ^[[ST:bb[0-9]+]], ^[[LATCH:bb[0-9]+]]
@@ -141,7 +152,7 @@
 // CHECK-NEXT:    llvm.return
 
 // DEFAULT:       module attributes {blkgpu.num_warps = 4 : i32}
-// DEFAULT:       !llvm.array<16 x i8>
+// DEFAULT:       @__blk_warp_exchange_softmax() {{.*}} !llvm.array<32 x i8>
 // DEFAULT:       nvvm.maxntid = array<i32: 128, 1, 1>
 // DEFAULT-NOT:   llvm.load %{{.*}} -> vector<4xf32>
 //                the loop carries only the row index; the row is loaded in it
