@@ -162,31 +162,17 @@ void waitForBytes(OpBuilder &builder, Location loc, KernelState &kernel,
   }
 }
 
-/// The phase variable, made at the kernel's entry on first use.
-Value clusterPhase(OpBuilder &builder, Location loc, KernelState &kernel) {
-  if (kernel.clusterPhase)
-    return kernel.clusterPhase;
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointAfter(kernel.isFirstCTA.getDefiningOp());
-  Type i32 = builder.getI32Type();
-  auto ptrType = LLVM::LLVMPointerType::get(builder.getContext());
-  Value one = arith::ConstantIntOp::create(builder, loc, 1, 64);
-  kernel.clusterPhase = LLVM::AllocaOp::create(builder, loc, ptrType, i32, one);
-  LLVM::StoreOp::create(builder, loc, i32Constant(builder, loc, 0),
-                        kernel.clusterPhase);
-  return kernel.clusterPhase;
-}
-
 /// This exchange's half (0 or 1) and the parity of its mbarrier's phase
 /// (each half's mbarrier completes a phase every other exchange); counts
 /// the exchange.
 std::pair<Value, Value> exchangePhase(OpBuilder &builder, Location loc,
                                       KernelState &kernel) {
   auto i32 = [&](int64_t v) { return i32Constant(builder, loc, v); };
-  Value count = clusterPhase(builder, loc, kernel);
-  Value n = LLVM::LoadOp::create(builder, loc, builder.getI32Type(), count);
-  LLVM::StoreOp::create(builder, loc,
-                        arith::AddIOp::create(builder, loc, n, i32(1)), count);
+  // The count lives from the kernel's entry, after the CTA's rank.
+  Operation *rank = kernel.isFirstCTA.getDefiningOp();
+  Value n = countExchange(
+      builder, loc, kernel.clusterPhase,
+      OpBuilder::InsertPoint(rank->getBlock(), std::next(rank->getIterator())));
   Value phase = arith::AndIOp::create(builder, loc, n, i32(1));
   Value parity = arith::AndIOp::create(
       builder, loc, arith::ShRUIOp::create(builder, loc, n, i32(1)), i32(1));

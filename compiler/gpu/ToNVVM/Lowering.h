@@ -155,6 +155,16 @@ struct KernelState {
   bool usesMaskedLoadStandIn = false;
 };
 
+/// How many exchanges of one kind came before this one, which it then
+/// counts: a local i32 variable, made with 0 at `where` (in the kernel's
+/// entry block, so that LLVM keeps it in a register) on first use and kept
+/// in `counter`. Every thread runs the same exchanges, so the count is the
+/// same in all (the halves of the cluster buffer and of the warp exchange
+/// array are taken by its low bit).
+mlir::Value countExchange(mlir::OpBuilder &builder, mlir::Location loc,
+                          mlir::Value &counter,
+                          mlir::OpBuilder::InsertPoint where);
+
 /// A barrier among the threads of this thread's program: the whole CTA
 /// (bar.sync 0), or with several programs per CTA the program's own named
 /// barrier (its slot) over its threads.

@@ -21,30 +21,13 @@ namespace blockjit::nvvm {
 /// same in all).
 static Value nextWarpExchangeHalf(OpBuilder &builder, Location loc,
                                   KernelState &kernel) {
-  Type i32 = builder.getI32Type();
-  if (!kernel.warpExchangeCount) {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(&builder.getInsertionBlock()
-                                          ->getParent()
-                                          ->getParentOfType<func::FuncOp>()
-                                          .getBody()
-                                          .front());
-    Value one = LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
-                                         builder.getI64IntegerAttr(1));
-    kernel.warpExchangeCount = LLVM::AllocaOp::create(
-        builder, loc, LLVM::LLVMPointerType::get(builder.getContext()), i32,
-        one);
-    LLVM::StoreOp::create(builder, loc,
-                          LLVM::ConstantOp::create(
-                              builder, loc, i32, builder.getI32IntegerAttr(0)),
-                          kernel.warpExchangeCount);
-  }
-  Value count =
-      LLVM::LoadOp::create(builder, loc, i32, kernel.warpExchangeCount);
-  LLVM::StoreOp::create(
-      builder, loc,
-      arith::AddIOp::create(builder, loc, count, i32Constant(builder, loc, 1)),
-      kernel.warpExchangeCount);
+  Block &entry = builder.getInsertionBlock()
+                     ->getParent()
+                     ->getParentOfType<func::FuncOp>()
+                     .getBody()
+                     .front();
+  Value count = countExchange(builder, loc, kernel.warpExchangeCount,
+                              OpBuilder::InsertPoint(&entry, entry.begin()));
   return arith::AndIOp::create(builder, loc, count,
                                i32Constant(builder, loc, 1));
 }

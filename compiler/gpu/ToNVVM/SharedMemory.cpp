@@ -3,6 +3,7 @@
 
 #include "dialect/BlkDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -94,6 +95,26 @@ void ScratchArray::declare(ModuleOp module, Location loc) {
       LLVM::LLVMArrayType::get(builder.getI8Type(), declaredBytes()),
       /*isConstant=*/false, LLVM::Linkage::Internal, name, Attribute(),
       /*alignment=*/16, /*addrSpace=*/3);
+}
+
+Value countExchange(OpBuilder &builder, Location loc, Value &counter,
+                    OpBuilder::InsertPoint where) {
+  Type i32 = builder.getI32Type();
+  if (!counter) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.restoreInsertionPoint(where);
+    Value one = arith::ConstantIntOp::create(builder, loc, 1, 64);
+    counter = LLVM::AllocaOp::create(
+        builder, loc, LLVM::LLVMPointerType::get(builder.getContext()), i32,
+        one);
+    LLVM::StoreOp::create(builder, loc, i32Constant(builder, loc, 0), counter);
+  }
+  Value count = LLVM::LoadOp::create(builder, loc, i32, counter);
+  LLVM::StoreOp::create(
+      builder, loc,
+      arith::AddIOp::create(builder, loc, count, i32Constant(builder, loc, 1)),
+      counter);
+  return count;
 }
 
 void programBarrier(OpBuilder &builder, Location loc,

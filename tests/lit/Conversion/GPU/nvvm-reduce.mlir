@@ -38,9 +38,9 @@
 // CHECK-NOT:   @__blk_smem_
 // CHECK-LABEL: func.func @max_and_sum
 // CHECK-NEXT:    %[[STRIDE:.*]] = llvm.mlir.constant(16 : i32) : i32
-// CHECK-NEXT:    %[[ONE64:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK-NEXT:    %[[ONE64:.*]] = arith.constant 1 : i64
 // CHECK-NEXT:    %[[COUNT:.*]] = llvm.alloca %[[ONE64]] x i32 : (i64) -> !llvm.ptr
-// CHECK-NEXT:    %[[ZERO32:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT:    %[[ZERO32:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    llvm.store %[[ZERO32]], %[[COUNT]] : i32, !llvm.ptr
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, {{[0-9]+}}> : i32
 // In-thread: 8 elements (1024 over 128 threads) into 4 interleaved
