@@ -17,7 +17,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from blockjit_ctypes import Blockjit, constexpr  # noqa: E402
 from bench_common import BlockjitKernel, bench_ms, copy_gbps, next_power_of_2  # noqa: E402
-from softmax_columns_split import matches, rows_per_split  # noqa: E402
+from softmax_columns_split import case, matches, rows_per_split  # noqa: E402
 
 
 lib = Blockjit(os.environ.get("LIB", "build/lib/libblockjit_c.so"))
@@ -46,11 +46,7 @@ for dname in DTYPES.split(","):
     dt = {"fp32": torch.float32, "bf16": torch.bfloat16}[dname]
     for shape in SHAPES.split(","):
         m, n = map(int, shape.split("x"))
-        torch.manual_seed(0)
-        x = torch.randn(m, n, device="cuda", dtype=torch.float32).to(dt)
-        y = torch.empty_like(x)
-        ref = torch.softmax(x.double(), 0)
-        nbytes = 2 * m * n * x.element_size()
+        x, y, ref, nbytes = case(m, n, dt)
         copy = copy_gbps(nbytes)
         out = [f"{dname} {m}x{n} copy={copy:.0f}"]
         variants = [("whole", n)]

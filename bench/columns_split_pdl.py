@@ -23,7 +23,7 @@ import triton.language as tl
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_common import bench_ms, copy_gbps, next_power_of_2  # noqa: E402
-from softmax_columns_split import matches  # noqa: E402
+from softmax_columns_split import case, matches  # noqa: E402
 
 
 @triton.jit
@@ -128,11 +128,7 @@ def main():
         dt = {"fp32": torch.float32, "bf16": torch.bfloat16}[dname]
         for shape in shapes.split(","):
             m, n = map(int, shape.split("x"))
-            torch.manual_seed(0)
-            x = torch.randn(m, n, device="cuda").to(dt)
-            y = torch.empty_like(x)
-            ref = torch.softmax(x.double(), 0)
-            nbytes = 2 * m * n * x.element_size()
+            x, y, ref, nbytes = case(m, n, dt)
             copy = copy_gbps(nbytes)
             out = [f"{dname} {m}x{n} copy={copy:.0f}"]
             for pdl in (False, True):

@@ -19,7 +19,7 @@ import triton
 import triton.language as tl
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_common import bench_ms, next_power_of_2  # noqa: E402
+from bench_common import bench_ms, copy_gbps, next_power_of_2  # noqa: E402
 
 
 @triton.jit
@@ -55,8 +55,7 @@ def main():
             x = torch.randn(m, n, device="cuda").to(dts[dname])
             y = torch.empty_like(x)
             nbytes = 2 * x.numel() * x.element_size()
-            flat_in, flat_out = x.view(-1), y.view(-1)
-            copy = nbytes / bench_ms(lambda: flat_out.copy_(flat_in), reps=reps) / 1e6
+            copy = copy_gbps(nbytes, reps)
             print(f"{dname} {m} {n} torch_copy - {copy:.0f} 1.000", flush=True)
             block = next_power_of_2(n)
             for mode, name in ((0, "copy"), (1, "reduce"), (2, "softmax")):

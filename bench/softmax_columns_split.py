@@ -56,6 +56,16 @@ def rows_per_split(m, n):
     return max(32, 1 << (per.bit_length() - 1))
 
 
+def case(m, n, dt):
+    """softmax over dim 0 of an M x N matrix: x (seeded, so that every
+    script times the same values), an output, the float64 reference and
+    the minimal traffic in bytes."""
+    torch.manual_seed(0)
+    x = torch.randn(m, n, device="cuda", dtype=torch.float32).to(dt)
+    return (x, torch.empty_like(x), torch.softmax(x.double(), 0),
+            2 * m * n * x.element_size())
+
+
 def matches(y, ref, tol):
     """Whether y is within tol = (abs as a fraction of max|ref|, rel) of
     ref, torch's float64 softmax(x, 0)."""
@@ -101,11 +111,7 @@ def main():
             tol = (1e-5, 1e-4) if dt == torch.float32 else (1e-2, 2e-2)
             for shape in a.shapes.split(","):
                 m, n = map(int, shape.split("x"))
-                torch.manual_seed(0)
-                x = torch.randn(m, n, device="cuda", dtype=torch.float32).to(dt)
-                y = torch.empty_like(x)
-                ref = torch.softmax(x.double(), 0)
-                nbytes = 2 * m * n * x.element_size()
+                x, y, ref, nbytes = case(m, n, dt)
                 row = {"device": torch.cuda.get_device_name(), "dtype": dname,
                        "M": m, "N": n, "bytes": nbytes}
                 bad = []
