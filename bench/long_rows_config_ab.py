@@ -7,6 +7,9 @@ tuned-run difference can be traced to configs rather than to the tuner.
 
     python3 bench/long_rows_config_ab.py --libs OLD.so,NEW.so \
         --n 131072,200000 --dtypes bf16 --configs 16x4x2x8,8x2x2x4
+
+--once launches each config once per library and times nothing, for a
+profiler: ncu --kernel-name regex:softmax python3 ... --once
 """
 import argparse
 import os
@@ -29,6 +32,8 @@ def main():
     p.add_argument("--configs", default="16x4x2x8,16x4x3x8,8x2x2x4,8x4x2x8",
                    help="CTAsxWARPSxSTAGESxROWS_A_PROGRAM, comma-separated")
     p.add_argument("--reps", type=int, default=20)
+    p.add_argument("--once", action="store_true",
+                   help="one launch a config and library, untimed (for ncu)")
     a = p.parse_args()
     libs = [(path, Blockjit(path)) for path in a.libs.split(",")]
     print("dtype n config lib registers shared_bytes GB/s")
@@ -58,9 +63,9 @@ def main():
                     launch()
                     torch.cuda.synchronize()
                     err = (y[:8].double() - ref).abs().max().item()
-                    ms = bench_ms(launch, reps=a.reps)
+                    gbps = 0 if a.once else nbytes / bench_ms(launch, reps=a.reps) / 1e6
                     print(f"{dname} {n} {cfg} {name} {info.registers} "
-                          f"{info.shared_memory_bytes} {nbytes / ms / 1e6:.0f}"
+                          f"{info.shared_memory_bytes} {gbps:.0f}"
                           f"{'' if err < 2e-2 else f' WRONG {err:.2e}'}", flush=True)
 
 

@@ -189,7 +189,7 @@ void declareDynamicShared(ModuleOp module, Location loc) {
   LLVM::GlobalOp::create(builder, loc,
                          LLVM::LLVMArrayType::get(builder.getI8Type(), 0),
                          /*isConstant=*/false, LLVM::Linkage::External,
-                         kDynamicSharedSymbol, Attribute(), /*alignment=*/16,
+                         kDynamicSharedSymbol, Attribute(), /*alignment=*/128,
                          /*addrSpace=*/3);
 }
 

@@ -38,13 +38,12 @@ static Value nextWarpExchangeHalf(OpBuilder &builder, Location loc,
 /// Consecutive reductions take the two halves in turn, so none waits for
 /// the readers of the one before: a softmax row's max and sum take two
 /// barriers instead of four (H200, bf16 32768 x 32768, one CTA of 16 warps:
-/// 4043 -> 4113 GB/s). On a cluster, and for a tuple too large for a small
-/// half, the tuple goes through the scratch array, with a second barrier
-/// that makes the array's next use wait for the readers: cluster kernels
-/// that keep rows in shared memory ran 9-11 % slower without it (bf16
-/// 262144 on 16 CTAs of 4 warps, 2 stages: 4029 -> 3589 GB/s, the same
-/// code but for the two barriers; bench/long_rows_config_ab.py), those
-/// that do not the same either way.
+/// 4043 -> 4113 GB/s). A tuple too large for a small half goes through the
+/// scratch array, with a second barrier that makes the array's next use
+/// wait for the readers. (Cluster kernels once took the scratch array too:
+/// the halves made them 9-11 % slower, but only because the halves moved
+/// the dynamic shared memory after them off a 32-byte boundary; see
+/// declareDynamicShared.)
 SmallVector<Value> combineAcrossWarps(
     OpBuilder &builder, Location loc, KernelState &kernel, ValueRange values,
     function_ref<SmallVector<Value>()> identity,
@@ -62,7 +61,7 @@ SmallVector<Value> combineAcrossWarps(
   auto ptrType = LLVM::LLVMPointerType::get(builder.getContext(), 3);
   // 32 warps' pairs of 64-bit values: a reduction's tuple, not a block's.
   constexpr int64_t kMaxHalfBytes = 512;
-  bool inHalves = bytes <= kMaxHalfBytes && kernel.numCTAs == 1;
+  bool inHalves = bytes <= kMaxHalfBytes;
   Value smem = inHalves ? kernel.warpExchange.getHalf(
                               builder, loc, i8, bytes,
                               nextWarpExchangeHalf(builder, loc, kernel))

@@ -9,7 +9,7 @@
 // they store it under a branch instead. blkgpu.local_load reads each chunk
 // back with one 16-byte ld.shared.
 
-// CHECK:       llvm.mlir.global external @__blk_dynamic_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK:       llvm.mlir.global external @__blk_dynamic_shared() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: func.func @zero_fill
 // CHECK:         %[[SIZE:.*]] = arith.select %{{.*}}, %c16_i32, %c0_i32 : i32
 // CHECK:         nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg, %[[SIZE]] : !llvm.ptr<3>, !llvm.ptr<1>, i32

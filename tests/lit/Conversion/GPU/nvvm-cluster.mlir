@@ -12,8 +12,9 @@
 //   @__blk_cluster_mbar_row (one per half of the buffer, 8 bytes each, one
 //   expected arrival) and fences the init to the cluster
 //   (fence.mbarrier_init), before the entry cluster barrier publishes them;
-// - the max combines in-thread, across lanes, across warps (shared memory,
-//   two barriers), then across the cluster. The exchange counter n (a local
+// - the max combines in-thread, across lanes, across warps (a half of
+//   @__blk_warp_exchange_row, one barrier, as on one CTA), then across the
+//   cluster. The exchange counter n (a local
 //   variable, + 1 per exchange) picks the half n & 1 of the buffer and of
 //   the mbarriers, and the parity (n >> 1) & 1 of that mbarrier's phase.
 //   A CTA barrier (no thread still reads this half's slots), then thread 0
@@ -31,6 +32,7 @@
 
 // CHECK:       llvm.mlir.global internal @__blk_cluster_mbar_row() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
 // CHECK-NEXT:  llvm.mlir.global internal @__blk_cluster_row() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
+// CHECK-NEXT:  llvm.mlir.global internal @__blk_warp_exchange_row() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32 x i8>
 // CHECK-LABEL: func.func @row
 // CHECK:         %[[CLUSTER:.*]] = llvm.mlir.addressof @__blk_cluster_row : !llvm.ptr<3>
 // CHECK:         %[[MBAR:.*]] = llvm.mlir.addressof @__blk_cluster_mbar_row : !llvm.ptr<3>
@@ -59,7 +61,8 @@
 // CHECK:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK:         nvvm.shfl.sync  bfly
 // CHECK:         nvvm.barrier0
-// CHECK:         nvvm.barrier0
+// CHECK-NEXT:    llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-COUNT-3: arith.maximumf
 // CHECK-NEXT:    %[[N:.*]] = llvm.load %[[COUNT]] : !llvm.ptr -> i32
 // CHECK-NEXT:    %[[NEXT:.*]] = arith.addi %[[N]], %c1_i32 : i32
 // CHECK-NEXT:    llvm.store %[[NEXT]], %[[COUNT]] : i32, !llvm.ptr
