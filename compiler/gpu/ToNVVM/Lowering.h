@@ -404,11 +404,12 @@ void populateOnChipPatterns(const BlockTypeConverter &converter,
                             mlir::RewritePatternSet &patterns,
                             KernelState &kernel);
 /// The dynamic shared memory starts right after the static arrays, at the
-/// declared alignment: 128 bytes, so that the cp.async ring buffer in it
-/// covers whole 32-byte L2 sectors whatever static arrays precede it. At 16
-/// bytes, 560 bytes of static arrays put it at 16 mod 32 and every sector
-/// was read from L2 twice (ncu, bf16 262144 on 16 CTAs of 4 warps: 268M
-/// sectors instead of 134M, 2.48 instead of 2.23 ms).
+/// declared alignment: 128 bytes, whatever static arrays precede it. At 16
+/// bytes, static arrays of 16 mod 32 bytes made cp.async read every 32-byte
+/// L2 sector twice (ncu, bf16 262144 on 16 CTAs of 4 warps: 268M sectors
+/// instead of 134M, 2.48 instead of 2.23 ms), and 32 mod 128 bytes still
+/// cost up to 7.5 % (H200, fp32 200000 on 8 CTAs of 4 warps);
+/// docs/softmax_h200_dynamic_shared_align.txt.
 void declareDynamicShared(mlir::ModuleOp module, mlir::Location loc);
 
 /// What a masked load reads where its mask is off, rather than branching
