@@ -22,28 +22,21 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_common  # noqa: E402
-from blockjit_ctypes import Blockjit, constexpr  # noqa: E402
-from bench_common import BlockjitKernel, bench_ms, copy_gbps, next_power_of_2  # noqa: E402
-from softmax_columns_split import case, matches, rows_per_split  # noqa: E402
+from blockjit_ctypes import Blockjit  # noqa: E402
+from bench_common import BlockjitKernel, bench_ms, copy_gbps  # noqa: E402
+from softmax_columns_split import case, matches, rows_per_split, split_args  # noqa: E402
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 
 
-def band_launches(kernels, x, y, c0, width, m):
+def band_launches(kernels, x, y, c0, width):
     """Bound launches of stats, combine and normalize on columns c0 ..
-    c0 + width (views of x and y), and the buffers they use."""
+    c0 + width (views of x and y), and their argument lists, which hold the
+    buffers the launches use."""
     xb, yb = x[:, c0:c0 + width], y[:, c0:c0 + width]
-    rows = rows_per_split(m, width)
-    splits = -(-m // rows)
-    stats = torch.empty(2 * splits * width, device="cuda", dtype=torch.float32)
-    column_stats = torch.empty(2 * width, device="cuda", dtype=torch.float32)
-    s_args = [stats, xb, x.stride(0), m, width, rows, constexpr(4), constexpr(1024)]
-    c_args = [column_stats, stats, splits, width,
-              constexpr(min(64, next_power_of_2(splits))), constexpr(64)]
-    n_args = [yb, xb, column_stats, x.stride(0), y.stride(0), m, width,
-              constexpr(4), constexpr(1024)]
-    return ([kernels["stats"].bind(*s_args), kernels["combine"].bind(*c_args),
-             kernels["normalize"].bind(*n_args)], (stats, column_stats))
+    arg_lists = split_args(xb, yb, rows_per_split(x.shape[0], width))
+    return ([kernels[k].bind(*args) for k, args in
+             zip(("stats", "combine", "normalize"), arg_lists)], arg_lists)
 
 
 def main():
@@ -67,11 +60,11 @@ def main():
             copy = copy_gbps(nbytes, a.reps)
             out = [f"{dname} {m}x{n} copy {copy:.0f}"]
             for band in [n] + [int(b) for b in a.bands.split(",") if int(b) < n]:
-                runs, keep = [], []
+                runs, keep = [], []  # keep: the launches' buffers, alive
                 for c0 in range(0, n, band):
-                    fns, buffers = band_launches(kernels, x, y, c0, min(band, n - c0), m)
+                    fns, arg_lists = band_launches(kernels, x, y, c0, min(band, n - c0))
                     runs += fns
-                    keep.append(buffers)
+                    keep.append(arg_lists)
 
                 def all_bands():
                     for run in runs:

@@ -73,6 +73,24 @@ def matches(y, ref, tol):
     return err.max().item() <= tol[0] * ref.abs().max().item()
 
 
+def split_args(x, y, rows):
+    """The argument lists of the split's three launches (stats, combine,
+    normalize) for softmax over dim 0 of x into y (M x N, row-major; views
+    of wider matrices too) on row blocks of `rows` rows. The constexprs are
+    defaults: each launch's tuner picks its own. The lists hold the
+    statistics buffers they need."""
+    m, n = x.shape
+    splits = -(-m // rows)
+    stats = torch.empty(2 * splits * n, device=x.device, dtype=torch.float32)
+    column_stats = torch.empty(2 * n, device=x.device, dtype=torch.float32)
+    s_args = [stats, x, x.stride(0), m, n, rows, constexpr(4), constexpr(1024)]
+    c_args = [column_stats, stats, splits, n,
+              constexpr(min(64, next_power_of_2(splits))), constexpr(64)]
+    n_args = [y, x, column_stats, x.stride(0), y.stride(0), m, n,
+              constexpr(4), constexpr(1024)]
+    return s_args, c_args, n_args
+
+
 def _columns(x):
     return torch.softmax(x, 0)
 
@@ -130,19 +148,8 @@ def main():
                     return ms
 
                 if "split" in providers:
-                    r = a.rows_per_split or rows_per_split(m, n)
-                    splits = -(-m // r)
-                    stats = torch.empty(2 * splits * n, device="cuda",
-                                        dtype=torch.float32)
-                    column_stats = torch.empty(2 * n, device="cuda",
-                                               dtype=torch.float32)
-                    s_args = [stats, x, x.stride(0), m, n, r,
-                              constexpr(4), constexpr(1024)]
-                    c_args = [column_stats, stats, splits, n,
-                              constexpr(min(64, next_power_of_2(splits))),
-                              constexpr(64)]
-                    n_args = [y, x, column_stats, x.stride(0), y.stride(0), m,
-                              n, constexpr(4), constexpr(1024)]
+                    s_args, c_args, n_args = split_args(
+                        x, y, a.rows_per_split or rows_per_split(m, n))
                     run_s = stats_k.bind(*s_args)
                     run_c = combine_k.bind(*c_args)
                     run_n = normalize_k.bind(*n_args)
