@@ -12,7 +12,6 @@ Configs are WARPSxSTAGESxGRID, GRID `rows` (one program a row) or
 """
 import argparse
 import os
-import statistics
 import sys
 
 import torch
@@ -26,26 +25,6 @@ DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 CASES = "fp32:4096x4096:4x2xrows,8x1xrows,16x1xrows,4x2xresident;" \
         "bf16:32768x1024:1x1xrows,2x2xresident,4x1xrows;" \
         "bf16:4096x1024:2x2xresident,1x1xrows,4x1xrows"
-_SOURCE = None
-
-
-def clean_flush_ms(fn, reps):
-    """bench_ms with the L2 flushed by reading 256 MB instead of writing it."""
-    global _SOURCE
-    if _SOURCE is None:
-        _SOURCE = torch.zeros(256 << 20, dtype=torch.uint8, device="cuda")
-    for _ in range(5):
-        fn()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for i in range(reps):
-        _SOURCE.view(torch.int64).max()
-        torch.cuda._sleep(1_000_000)
-        starts[i].record()
-        fn()
-        ends[i].record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
 
 
 def main():
@@ -56,6 +35,11 @@ def main():
     p.add_argument("--reps", type=int, default=40)
     a = p.parse_args()
     lib = Blockjit(a.lib)
+    # The clean flush: after bench_ms's write flush, a read of 256 MB, which
+    # writes the dirty lines back outside the timed events and leaves L2
+    # holding clean ones.
+    source = torch.zeros(256 << 20, dtype=torch.uint8, device="cuda")
+    read_flush = lambda: source.view(torch.int64).max()  # noqa: E731
     stream = torch.cuda.current_stream().cuda_stream
     for spec in a.cases.split(";"):
         dname, shape, configs = spec.split(":")
@@ -82,7 +66,7 @@ def main():
         fns["tuned " + tuned.config] = lambda: tuned(*args)
         for name, fn in fns.items():
             dirty = nbytes / bench_ms(fn, reps=a.reps) / 1e6
-            clean = nbytes / clean_flush_ms(fn, a.reps) / 1e6
+            clean = nbytes / bench_ms(fn, reps=a.reps, before=read_flush) / 1e6
             print(f"{dname} {m}x{n} {name}: dirty flush {dirty:.0f} GB/s, "
                   f"clean flush {clean:.0f} GB/s", flush=True)
 
