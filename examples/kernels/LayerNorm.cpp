@@ -29,12 +29,13 @@ void layernorm_kernel(Ptr<> output_ptr, Ptr<> input_ptr, Ptr<> weight_ptr,
   Int row_start = program_id(0);
   Int row_step = num_programs(0);
   // The mean and the variance divide by n_cols without a division a row:
-  // 1 / n_cols rounded once, before the row loop; a row's quotient
-  // estimated as q = s * r, its remainder s - q * n taken exactly by an fma,
-  // and one correction q + e * r (Markstein's, the refinement div.rn runs
-  // itself). s * r alone is not enough: a row far from 0 with a small
-  // spread turns its extra ulp into 5e-5 relative error in the output (the
-  // differential cases' 9 x 12289 rows).
+  // inv_columns = 1 / n_cols rounded once, before the row loop; a row's sum
+  // s gives the estimate q = s * inv_columns, the remainder
+  // s - q * columns exactly (an fma), and one correction q + remainder *
+  // inv_columns (Markstein's, the refinement div.rn runs itself). q alone is
+  // not enough: a row far from 0 with a small spread turns its extra ulp
+  // into 5e-5 relative error in the output (the differential cases'
+  // 9 x 12289 rows).
   Tensor columns = n_cols.to(DType::F32);
   Tensor inv_columns = 1.0 / columns;
   auto over_n_cols = [&](const Tensor &s) {
