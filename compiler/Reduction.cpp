@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <limits>
 
@@ -34,7 +35,7 @@ Value reductionIdentity(OpBuilder &builder, Location loc, blk::ReduceKind kind,
 
 Value combineReduction(OpBuilder &builder, Location loc, blk::ReduceKind kind,
                        Value acc, Value x, bool reassociate) {
-  bool isFloat = isa<FloatType>(acc.getType());
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(acc.getType()));
   switch (kind) {
   case blk::ReduceKind::Sum: {
     if (!isFloat)

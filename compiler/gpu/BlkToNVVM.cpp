@@ -131,6 +131,7 @@ struct ConvertBlkToNVVM
     KernelState kernel;
     kernel.numWarps = warps.getInt();
     kernel.numCTAs = numCTAs;
+    kernel.smArch = smArch;
     kernel.programsPerCTA = programsPerCTAOf(module);
     RewritePatternSet patterns(context);
     populateGridPatterns(converter, patterns, kernel);

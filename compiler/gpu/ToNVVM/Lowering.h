@@ -112,6 +112,8 @@ rangeBroadcasts(mlir::func::FuncOp func);
 /// converting each kernel.
 struct KernelState {
   int numWarps = 1;
+  /// The target's SM architecture (90 for sm_90a): what instructions exist.
+  int smArch = 0;
   /// The thread's index within its program (%tid.x, or with several
   /// programs per CTA its part below the program's threads), computed once
   /// at the kernel's entry.
