@@ -16,13 +16,19 @@ ptx_path = next(a for a in args if a.endswith(".ptx"))
 ptx = open(ptx_path).read()
 
 
+output = args[args.index("-o") + 1]
+
+
 def assemble(min_ctas=None):
+    """ptxas on the PTX (with .minnctapersm `min_ctas`: a copy of it, into
+    a cubin beside the output, moved there by the caller if kept)."""
     run_args = list(args)
     if min_ctas:
         capped = ptx_path[:-4] + ".capped.ptx"
         with open(capped, "w") as f:
             f.write(re.sub(r"(\.maxntid [^\n]*\n)", r"\1.minnctapersm %d\n" % min_ctas, ptx, count=1))
-        run_args = [capped if a == ptx_path else a for a in args]
+        run_args = [capped if a == ptx_path else output + ".capped" if a == output else a
+                    for a in args]
     r = subprocess.run([REAL, "-v"] + run_args, capture_output=True, text=True)
     if min_ctas:
         os.remove(capped)
@@ -43,7 +49,9 @@ if r.returncode or regs is None:
     sys.stderr.write(r.stderr)
     sys.exit(r.returncode)
 ntid = re.search(r"\.maxntid (\d+), (\d+), (\d+)", ptx)
-name = re.search(r"// kernel (\S+)", ptx)
+# blockjit-dump's header names the specialization; the runtime's PTX has
+# only the entry.
+name = re.search(r"// kernel (\S+)", ptx) or re.search(r"\.entry (\w+)", ptx)
 name = name.group(1)[:90] if name else "?"
 if ntid:
     threads = int(ntid.group(1)) * int(ntid.group(2)) * int(ntid.group(3))
@@ -61,11 +69,12 @@ if ntid:
         if cap >= 24 and cap >= regs * (1 - MAX_DROP):
             r2, regs2, spills2 = assemble(now + 1)
             if r2.returncode == 0 and spills2 == 0 and regs2 is not None and ctas(regs2) > now:
+                os.replace(output + ".capped", output)
                 log(f"capped {name} warps={warps} {regs}->{regs2} ctas {now}->{ctas(regs2)}")
                 sys.exit(0)
+            if os.path.exists(output + ".capped"):
+                os.remove(output + ".capped")
             log(f"kept {name} warps={warps} {regs} (cap {cap}: spills {spills2})")
-            # Assemble the uncapped kernel again: the capped run overwrote the output.
-            r, regs, spills = assemble()
-            sys.exit(r.returncode)
+            sys.exit(0)
     log(f"plain {name} warps={warps} regs={regs} ctas={now}")
 sys.exit(0)
