@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A row kernel (softmax or layernorm), one config at a time: GB/s,
+"""A row kernel (softmax, softmax_backward or layernorm), one config at a time: GB/s,
 registers, shared memory and resident programs of each (warps, stages,
 grid) beside the autotuner's pick, so that the space around a tuned point
 can be read rather than only its winner.
@@ -12,7 +12,8 @@ resident programs (`resident`), and R rows a program for R in
 --rows-per-program (`per-program`). layernorm's CHUNK_SIZE values: --chunks. GB/s =
 minimal traffic / time (bench_common.bench_ms: L2 flushed before each run,
 the median of a fixed count), beside a device copy of the same bytes.
---out writes a CSV.
+--compile also times torch.compile of the kernel's torch expression on
+the same tensors (the family bench's compiled peer). --out writes a CSV.
 """
 import argparse
 import os
@@ -37,19 +38,31 @@ def make_case(kernel, m, n, dt):
     if kernel == "softmax":
         args = [y, x, x.stride(0), y.stride(0), m, n]
         ref = torch.softmax(x.double(), -1)
-        return args, [constexpr(block)], ref, y, 2 * m * n * x.element_size()
+        peer = lambda: torch.softmax(x, -1)  # noqa: E731
+        return args, [constexpr(block)], ref, y, 2 * m * n * x.element_size(), peer
+    if kernel == "softmax_backward":
+        # y a softmax output, dy a gradient: dx = y * (dy - sum(y * dy)).
+        sm = torch.softmax(x.float(), -1).to(dt)
+        dy = torch.randn(m, n, device="cuda", dtype=torch.float32).to(dt)
+        args = [y, sm, dy, y.stride(0), sm.stride(0), dy.stride(0), m, n]
+        smd, dyd = sm.double(), dy.double()
+        ref = smd * (dyd - (smd * dyd).sum(-1, keepdim=True))
+        peer = lambda: sm * (dy - (sm * dy).sum(-1, keepdim=True))  # noqa: E731
+        return args, [constexpr(block)], ref, y, 3 * m * n * x.element_size(), peer
     w = (1 + 0.1 * torch.randn(n, device="cuda")).to(dt)
     b = (0.1 * torch.randn(n, device="cuda")).to(dt)
     args = [y, x, w, b, x.stride(0), y.stride(0), m, n, EPS]
     ref = F.layer_norm(x.double(), (n,), w.double(), b.double(), EPS)
+    peer = lambda: F.layer_norm(x, (n,), w, b, EPS)  # noqa: E731
     return (args, [constexpr(block), constexpr(0)], ref, y,
-            2 * m * n * x.element_size() + 2 * n * x.element_size())
+            2 * m * n * x.element_size() + 2 * n * x.element_size(), peer)
 
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--lib", default="build/lib/libblockjit_c.so")
-    p.add_argument("--kernels", default="layernorm,softmax")
+    p.add_argument("--kernels", default="layernorm,softmax",
+                   help="comma-separated: softmax, softmax_backward, layernorm")
     p.add_argument("--shapes", default="4096x12288")
     p.add_argument("--dtypes", default="bf16")
     p.add_argument("--warps", default="4,8,16")
@@ -62,6 +75,8 @@ def main():
                         "--rows-per-program ones)")
     p.add_argument("--reps", type=int, default=30)
     p.add_argument("--out", default=None)
+    p.add_argument("--compile", action="store_true",
+                   help="also time torch.compile of the kernel's torch expression")
     a = p.parse_args()
     lib = Blockjit(a.lib)
     rows = []
@@ -69,13 +84,21 @@ def main():
         for dname in a.dtypes.split(","):
             for shape in a.shapes.split(","):
                 m, n = map(int, shape.split("x"))
-                args, consts, ref, y, nbytes = make_case(kernel, m, n, DTYPES[dname])
+                args, consts, ref, y, nbytes, peer = make_case(kernel, m, n, DTYPES[dname])
                 src = args[1]
                 flat_in = src.view(-1)
                 flat_out = torch.empty_like(flat_in)
                 copy_ms = bench_ms(lambda: flat_out.copy_(flat_in), reps=a.reps)
-                copy = nbytes / copy_ms / 1e6
+                # The copy's own rate (it moves 2 * src bytes); ratios compare
+                # the kernel's minimal traffic at that rate.
+                copy = 2 * flat_in.numel() * flat_in.element_size() / copy_ms / 1e6
                 print(f"{kernel} {dname} {m}x{n} copy {copy:.0f} GB/s", flush=True)
+                if a.compile:
+                    compiled = torch.compile(peer)
+                    compiled()
+                    peer_ms = bench_ms(compiled, reps=a.reps)
+                    print(f"  torch.compile: {nbytes / peer_ms / 1e6:.0f} GB/s"
+                          f" {nbytes / peer_ms / 1e6 / copy:.3f} x copy", flush=True)
 
                 def record(name, prep, info, grid, cfg):
                     prep(*args)
