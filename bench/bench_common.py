@@ -67,14 +67,14 @@ def bench_ms(fn, reps=50, warmup=5, before=None):
     return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
 
 
-def copy_gbps(nbytes, reps=30):
+def copy_gbps(nbytes, reps=30, before=None):
     """GB/s of a device copy moving `nbytes` in all (nbytes / 2 read, as
-    many written), timed by bench_ms: the copy baseline of a kernel whose
-    minimal traffic is `nbytes`."""
+    many written), timed by bench_ms (`before` as there): the copy baseline
+    of a kernel whose minimal traffic is `nbytes`."""
     import torch
     src = torch.empty(nbytes // 2, dtype=torch.uint8, device="cuda")
     dst = torch.empty_like(src)
-    return nbytes / bench_ms(lambda: dst.copy_(src), reps) / 1e6
+    return nbytes / bench_ms(lambda: dst.copy_(src), reps, before=before) / 1e6
 
 
 def _signature(args):

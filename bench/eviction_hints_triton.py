@@ -22,7 +22,7 @@ import triton
 import triton.language as tl
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_common import bench_ms  # noqa: E402
+from bench_common import bench_ms, copy_gbps  # noqa: E402
 
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 
@@ -101,16 +101,14 @@ def main():
                     launch = lambda w, el, es: backward_kernel[(m,)](  # noqa: E731
                         out, src, grad, n, n, BLOCK=block, EL=el, ES=es, num_warps=w)
                     peer = lambda: src * (grad - (src * grad).sum(-1, keepdim=True))  # noqa: E731
-                flat = src.view(-1)
-                copied = torch.empty_like(flat)
+                if a.compile:
+                    compiled = torch.compile(peer)
+                    compiled()
                 res = []
                 for fname, before in flushes:
-                    copy_ms = bench_ms(lambda: copied.copy_(flat), reps=a.reps, before=before)
-                    copy = 2 * flat.numel() * flat.element_size() / copy_ms / 1e6
+                    copy = copy_gbps(2 * src.numel() * src.element_size(), a.reps, before)
                     res.append(f"{fname}:copy {copy:.0f}")
                     if a.compile:
-                        compiled = torch.compile(peer)
-                        compiled()
                         ms = bench_ms(compiled, reps=a.reps, before=before)
                         res.append(f"compile {nbytes / ms / 1e6:.0f}")
                     for w in map(int, a.warps.split(",")):
