@@ -7,11 +7,48 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 
 namespace blockjit {
 
 namespace {
+
+/// A cp.async copy from global to shared memory: its form ("ca" or "cg"),
+/// the bytes it copies, and whether it takes a source size (the ".s"
+/// intrinsics: bytes past it are zero-filled).
+struct AsyncCopy {
+  const char *form;
+  unsigned bytes;
+  bool sourceSize;
+};
+
+std::optional<AsyncCopy> asyncCopyOf(const llvm::Instruction &inst) {
+  auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst);
+  if (!call)
+    return std::nullopt;
+  switch (call->getIntrinsicID()) {
+  case llvm::Intrinsic::nvvm_cp_async_ca_shared_global_4:
+    return AsyncCopy{"ca", 4, false};
+  case llvm::Intrinsic::nvvm_cp_async_ca_shared_global_4_s:
+    return AsyncCopy{"ca", 4, true};
+  case llvm::Intrinsic::nvvm_cp_async_ca_shared_global_8:
+    return AsyncCopy{"ca", 8, false};
+  case llvm::Intrinsic::nvvm_cp_async_ca_shared_global_8_s:
+    return AsyncCopy{"ca", 8, true};
+  case llvm::Intrinsic::nvvm_cp_async_ca_shared_global_16:
+    return AsyncCopy{"ca", 16, false};
+  case llvm::Intrinsic::nvvm_cp_async_ca_shared_global_16_s:
+    return AsyncCopy{"ca", 16, true};
+  case llvm::Intrinsic::nvvm_cp_async_cg_shared_global_16:
+    return AsyncCopy{"cg", 16, false};
+  case llvm::Intrinsic::nvvm_cp_async_cg_shared_global_16_s:
+    return AsyncCopy{"cg", 16, true};
+  default:
+    return std::nullopt;
+  }
+}
 
 struct EvictionHintTranslation : mlir::LLVMTranslationDialectInterface {
   using LLVMTranslationDialectInterface::LLVMTranslationDialectInterface;
@@ -29,7 +66,8 @@ struct EvictionHintTranslation : mlir::LLVMTranslationDialectInterface {
              << kEvictionAttrName << " must be a #blk.eviction, got "
              << attribute.getValue();
     for (llvm::Instruction *inst : instructions) {
-      if (!llvm::isa<llvm::LoadInst, llvm::StoreInst>(inst))
+      if (!llvm::isa<llvm::LoadInst, llvm::StoreInst>(inst) &&
+          !asyncCopyOf(*inst))
         continue;
       llvm::LLVMContext &context = inst->getContext();
       inst->setMetadata(
@@ -69,6 +107,14 @@ std::optional<RegisterShape> registerShape(uint64_t bytes) {
 /// the createpolicy of the L2 priority, in one asm block (as Triton emits
 /// them; ptxas rejected the shorter `.L2::evict_first` qualifier on the
 /// H200's CUDA).
+/// `instruction` (which reads %policy) after the createpolicy of the L2
+/// `priority` ("evict_first" or "evict_last"), in one asm block.
+std::string withPolicy(const std::string &priority,
+                       const std::string &instruction) {
+  return "{\n\t.reg .b64 %policy;\n\tcreatepolicy.fractional.L2::" + priority +
+         ".b64 %policy, 1.0;\n\t" + instruction + "\n\t}";
+}
+
 std::string accessAsm(bool isLoad, llvm::StringRef eviction,
                       RegisterShape shape) {
   std::string priority = eviction.str(); // "evict_first" or "evict_last"
@@ -84,8 +130,18 @@ std::string accessAsm(bool isLoad, llvm::StringRef eviction,
                    (shape.count > 1 ? ".v" + std::to_string(shape.count) : "") +
                    ".b" + std::to_string(shape.bits);
   std::string operands = isLoad ? regs + ", " + address : address + ", " + regs;
-  return "{\n\t.reg .b64 %policy;\n\tcreatepolicy.fractional.L2::" + priority +
-         ".b64 %policy, 1.0;\n\t" + op + " " + operands + ", %policy;\n\t}";
+  return withPolicy(priority, op + " " + operands + ", %policy;");
+}
+
+/// "cp.async.cg.shared.global.L2::cache_hint [$0], [$1], 16, $2, %policy;"
+/// and the like (the source size, $2, where the copy has one), after the
+/// createpolicy of the L2 priority.
+std::string asyncCopyAsm(llvm::StringRef eviction, AsyncCopy copy) {
+  return withPolicy(eviction.str(),
+                    std::string("cp.async.") + copy.form +
+                        ".shared.global.L2::cache_hint [$0], [$1], " +
+                        std::to_string(copy.bytes) +
+                        (copy.sourceSize ? ", $2" : "") + ", %policy;");
 }
 
 /// The asm constraint letter of a register of `bits`.
@@ -132,8 +188,39 @@ llvm::Value *fromRegisters(llvm::IRBuilder<> &b, llvm::Value *result,
   return b.CreateBitCast(bits, type);
 }
 
+/// A cp.async with the hint, as inline PTX: the shared and global addresses
+/// as 64-bit registers (as NVPTX prints the intrinsic's), the source size
+/// where the copy has one.
+void lowerAsyncCopyHint(llvm::CallInst &call, AsyncCopy copy,
+                        llvm::StringRef eviction) {
+  llvm::IRBuilder<> b(&call);
+  llvm::SmallVector<llvm::Value *> operands{
+      b.CreatePtrToInt(call.getArgOperand(0), b.getInt64Ty()),
+      b.CreatePtrToInt(call.getArgOperand(1), b.getInt64Ty())};
+  std::string constraints = "l,l";
+  if (copy.sourceSize) {
+    operands.push_back(call.getArgOperand(2));
+    constraints += ",r";
+  }
+  llvm::SmallVector<llvm::Type *> argTypes;
+  for (llvm::Value *operand : operands)
+    argTypes.push_back(operand->getType());
+  // Side effects and memory, as the intrinsic: the copy keeps its place
+  // before the group's commit.
+  auto *asmValue = llvm::InlineAsm::get(
+      llvm::FunctionType::get(b.getVoidTy(), argTypes, false),
+      asyncCopyAsm(eviction, copy), constraints + ",~{memory}",
+      /*hasSideEffects=*/true);
+  b.CreateCall(asmValue, operands)->setDoesNotThrow();
+  call.eraseFromParent();
+}
+
 /// The hint of `inst` as inline PTX; false where it cannot carry it.
 bool lowerHint(llvm::Instruction &inst, llvm::StringRef eviction) {
+  if (auto copy = asyncCopyOf(inst)) {
+    lowerAsyncCopyHint(llvm::cast<llvm::CallInst>(inst), *copy, eviction);
+    return true;
+  }
   const llvm::DataLayout &layout = inst.getModule()->getDataLayout();
   auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst);
   auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst);

@@ -167,7 +167,8 @@ blkgpu::AsyncLoadOp asyncLoadAt(OpBuilder &builder, blk::LoadOp load,
       type.getShape(), type.getElementType(), sharedLayoutFor(type));
   return blkgpu::AsyncLoadOp::create(
       builder, load.getLoc(), sharedType, load.getPtr(), load.getMask(),
-      load.getOther(), /*into=*/Value(), builder.getI64IntegerAttr(offset));
+      load.getOther(), /*into=*/Value(), builder.getI64IntegerAttr(offset),
+      load.getEvictionAttr());
 }
 
 /// A row that blk-pipeline-loads loads `distance` iterations ahead: the
@@ -334,7 +335,7 @@ int64_t stageChains(ArrayRef<PrefetchChain> chains, int64_t offset) {
     OpBuilder at(load);
     auto copy = blkgpu::AsyncLoadOp::create(
         at, load.getLoc(), buffer.getType(), load.getPtr(), load.getMask(),
-        load.getOther(), buffer, IntegerAttr());
+        load.getOther(), buffer, IntegerAttr(), load.getEvictionAttr());
     load.getResult().replaceAllUsesWith(copy.getResult());
     load.erase();
   }

@@ -59,6 +59,8 @@ def BlkGPU_AsyncLoadOp
     the kernel's dynamic shared memory, or, with `into`, the bytes of a
     block kept there earlier, which it overwrites (a ring of buffers for
     rows loaded ahead). Only `blkgpu.local_load` reads the result.
+    `eviction` is the `blk.load`'s hint, which the copies carry to L2
+    (`cp.async ... .L2::cache_hint`, where blk.load's accesses would).
 
     The copy is asynchronous: each op's copies form one group, and a
     thread may read its elements only after a `blkgpu.async_wait` that
@@ -77,7 +79,8 @@ def BlkGPU_AsyncLoadOp
   let arguments = (ins AnyRankedTensor:$ptr, Optional<AnyRankedTensor>:$mask,
                        Optional<AnyRankedTensor>:$other,
                        Optional<AnyRankedTensor>:$into,
-                       OptionalAttr<I64Attr>:$offset);
+                       OptionalAttr<I64Attr>:$offset,
+                       OptionalAttr<Blk_EvictionAttr>:$eviction);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $ptr (`mask` $mask^ `:` type($mask))? (`other` $other^ `:` type($other))?

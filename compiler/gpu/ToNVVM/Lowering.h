@@ -14,6 +14,8 @@
 #include "compiler/gpu/AxisInfo.h"
 #include "compiler/gpu/Layout.h"
 
+#include "dialect/BlkDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -439,6 +441,13 @@ mlir::Value loadVector(mlir::OpBuilder &builder, mlir::Location loc,
                        unsigned alignment);
 void storeVector(mlir::OpBuilder &builder, mlir::Location loc,
                  mlir::Value vector, mlir::Value ptr, unsigned alignment);
+
+/// Puts `eviction` (none: nothing) on the global accesses that the lowering
+/// of `access` emitted before it, after `before` (its previous op then;
+/// null: none): the LLVM loads and stores and the cp.async copies that
+/// EvictionHints.h lowers with the hint (Memory.cpp).
+void markEviction(mlir::Operation *before, mlir::Operation *access,
+                  blk::EvictionAttr eviction);
 
 /// How every block load and store of `func` accesses memory (Memory.cpp).
 /// Taken before the conversion, from the values AxisAnalysis knows.

@@ -398,10 +398,10 @@ void storeShiftedPairs(OpBuilder &b, Location loc, Type element,
   }
 }
 
-/// Puts `eviction` on the global accesses the lowering of `access` emitted
-/// before it, after `before` (its previous op then; null: none), nested ones
-/// included: the LLVM loads and stores (EvictionHints.h), and the scalar
-/// blk accesses that the common patterns lower next.
+} // namespace
+
+/// Nested ops included, and the scalar blk accesses that the common patterns
+/// lower next.
 void markEviction(Operation *before, Operation *access,
                   blk::EvictionAttr eviction) {
   if (!eviction)
@@ -410,7 +410,7 @@ void markEviction(Operation *before, Operation *access,
   for (Operation *op = before ? before->getNextNode() : &block->front();
        op && op != access; op = op->getNextNode())
     op->walk([&](Operation *nested) {
-      if (isa<LLVM::LoadOp, LLVM::StoreOp>(nested))
+      if (isa<LLVM::LoadOp, LLVM::StoreOp, NVVM::CpAsyncOp>(nested))
         nested->setAttr(kEvictionAttrName, eviction);
       else if (auto load = dyn_cast<blk::LoadOp>(nested))
         load.setEvictionAttr(eviction);
@@ -418,6 +418,8 @@ void markEviction(Operation *before, Operation *access,
         store.setEvictionAttr(eviction);
     });
 }
+
+namespace {
 
 struct LoadLowering : KernelOpLowering<blk::LoadOp> {
   using KernelOpLowering::KernelOpLowering;

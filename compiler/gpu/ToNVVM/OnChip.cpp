@@ -59,6 +59,7 @@ struct AsyncLoadLowering : KernelOpLowering<blkgpu::AsyncLoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Layout1D layout = layoutOf(load.getPtr().getType());
     Location loc = load.getLoc();
+    Operation *before = load->getPrevNode();
     Type element = load.getType().getElementType();
     unsigned bytes = blk::elementBytes(element);
     int64_t width = kernel.accessWidths.at(load).width;
@@ -122,6 +123,9 @@ struct AsyncLoadLowering : KernelOpLowering<blkgpu::AsyncLoadOp> {
       storeOther();
     }
     NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+    // The copies carry the load's hint to L2; stores of `other` into shared
+    // memory are marked too, and LowerEvictionHints leaves them plain.
+    markEviction(before, load, load.getEvictionAttr());
     kernel.usesDynamicShared = true;
     rewriter.replaceOp(load, start);
     return success();
