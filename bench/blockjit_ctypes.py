@@ -39,7 +39,9 @@ class _Options(ctypes.Structure):
                 ("num_stages", ctypes.c_int32), ("target", ctypes.c_int32),
                 ("stream", ctypes.c_void_p), ("num_ctas", ctypes.c_int32),
                 ("autotune", ctypes.c_int32),
-                ("programs_per_cta", ctypes.c_int32)]
+                ("programs_per_cta", ctypes.c_int32),
+                ("load_eviction", ctypes.c_int32),
+                ("store_eviction", ctypes.c_int32)]
 
 
 class KernelInfo(ctypes.Structure):
@@ -55,7 +57,7 @@ class KernelInfo(ctypes.Structure):
 
 # The C structs' sizes (static_assert'ed in runtime/CAPI.cpp): a mismatch
 # means this mirror is stale.
-assert ctypes.sizeof(_Options) == 48 and ctypes.sizeof(KernelInfo) == 32, \
+assert ctypes.sizeof(_Options) == 56 and ctypes.sizeof(KernelInfo) == 32, \
     "bench/blockjit_ctypes.py does not match runtime/blockjit_c.h"
 
 

@@ -85,6 +85,24 @@ def ConvertBlkToLLVMCPU : Pass<"convert-blk-to-llvm-cpu", "mlir::ModuleOp"> {
                            "mlir::cf::ControlFlowDialect"];
 }
 
+def BlkDefaultEviction : Pass<"blk-default-eviction", "mlir::ModuleOp"> {
+  let summary = "Give the loads and stores without an eviction hint the kernel's default";
+  let description = [{
+    Every blk.load without an `eviction` hint gets `loads`, every blk.store
+    without one gets `stores` (normal: left alone): Triton's
+    eviction_policy for a whole kernel, a config the autotuner may time
+    (CompileOptions::loadEviction, storeEviction). A hint the source wrote
+    stays. It changes no result: the GPU lowering turns a hint into the
+    access's L1 priority and L2 cache policy (LowerEvictionHints), and a load
+    blk-stage-in-shared moves to shared memory keeps it on its cp.async.
+    A name other than normal, evict_first or evict_last is an error.
+  }];
+  let options = [Option<"loads", "loads", "std::string", /*default=*/"\"normal\"",
+                        "the hint of loads without one">,
+                 Option<"stores", "stores", "std::string", /*default=*/"\"normal\"",
+                        "the hint of stores without one">];
+}
+
 def BlkPipelineLoads : Pass<"blk-pipeline-loads", "mlir::ModuleOp"> {
   let summary = "Prefetch the next iteration's loads in scf.for loops (num_stages)";
   let description = [{

@@ -39,6 +39,19 @@ struct CudaArchParser : llvm::cl::parser<int> {
   }
 };
 
+/// An eviction option's value, checked as the JIT checks it.
+struct EvictionParser : llvm::cl::parser<std::string> {
+  using llvm::cl::parser<std::string>::parser;
+  bool parse(llvm::cl::Option &option, llvm::StringRef argName,
+             llvm::StringRef arg, std::string &value) {
+    llvm::Expected<DefaultEviction> eviction = parseDefaultEviction(arg);
+    if (!eviction)
+      return option.error(llvm::toString(eviction.takeError()));
+    value = arg.str();
+    return false;
+  }
+};
+
 /// The options of `--blockjit-gpu-pipeline`: those of one GPU
 /// specialization, with the JIT's defaults (CompileOptions). num-warps and
 /// num-stages are checked by the passes that use them (blk-assign-layouts,
@@ -56,6 +69,16 @@ struct GPUPipelineOptions : mlir::PassPipelineOptions<GPUPipelineOptions> {
   Option<int, CudaArchParser> smArch{
       *this, "sm", llvm::cl::desc("CUDA arch sm_XX (checked, unused by MLIR)"),
       llvm::cl::init(90)};
+  Option<std::string, EvictionParser> loads{
+      *this, "loads",
+      llvm::cl::desc("eviction hint of loads without one (normal, "
+                     "evict_first, evict_last)"),
+      llvm::cl::init("normal")};
+  Option<std::string, EvictionParser> stores{
+      *this, "stores",
+      llvm::cl::desc("eviction hint of stores without one (normal, "
+                     "evict_first, evict_last)"),
+      llvm::cl::init("normal")};
 
   /// The one mapping from the command line to the JIT's options.
   CompileOptions toCompileOptions() const {
@@ -63,6 +86,11 @@ struct GPUPipelineOptions : mlir::PassPipelineOptions<GPUPipelineOptions> {
     options.target = Target::cuda(smArch);
     options.numWarps = numWarps;
     options.numStages = numStages;
+    // Checked by EvictionParser.
+    options.loadEviction =
+        llvm::cantFail(parseDefaultEviction(loads.getValue()));
+    options.storeEviction =
+        llvm::cantFail(parseDefaultEviction(stores.getValue()));
     return options;
   }
 };

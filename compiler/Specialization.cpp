@@ -28,13 +28,44 @@ std::string Target::str() const {
   return "cuda:sm_" + std::to_string(smArch);
 }
 
+llvm::StringRef defaultEvictionName(DefaultEviction eviction) {
+  switch (eviction) {
+  case DefaultEviction::Normal:
+    return "normal";
+  case DefaultEviction::First:
+    return "evict_first";
+  case DefaultEviction::Last:
+    return "evict_last";
+  }
+  return "normal";
+}
+
+llvm::Expected<DefaultEviction> parseDefaultEviction(llvm::StringRef name) {
+  for (DefaultEviction eviction :
+       {DefaultEviction::Normal, DefaultEviction::First, DefaultEviction::Last})
+    if (name == defaultEvictionName(eviction))
+      return eviction;
+  return optionError(llvm::formatv(
+      "an eviction priority is normal, evict_first or evict_last, got '{0}'",
+      name));
+}
+
+std::string CompileOptions::evictionSuffix() const {
+  std::string text;
+  if (loadEviction != DefaultEviction::Normal)
+    text += ",loads=" + defaultEvictionName(loadEviction).str();
+  if (storeEviction != DefaultEviction::Normal)
+    text += ",stores=" + defaultEvictionName(storeEviction).str();
+  return text;
+}
+
 std::string CompileOptions::str() const {
   std::string text = llvm::formatv("warps={0},stages={1}", numWarps, numStages);
   if (numCTAs > 1)
     text += ",ctas=" + std::to_string(numCTAs);
   if (programsPerCTA > 1)
     text += ",programs=" + std::to_string(programsPerCTA);
-  return text + "|" + target.str();
+  return text + evictionSuffix() + "|" + target.str();
 }
 
 llvm::Error checkNumWarps(int numWarps) {
@@ -105,7 +136,8 @@ size_t SpecializationKey::hash() const {
       llvm::hash_combine_range(divisibility.begin(), divisibility.end()),
       llvm::hash_combine_range(ranges.begin(), ranges.end()), options.numWarps,
       options.numStages, options.numCTAs, options.programsPerCTA,
-      options.target.kind, options.target.smArch);
+      options.loadEviction, options.storeEviction, options.target.kind,
+      options.target.smArch);
 }
 
 std::string
@@ -127,6 +159,7 @@ SpecializationKey::str(llvm::StringRef kernelName,
     os << ",ctas=" << options.numCTAs;
   if (options.programsPerCTA > 1)
     os << ",programs=" << options.programsPerCTA;
+  os << options.evictionSuffix();
   // "div16=" always (the common case reads as Triton's), the smaller
   // divisors only where an argument has one.
   auto argsWith = [&](unsigned fact) {

@@ -62,6 +62,18 @@ inline constexpr int kMaxProgramsPerCTA = 16;
 /// Threads of one CTA (CUDA's limit).
 inline constexpr int kMaxThreadsPerCTA = 1024;
 
+/// The L2 eviction priority a kernel's global loads, or its stores, take
+/// where the source gives none (blk-default-eviction): Triton's
+/// eviction_policy chosen for the whole kernel, a config the tuner may time.
+/// A hint only, never a different result; the CPU ignores it.
+enum class DefaultEviction : uint8_t { Normal, First, Last };
+
+/// "normal", "evict_first", "evict_last": the option's name everywhere (keys,
+/// configs, the tools' flags).
+llvm::StringRef defaultEvictionName(DefaultEviction eviction);
+/// The DefaultEviction `name` names, or an error listing the names.
+llvm::Expected<DefaultEviction> parseDefaultEviction(llvm::StringRef name);
+
 /// How the compiler turns traced IR into an artifact: everything besides the
 /// IR that the compiled code depends on.
 struct CompileOptions {
@@ -81,9 +93,17 @@ struct CompileOptions {
   /// 1 with num_ctas > 1. A program's source, ids and barriers are those of
   /// a program alone in its CTA. The CPU ignores it.
   int programsPerCTA = 1;
+  /// GPU: the eviction priority of the global loads and of the stores that
+  /// carry no hint of their own (Normal: none).
+  DefaultEviction loadEviction = DefaultEviction::Normal;
+  DefaultEviction storeEviction = DefaultEviction::Normal;
 
   bool operator==(const CompileOptions &) const = default;
-  /// "warps=8,stages=1|cuda:sm_90" (",ctas=N" and ",programs=N" when N > 1).
+  /// ",loads=evict_last,stores=evict_first", each part only where it is not
+  /// Normal: how keys and configs name the eviction options.
+  std::string evictionSuffix() const;
+  /// "warps=8,stages=1|cuda:sm_90" (",ctas=N" and ",programs=N" when N > 1,
+  /// then evictionSuffix()).
   std::string str() const;
 };
 

@@ -102,6 +102,10 @@ std::string TuningConfig::str() const {
                                    numStages, numCTAs);
   if (programsPerCTA > 1)
     text += ",programs=" + std::to_string(programsPerCTA);
+  CompileOptions hints;
+  hints.loadEviction = loadEviction;
+  hints.storeEviction = storeEviction;
+  text += hints.evictionSuffix();
   for (const auto &[name, value] : constexprs)
     text += "," + name + "=" + std::to_string(value);
   for (const auto &[name, value] : gridParams)
@@ -114,6 +118,16 @@ void TuningConfig::applyTo(LaunchOptions &options) const {
   options.numStages = numStages;
   options.numCTAs = numCTAs;
   options.programsPerCTA = programsPerCTA;
+  options.loadEviction = loadEviction;
+  options.storeEviction = storeEviction;
+}
+
+TuningConfig TuningConfig::withEviction(DefaultEviction loads,
+                                        DefaultEviction stores) const {
+  TuningConfig config = *this;
+  config.loadEviction = loads;
+  config.storeEviction = stores;
+  return config;
 }
 
 namespace {

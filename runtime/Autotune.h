@@ -74,13 +74,17 @@ struct TuningConfig {
   std::vector<std::pair<std::string, int64_t>> gridParams;
   /// Programs sharing one CTA (LaunchOptions::programsPerCTA).
   int programsPerCTA = 1;
+  /// The eviction hints of accesses without one (LaunchOptions).
+  DefaultEviction loadEviction = DefaultEviction::Normal;
+  DefaultEviction storeEviction = DefaultEviction::Normal;
 
   bool operator==(const TuningConfig &) const = default;
   /// "warps=8,stages=2,ctas=1,CHUNK=4096,grid:ROWS=1" (",programs=N" after
-  /// ctas when N > 1): how entries, messages and results name it.
+  /// ctas when N > 1, then ",loads=evict_last" and ",stores=evict_first"
+  /// where set): how entries, messages and results name it.
   std::string str() const;
   /// Sets the launch options this config chooses (warps, stages, CTAs,
-  /// programs per CTA) in `options`.
+  /// programs per CTA, eviction hints) in `options`.
   void applyTo(LaunchOptions &options) const;
   /// The value of grid parameter `name`, or `otherwise`.
   int64_t gridParam(llvm::StringRef name, int64_t otherwise = 0) const;
@@ -90,6 +94,9 @@ struct TuningConfig {
   int64_t constexprValue(llvm::StringRef name, int64_t otherwise) const;
   /// This config with Constexpr `name` set to `value`.
   TuningConfig withConstexpr(llvm::StringRef name, int64_t value) const;
+  /// This config with the given eviction hints.
+  TuningConfig withEviction(DefaultEviction loads,
+                            DefaultEviction stores) const;
 };
 
 /// How an argument's value enters the tuning key.

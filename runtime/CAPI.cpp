@@ -86,6 +86,14 @@ LaunchOptions convertOptions(const blockjit_launch_options *options) {
     launchOptions.numCTAs = options->num_ctas;
   if (options->programs_per_cta)
     launchOptions.programsPerCTA = options->programs_per_cta;
+  // An unknown value reads as normal: a hint changes no result.
+  auto eviction = [](int32_t value) {
+    return value == BLOCKJIT_EVICTION_FIRST  ? DefaultEviction::First
+           : value == BLOCKJIT_EVICTION_LAST ? DefaultEviction::Last
+                                             : DefaultEviction::Normal;
+  };
+  launchOptions.loadEviction = eviction(options->load_eviction);
+  launchOptions.storeEviction = eviction(options->store_eviction);
   if (options->target == BLOCKJIT_TARGET_CPU)
     launchOptions.target = TargetKind::CPU;
   else if (options->target == BLOCKJIT_TARGET_CUDA)
@@ -152,6 +160,8 @@ std::string configText(const KernelDef &kernel, const LaunchOptions &o,
                        llvm::ArrayRef<Arg> args) {
   TuningConfig chosen{o.numWarps, o.numStages, o.numCTAs, {}};
   chosen.programsPerCTA = o.programsPerCTA;
+  chosen.loadEviction = o.loadEviction;
+  chosen.storeEviction = o.storeEviction;
   std::string config = chosen.str();
   for (size_t i = 0, c = 0; i < kernel.params().size(); ++i)
     if (kernel.params()[i].kind == ParamKind::Constexpr && i < args.size())
@@ -219,11 +229,12 @@ int blockjit_warmup(const char *kernel, const blockjit_arg *args,
 }
 
 // The C structs' layout is the ABI bench/blockjit_ctypes.py mirrors: fields
-// are only ever appended (programs_per_cta last), and a change here must be
+// are only ever appended (store_eviction last), and a change here must be
 // made there too.
-static_assert(sizeof(blockjit_launch_options) == 48 &&
+static_assert(sizeof(blockjit_launch_options) == 56 &&
                   offsetof(blockjit_launch_options, stream) == 24 &&
-                  offsetof(blockjit_launch_options, programs_per_cta) == 40,
+                  offsetof(blockjit_launch_options, programs_per_cta) == 40 &&
+                  offsetof(blockjit_launch_options, store_eviction) == 48,
               "blockjit_launch_options changed: update blockjit_ctypes.py");
 static_assert(sizeof(blockjit_kernel_info) == 32 &&
                   offsetof(blockjit_kernel_info, programs_per_cta) == 28,

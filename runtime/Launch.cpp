@@ -106,6 +106,10 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
   // The CPU runs each program alone: one specialization whatever is asked.
   key.options.programsPerCTA =
       target->kind == TargetKind::CPU ? 1 : options.programsPerCTA;
+  if (target->kind != TargetKind::CPU) {
+    key.options.loadEviction = options.loadEviction;
+    key.options.storeEviction = options.storeEviction;
+  }
   // Per runtime argument: its value where it is an integer.
   llvm::SmallVector<std::optional<int64_t>, 8> integers;
   for (size_t i = 0; i < params.size(); ++i) {

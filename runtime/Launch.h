@@ -104,6 +104,10 @@ struct LaunchOptions {
   /// resident per SM than one program per CTA allows. Ids, barriers and
   /// shared memory stay each program's own; the CPU ignores it.
   int programsPerCTA = 1;
+  /// GPU: the eviction hint of global loads and of stores whose source
+  /// gives none (CompileOptions::loadEviction); the CPU ignores them.
+  DefaultEviction loadEviction = DefaultEviction::Normal;
+  DefaultEviction storeEviction = DefaultEviction::Normal;
   /// Where to run; unset: $BLOCKJIT_TARGET (cpu|cuda), else the GPU when a
   /// CUDA driver and device are present, else the CPU.
   std::optional<TargetKind> target;

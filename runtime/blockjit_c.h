@@ -43,6 +43,12 @@ enum blockjit_target {
   BLOCKJIT_TARGET_CUDA = 2
 };
 
+enum blockjit_eviction {
+  BLOCKJIT_EVICTION_NORMAL = 0,
+  BLOCKJIT_EVICTION_FIRST = 1,
+  BLOCKJIT_EVICTION_LAST = 2
+};
+
 typedef struct blockjit_arg {
   int32_t kind;  /* blockjit_arg_kind */
   int32_t dtype; /* blockjit_dtype, for pointers */
@@ -69,6 +75,11 @@ typedef struct blockjit_launch_options {
   /* 0: 1; programs sharing one CTA, each on its own num_warps warps (GPU;
    * 1 with num_ctas > 1) */
   int32_t programs_per_cta;
+  /* blockjit_eviction: the L2 eviction hint of global loads, and of stores,
+   * whose kernel source gives none (GPU; ignored with autotune, whose
+   * configs choose it) */
+  int32_t load_eviction;
+  int32_t store_eviction;
 } blockjit_launch_options;
 
 typedef struct blockjit_kernel_info {

@@ -21,6 +21,13 @@ namespace blockjit {
 namespace {
 
 void addPipelineStagePasses(OpPassManager &pm, const CompileOptions &options) {
+  // The config's hints first, so that every stage after sees them as the
+  // source's own.
+  if (options.loadEviction != DefaultEviction::Normal ||
+      options.storeEviction != DefaultEviction::Normal)
+    pm.addPass(createBlkDefaultEviction(BlkDefaultEvictionOptions{
+        defaultEvictionName(options.loadEviction).str(),
+        defaultEvictionName(options.storeEviction).str()}));
   pm.addPass(
       createBlkPipelineLoads(BlkPipelineLoadsOptions{options.numStages}));
   pm.addPass(createCanonicalizerPass());

@@ -41,6 +41,14 @@ std::vector<TuningConfig> softmaxRankedConfigs(int64_t block, int elementBytes,
 /// rows per program halved and doubled (2 to 64), none for a persistent
 /// grid or one row a program (AutotuneSpec::refine).
 std::vector<TuningConfig> rowsPerProgramRefined(const TuningConfig &config);
+/// The configs tuning also times when `config` (one CTA a program, no
+/// hints) is among the fastest on a GPU with eviction priorities (sm_80+):
+/// its loads evict_last, and its stores evict_first. A row kernel reads
+/// each row once; Inductor's evict_last on such reads made one-row programs
+/// 2-4 % faster on the H200 and cluster rows up to 20 %
+/// slower (docs/eviction_hints_h200.txt), so only timing says where.
+std::vector<TuningConfig> evictionRefined(const TuningConfig &config,
+                                          const Target &target);
 /// How many of the ranked configs the tuner times (each grid of a compiled
 /// config counts as one).
 inline constexpr int kSoftmaxTuningTopK = 16;

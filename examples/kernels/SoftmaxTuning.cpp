@@ -299,6 +299,20 @@ std::vector<TuningConfig> rowsPerProgramRefined(const TuningConfig &c) {
   return near;
 }
 
+std::vector<TuningConfig> evictionRefined(const TuningConfig &c,
+                                          const Target &target) {
+  std::vector<TuningConfig> near;
+  if (target.kind != TargetKind::CUDA || target.smArch < 80 || c.numCTAs > 1 ||
+      c.loadEviction != DefaultEviction::Normal ||
+      c.storeEviction != DefaultEviction::Normal)
+    return near;
+  near.push_back(
+      c.withEviction(DefaultEviction::Last, DefaultEviction::Normal));
+  near.push_back(
+      c.withEviction(DefaultEviction::Normal, DefaultEviction::First));
+  return near;
+}
+
 AutotuneSpec rowTuningSpec(RowArgPositions where,
                            std::vector<TuningBuffer> restore) {
   AutotuneSpec spec;
@@ -342,8 +356,12 @@ AutotuneSpec rowTuningSpec(RowArgPositions where,
                ? c.numWarps * 64 + c.numStages + (severalRows ? 32 : 0)
                : 4096 + c.numCTAs * 128 + c.numWarps * 2 + severalRows;
   };
-  spec.refine = [](const TuningConfig &c, llvm::ArrayRef<Arg>, const Target &) {
-    return rowsPerProgramRefined(c);
+  spec.refine = [](const TuningConfig &c, llvm::ArrayRef<Arg>,
+                   const Target &target) {
+    std::vector<TuningConfig> near = rowsPerProgramRefined(c);
+    for (TuningConfig &hinted : evictionRefined(c, target))
+      near.push_back(std::move(hinted));
+    return near;
   };
   spec.restore = std::move(restore);
   return spec;

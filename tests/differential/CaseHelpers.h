@@ -170,6 +170,9 @@ void addProgramsPerCTACases(std::vector<Case> &cases);
 /// Rows of 2-byte elements on odd strides, on one warp: words shifted by an
 /// element where a row starts mid-word (CasesWordPairs.cpp).
 void addWordPairsCases(std::vector<Case> &cases);
+/// Copies of the row kernels' cases with a config's eviction hints
+/// (CasesDefaultEviction.cpp).
+void addDefaultEvictionCases(std::vector<Case> &cases);
 /// Row loops whose masks have a prefix term that changes with the row
 /// (CasesPrefixMasks.cpp).
 void addPrefixMasksCases(std::vector<Case> &cases);

@@ -1265,6 +1265,7 @@ const std::vector<Case> &allCases() {
     addWordPairsCases(all);
     addPrefixMasksCases(all);
     addEvictionCases(all);
+    addDefaultEvictionCases(all);
     // Names must be unique: the cast loop makes one per (from, to) pair.
     std::map<std::string, int> seen;
     for (Case &c : all)

@@ -289,6 +289,8 @@ SpecializationKey keyFor(const Case &c, Target target) {
   key.options.numStages = c.numStages;
   key.options.numCTAs = c.numCTAs;
   key.options.programsPerCTA = c.programsPerCTA;
+  key.options.loadEviction = c.loadEviction;
+  key.options.storeEviction = c.storeEviction;
   return key;
 }
 

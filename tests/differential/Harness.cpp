@@ -148,6 +148,8 @@ llvm::Expected<Buffers> runOn(TargetKind target, const Case &c) {
   options.numStages = c.numStages;
   options.numCTAs = c.numCTAs;
   options.programsPerCTA = c.programsPerCTA;
+  options.loadEviction = c.loadEviction;
+  options.storeEviction = c.storeEviction;
   options.target = target;
   if (llvm::Error e = launch(*c.kernel, options, args))
     return std::move(e);

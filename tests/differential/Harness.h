@@ -75,6 +75,9 @@ struct Case {
   int numCTAs = 1;
   /// Programs sharing one CTA (the CPU target ignores it).
   int programsPerCTA = 1;
+  /// The config's eviction hints (the CPU target ignores them).
+  DefaultEviction loadEviction = DefaultEviction::Normal;
+  DefaultEviction storeEviction = DefaultEviction::Normal;
   /// Turns the initial buffers (already rounded to their types) into the
   /// expected final ones; the harness rounds the result to the types too.
   std::function<void(Buffers &)> reference;

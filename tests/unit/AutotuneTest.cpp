@@ -130,6 +130,50 @@ TEST(TuningConfig, NamedConstexprsAndGridParamsReadAndSet) {
   EXPECT_EQ(config.withGridParam("SPLIT", 2).str(),
             "warps=4,stages=2,ctas=1,BLOCK=1024,grid:ROWS=8,grid:SPLIT=2");
   EXPECT_EQ(config.str(), "warps=4,stages=2,ctas=1,BLOCK=1024,grid:ROWS=8");
+  TuningConfig hinted =
+      config.withEviction(DefaultEviction::Last, DefaultEviction::First);
+  EXPECT_EQ(hinted.str(), "warps=4,stages=2,ctas=1,loads=evict_last,"
+                          "stores=evict_first,BLOCK=1024,grid:ROWS=8");
+  LaunchOptions options;
+  hinted.applyTo(options);
+  EXPECT_EQ(options.loadEviction, DefaultEviction::Last);
+  EXPECT_EQ(options.storeEviction, DefaultEviction::First);
+  EXPECT_FALSE(hinted == config);
+}
+
+// The row tuner's eviction neighbours: loads evict_last and stores
+// evict_first of a one-CTA config without hints, on GPUs whose PTX has
+// eviction priorities; none for clusters (where evict_last loads measured
+// up to 20 % slower), for a config already hinted, or on the CPU and
+// pre-sm_80 GPUs, where the hints are dropped and the copies would time
+// the same code twice.
+TEST(SoftmaxTuning, EvictionNeighboursOfOneCTAConfigsOnly) {
+  TuningConfig plain{4, 2, 1, {}, {{"ROWS", 1}}};
+  auto near = examples::evictionRefined(plain, Target::cuda(90));
+  ASSERT_EQ(near.size(), 2u);
+  EXPECT_EQ(near[0].str(),
+            "warps=4,stages=2,ctas=1,loads=evict_last,grid:ROWS=1");
+  EXPECT_EQ(near[1].str(),
+            "warps=4,stages=2,ctas=1,stores=evict_first,grid:ROWS=1");
+  EXPECT_EQ(examples::evictionRefined(plain, Target::cuda(80)).size(), 2u);
+  EXPECT_TRUE(examples::evictionRefined(plain, Target::cuda(75)).empty());
+  EXPECT_TRUE(examples::evictionRefined(plain, Target::cpu()).empty());
+  TuningConfig cluster{4, 1, 8, {}, {{"ROWS", 8}}};
+  EXPECT_TRUE(examples::evictionRefined(cluster, Target::cuda(90)).empty());
+  EXPECT_TRUE(examples::evictionRefined(near[0], Target::cuda(90)).empty());
+  // The row tuner's refine reaches them, beside the rows per program.
+  TuningConfig rows{4, 2, 1, {}, {{"ROWS", 8}}};
+  auto reached =
+      examples::softmaxTuner().spec().refine(rows, {}, Target::cuda(90));
+  std::vector<std::string> names;
+  for (const TuningConfig &c : reached)
+    names.push_back(c.str());
+  EXPECT_EQ(names,
+            (std::vector<std::string>{
+                "warps=4,stages=2,ctas=1,grid:ROWS=4",
+                "warps=4,stages=2,ctas=1,grid:ROWS=16",
+                "warps=4,stages=2,ctas=1,loads=evict_last,grid:ROWS=8",
+                "warps=4,stages=2,ctas=1,stores=evict_first,grid:ROWS=8"}));
 }
 
 TEST(Autotune, PicksTheFastestConfigAndRestoresBuffers) {

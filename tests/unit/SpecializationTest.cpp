@@ -165,6 +165,10 @@ TEST(SpecializationKey, EveryFieldChangesEquality) {
           {"numStages", [](auto &k) { k.options.numStages = 3; }},
           {"numCTAs", [](auto &k) { k.options.numCTAs = 2; }},
           {"programsPerCTA", [](auto &k) { k.options.programsPerCTA = 4; }},
+          {"loadEviction",
+           [](auto &k) { k.options.loadEviction = DefaultEviction::Last; }},
+          {"storeEviction",
+           [](auto &k) { k.options.storeEviction = DefaultEviction::First; }},
           {"target kind",
            [](auto &k) { k.options.target.kind = TargetKind::CPU; }},
           {"target arch", [](auto &k) { k.options.target.smArch = 80; }},
@@ -276,6 +280,32 @@ TEST(KeyString, FollowsEveryField) {
   EXPECT_EQ(specializationName(*kernel, key),
             "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3,"
             "ctas=2|div16=|cpu]");
+  key.options.loadEviction = DefaultEviction::Last;
+  key.options.storeEviction = DefaultEviction::First;
+  EXPECT_EQ(specializationName(*kernel, key),
+            "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3,"
+            "ctas=2,loads=evict_last,stores=evict_first|div16=|cpu]");
+}
+
+// The eviction option's names: each parses back to itself; anything else
+// is an error that lists them.
+TEST(DefaultEviction, NamesRoundTripAndUnknownNamesFail) {
+  for (DefaultEviction eviction :
+       {DefaultEviction::Normal, DefaultEviction::First,
+        DefaultEviction::Last}) {
+    auto parsed = parseDefaultEviction(defaultEvictionName(eviction));
+    ASSERT_TRUE(bool(parsed));
+    EXPECT_EQ(*parsed, eviction);
+  }
+  auto bad = parseDefaultEviction("evict_normal");
+  ASSERT_FALSE(bool(bad));
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "an eviction priority is normal, evict_first or evict_last, got "
+            "'evict_normal'");
+  CompileOptions options;
+  EXPECT_EQ(options.evictionSuffix(), "");
+  options.storeEviction = DefaultEviction::First;
+  EXPECT_EQ(options.str(), "warps=4,stages=1,stores=evict_first|cpu");
 }
 
 TEST(KeyString, SeveralOrNoConstexprs) {

@@ -52,6 +52,16 @@ static cl::opt<int>
     programsPerCTA("programs-per-cta", cl::init(1),
                    cl::desc("programs sharing one CTA, each on its own warps"),
                    cl::cat(dumpCategory));
+static cl::opt<std::string>
+    loadEviction("load-eviction", cl::init("normal"),
+                 cl::desc("eviction hint of loads without one: normal, "
+                          "evict_first or evict_last (a config's loads=)"),
+                 cl::cat(dumpCategory));
+static cl::opt<std::string>
+    storeEviction("store-eviction", cl::init("normal"),
+                  cl::desc("eviction hint of stores without one (a config's "
+                           "stores=)"),
+                  cl::cat(dumpCategory));
 static cl::opt<std::string> dtype("dtype", cl::init("f32"),
                                   cl::desc("Element type: f32, f16, bf16"),
                                   cl::cat(dumpCategory));
@@ -254,6 +264,14 @@ int main(int argc, char **argv) {
   config.options.numStages = numStages;
   config.options.numCTAs = numCTAs;
   config.options.programsPerCTA = programsPerCTA;
+  auto loads = parseDefaultEviction(loadEviction);
+  if (!loads)
+    return fail("--load-eviction: " + llvm::toString(loads.takeError()));
+  auto stores = parseDefaultEviction(storeEviction);
+  if (!stores)
+    return fail("--store-eviction: " + llvm::toString(stores.takeError()));
+  config.options.loadEviction = *loads;
+  config.options.storeEviction = *stores;
   config.dtype = *type;
   config.options.target =
       target == "cuda" ? Target::cuda(smArch) : Target::cpu();

@@ -1,0 +1,46 @@
+// RUN: blockjit-opt %s --split-input-file --blk-default-eviction="loads=evict_last" | FileCheck %s --check-prefix=LOADS
+// RUN: blockjit-opt %s --split-input-file --blk-default-eviction="stores=evict_first" | FileCheck %s --check-prefix=STORES
+// RUN: blockjit-opt %s --split-input-file --blk-default-eviction | FileCheck %s --check-prefix=NONE
+// RUN: not blockjit-opt %s --split-input-file --blk-default-eviction="loads=evict_sometimes" 2>&1 | FileCheck %s --check-prefix=BAD
+//
+// blk-default-eviction gives the loads (or the stores) whose source has no
+// hint the config's (CompileOptions::loadEviction, storeEviction): the
+// scalar load of the scale and the block load of x here; the load of w keeps
+// the evict_first its source wrote. "normal" (the default) changes nothing.
+
+// LOADS-LABEL: func.func @scaled
+// LOADS:         blk.load %{{.*}} evict_last : !blk.ptr<f32>
+// LOADS:         blk.load %{{.*}}, %{{.*}} evict_last : tensor<1024x!blk.ptr<f32>>
+// LOADS:         blk.load %{{.*}}, %{{.*}} evict_first : tensor<1024x!blk.ptr<f32>>
+// LOADS:         blk.store %{{.*}}, %{{.*}}, %{{.*}} : tensor<1024x!blk.ptr<f32>>
+
+// STORES-LABEL: func.func @scaled
+// STORES:         blk.load %{{.*}} : !blk.ptr<f32>
+// STORES:         blk.load %{{.*}}, %{{.*}} : tensor<1024x!blk.ptr<f32>>
+// STORES:         blk.load %{{.*}}, %{{.*}} evict_first : tensor<1024x!blk.ptr<f32>>
+// STORES:         blk.store %{{.*}}, %{{.*}}, %{{.*}} evict_first : tensor<1024x!blk.ptr<f32>>
+
+// NONE-NOT: evict_last
+// NONE: evict_first
+// NONE-NOT: evict_
+
+// BAD: error: blk-default-eviction: loads: an eviction priority is normal, evict_first or evict_last, got 'evict_sometimes'
+func.func @scaled(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %w: !blk.ptr<f32>, %scale: !blk.ptr<f32>, %n: i32) {
+  %s = blk.load %scale : !blk.ptr<f32>
+  %r = blk.make_range 0 to 1024 : tensor<1024xi32>
+  %nb = blk.splat %n : i32 -> tensor<1024xi32>
+  %m = arith.cmpi slt, %r, %nb : tensor<1024xi32>
+  %p = blk.splat %in : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
+  %ptrs = blk.addptr %p, %r : tensor<1024x!blk.ptr<f32>>, tensor<1024xi32>
+  %x = blk.load %ptrs, %m : tensor<1024x!blk.ptr<f32>>
+  %pw = blk.splat %w : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
+  %wptrs = blk.addptr %pw, %r : tensor<1024x!blk.ptr<f32>>, tensor<1024xi32>
+  %wx = blk.load %wptrs, %m evict_first : tensor<1024x!blk.ptr<f32>>
+  %sb = blk.splat %s : f32 -> tensor<1024xf32>
+  %y = arith.mulf %x, %sb : tensor<1024xf32>
+  %z = arith.mulf %y, %wx : tensor<1024xf32>
+  %o = blk.splat %out : !blk.ptr<f32> -> tensor<1024x!blk.ptr<f32>>
+  %optrs = blk.addptr %o, %r : tensor<1024x!blk.ptr<f32>>, tensor<1024xi32>
+  blk.store %optrs, %z, %m : tensor<1024x!blk.ptr<f32>>
+  return
+}
