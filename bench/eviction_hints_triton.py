@@ -68,6 +68,20 @@ def backward_kernel(dx, y, dy, stride, n, BLOCK: tl.constexpr, EL: tl.constexpr,
     _store(dx + row * stride + cols, (a * (b - s)).to(dx.dtype.element_ty), mask, ES)
 
 
+def reset_persisting_l2():
+    """A callable that returns every persisting (evict_last) line of L2 to
+    normal (the driver's cuCtxResetPersistingL2Cache), so that the next
+    flush evicts it."""
+    import ctypes
+    cuda = ctypes.CDLL("libcuda.so.1")
+    reset = cuda.cuCtxResetPersistingL2Cache
+
+    def run():
+        if reset() != 0:
+            raise RuntimeError("cuCtxResetPersistingL2Cache failed")
+    return run
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--kernels", default="softmax,backward")
@@ -76,11 +90,17 @@ def main():
     p.add_argument("--warps", default="2,4,8,16")
     p.add_argument("--read-flush", action="store_true",
                    help="also time after a 256 MB read (clean L2 lines)")
+    p.add_argument("--reset-persisting", action="store_true",
+                   help="also time with cuCtxResetPersistingL2Cache after the "
+                        "flush (P): lines read with evict_last survive a flush "
+                        "made of plain writes")
     p.add_argument("--compile", action="store_true", help="also time torch.compile")
     p.add_argument("--reps", type=int, default=40)
     a = p.parse_args()
     readbuf = torch.ones(64 << 20, device="cuda") if a.read_flush else None
     flushes = [("W", None)] + ([("R", lambda: readbuf.sum())] if a.read_flush else [])
+    if a.reset_persisting:
+        flushes.append(("P", reset_persisting_l2()))
     for kernel in a.kernels.split(","):
         for dname in a.dtypes.split(","):
             for shape in a.shapes.split(","):

@@ -41,14 +41,25 @@ std::vector<TuningConfig> softmaxRankedConfigs(int64_t block, int elementBytes,
 /// rows per program halved and doubled (2 to 64), none for a persistent
 /// grid or one row a program (AutotuneSpec::refine).
 std::vector<TuningConfig> rowsPerProgramRefined(const TuningConfig &config);
-/// The configs tuning also times when `config` (one CTA a program, no
-/// hints) is among the fastest on a GPU with eviction priorities (sm_80+):
-/// its loads evict_last, and its stores evict_first. A row kernel reads
-/// each row once; Inductor's evict_last on such reads made one-row programs
-/// 2-4 % faster on the H200 and cluster rows up to 20 %
-/// slower (docs/eviction_hints_h200.txt), so only timing says where.
+/// The config tuning also times when `config` (one CTA a program, no
+/// hints) is among the fastest on a GPU with eviction priorities (sm_80+)
+/// and the input is at least kEvictLastMinInputBytes: its loads evict_last
+/// (Inductor's hint on a row's reads). On the H100 it makes one-CTA rows
+/// about 1 % faster at M = 32768 (bf16 32768 x 4096 softmax 2933 -> 2956
+/// GB/s, backward 2994 -> 3021) and on the H200 2-4 %; on cluster rows it
+/// cost up to 20 % (docs/eviction_hints_h200.txt), so only timing says
+/// where. A smaller input is not offered it: lines read with evict_last
+/// survive the L2 flush between timed runs, so the next run finds its
+/// input in L2 and the timing flatters the hint (bf16 softmax 4096 x 1024
+/// on the H100: 1531 GB/s plain, 1866 evict_last, against a copy's 1553).
 std::vector<TuningConfig> evictionRefined(const TuningConfig &config,
+                                          int64_t inputBytes,
                                           const Target &target);
+/// Four times the L2 of an H100 or H200 (50-60 MB): where the lines a
+/// timed run leaves behind with evict_last no longer change the next run's
+/// time (H100, 256 and 512 MB inputs: the same GB/s whether or not the
+/// persisting lines are reset between runs).
+inline constexpr int64_t kEvictLastMinInputBytes = int64_t(256) << 20;
 /// How many of the ranked configs the tuner times (each grid of a compiled
 /// config counts as one).
 inline constexpr int kSoftmaxTuningTopK = 16;

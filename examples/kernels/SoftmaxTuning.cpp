@@ -300,16 +300,16 @@ std::vector<TuningConfig> rowsPerProgramRefined(const TuningConfig &c) {
 }
 
 std::vector<TuningConfig> evictionRefined(const TuningConfig &c,
+                                          int64_t inputBytes,
                                           const Target &target) {
   std::vector<TuningConfig> near;
   if (target.kind != TargetKind::CUDA || target.smArch < 80 || c.numCTAs > 1 ||
+      inputBytes < kEvictLastMinInputBytes ||
       c.loadEviction != DefaultEviction::Normal ||
       c.storeEviction != DefaultEviction::Normal)
     return near;
   near.push_back(
       c.withEviction(DefaultEviction::Last, DefaultEviction::Normal));
-  near.push_back(
-      c.withEviction(DefaultEviction::Normal, DefaultEviction::First));
   return near;
 }
 
@@ -356,10 +356,13 @@ AutotuneSpec rowTuningSpec(RowArgPositions where,
                ? c.numWarps * 64 + c.numStages + (severalRows ? 32 : 0)
                : 4096 + c.numCTAs * 128 + c.numWarps * 2 + severalRows;
   };
-  spec.refine = [](const TuningConfig &c, llvm::ArrayRef<Arg>,
-                   const Target &target) {
+  spec.refine = [where](const TuningConfig &c, llvm::ArrayRef<Arg> args,
+                        const Target &target) {
     std::vector<TuningConfig> near = rowsPerProgramRefined(c);
-    for (TuningConfig &hinted : evictionRefined(c, target))
+    int64_t inputBytes = integerArgAt(args, where.rows, 0) *
+                         integerArgAt(args, where.cols, 0) *
+                         elementBytesOf(args, where.input);
+    for (TuningConfig &hinted : evictionRefined(c, inputBytes, target))
       near.push_back(std::move(hinted));
     return near;
   };
