@@ -1,5 +1,6 @@
 //===- EvictionHints.cpp - blk's eviction hints down to PTX ---------------===//
 #include "compiler/EvictionHints.h"
+#include "compiler/gpu/NVPTXTarget.h"
 #include "dialect/BlkDialect.h"
 
 #include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
@@ -305,7 +306,7 @@ LowerEvictionHints::run(llvm::Function &function,
   bool changed = false;
   for (auto &[inst, eviction] : marked) {
     bool known = blk::symbolizeEviction(eviction).has_value();
-    if (!known || smVersion < 80 || ptxVersion < 74 ||
+    if (!known || !hasEvictionPriorities(smVersion, ptxVersion) ||
         !lowerHint(*inst, eviction))
       inst->setMetadata(kEvictionMetadata, nullptr);
     changed = true;

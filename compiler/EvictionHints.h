@@ -40,10 +40,8 @@ void registerEvictionHintTranslation(mlir::DialectRegistry &registry);
 /// Rewrites loads, stores and cp.async copies marked with kEvictionMetadata
 /// as inline PTX with the hint; drops the mark where the access cannot carry
 /// it (a pointer value, a width other than 1, 2, 4, 8 or 16 bytes, an
-/// alignment below the width, an address not in global memory, a GPU before
-/// sm_80, or PTX before 7.4, which has no eviction priorities: blockjit's
-/// sm_80 and sm_86, whose PTX versions older drivers load, get plain
-/// accesses).
+/// alignment below the width, an address not in global memory, or a target
+/// without eviction priorities: hasEvictionPriorities, NVPTXTarget.h).
 struct LowerEvictionHints : llvm::PassInfoMixin<LowerEvictionHints> {
   LowerEvictionHints(unsigned smVersion, unsigned ptxVersion)
       : smVersion(smVersion), ptxVersion(ptxVersion) {}

@@ -254,11 +254,15 @@ std::optional<int64_t> integerValue(const Arg &arg) {
   }
 }
 
+int64_t bucketedKeyValue(KeyBucket bucket, int64_t value) {
+  return bucket == KeyBucket::PowerOfTwo && value > 0
+             ? int64_t(llvm::PowerOf2Ceil(uint64_t(value)))
+             : value;
+}
+
 std::string keyArgText(const TuningKeyArg &arg, int64_t value) {
-  int64_t bucketed = arg.bucket == KeyBucket::PowerOfTwo && value > 0
-                         ? int64_t(llvm::PowerOf2Ceil(uint64_t(value)))
-                         : value;
-  return arg.name + "=" + std::to_string(bucketed) + ";";
+  return arg.name + "=" + std::to_string(bucketedKeyValue(arg.bucket, value)) +
+         ";";
 }
 
 llvm::Expected<TunedLaunch> Autotuner::choose(const LaunchOptions &options,

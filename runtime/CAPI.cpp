@@ -68,11 +68,13 @@ bool convertArgs(const std::string &what, const blockjit_arg *args,
 }
 
 /// The launch options `options` (NULL: the defaults) sets, without the
-/// autotuner's.
-LaunchOptions convertOptions(const blockjit_launch_options *options) {
-  LaunchOptions launchOptions;
+/// autotuner's, into `launchOptions`; false (the error set) for a value
+/// outside its enum, which is a caller's bug that no default should hide.
+bool convertOptions(const blockjit_launch_options *options,
+                    LaunchOptions &launchOptions) {
+  launchOptions = LaunchOptions();
   if (!options)
-    return launchOptions;
+    return true;
   // 0 counts as 1 (blockjit_c.h); a negative size reaches launch(), which
   // reports it.
   auto axis = [](int32_t n) { return n == 0 ? 1 : n; };
@@ -86,20 +88,44 @@ LaunchOptions convertOptions(const blockjit_launch_options *options) {
     launchOptions.numCTAs = options->num_ctas;
   if (options->programs_per_cta)
     launchOptions.programsPerCTA = options->programs_per_cta;
-  // An unknown value reads as normal: a hint changes no result.
-  auto eviction = [](int32_t value) {
-    return value == BLOCKJIT_EVICTION_FIRST  ? DefaultEviction::First
-           : value == BLOCKJIT_EVICTION_LAST ? DefaultEviction::Last
-                                             : DefaultEviction::Normal;
+  auto eviction = [](const char *field, int32_t value, DefaultEviction &into) {
+    switch (value) {
+    case BLOCKJIT_EVICTION_NORMAL:
+      into = DefaultEviction::Normal;
+      return true;
+    case BLOCKJIT_EVICTION_FIRST:
+      into = DefaultEviction::First;
+      return true;
+    case BLOCKJIT_EVICTION_LAST:
+      into = DefaultEviction::Last;
+      return true;
+    }
+    fail(std::string("launch options: ") + field + " " + std::to_string(value) +
+         " is not a blockjit_eviction (0 normal, 1 evict_first, 2 "
+         "evict_last)");
+    return false;
   };
-  launchOptions.loadEviction = eviction(options->load_eviction);
-  launchOptions.storeEviction = eviction(options->store_eviction);
-  if (options->target == BLOCKJIT_TARGET_CPU)
+  if (!eviction("load_eviction", options->load_eviction,
+                launchOptions.loadEviction) ||
+      !eviction("store_eviction", options->store_eviction,
+                launchOptions.storeEviction))
+    return false;
+  switch (options->target) {
+  case BLOCKJIT_TARGET_AUTO:
+    break;
+  case BLOCKJIT_TARGET_CPU:
     launchOptions.target = TargetKind::CPU;
-  else if (options->target == BLOCKJIT_TARGET_CUDA)
+    break;
+  case BLOCKJIT_TARGET_CUDA:
     launchOptions.target = TargetKind::CUDA;
+    break;
+  default:
+    fail("launch options: target " + std::to_string(options->target) +
+         " is not a blockjit_target (0 auto, 1 cpu, 2 cuda)");
+    return false;
+  }
   launchOptions.stream = options->stream;
-  return launchOptions;
+  return true;
 }
 
 /// What a name launches: a registered kernel, else an operation (neither:
@@ -130,7 +156,8 @@ const RegisteredKernel *convert(const RegisteredKernel *kernel,
                                 LaunchOptions &launchOptions) {
   if (!convertArgs("kernel '" + kernel->name + "'", args, numArgs, converted))
     return nullptr;
-  launchOptions = convertOptions(options);
+  if (!convertOptions(options, launchOptions))
+    return nullptr;
   if (options && options->autotune) {
     if (!kernel->tuner) {
       fail("kernel '" + kernel->name + "' has no autotuner");
@@ -184,11 +211,13 @@ int blockjit_launch(const char *kernel, const blockjit_arg *args,
     return 1;
   llvm::SmallVector<Arg, 16> converted;
   if (found.operation) {
+    LaunchOptions launchOptions;
     if (!convertArgs("operation '" + found.operation->name + "'", args, numArgs,
-                     converted))
+                     converted) ||
+        !convertOptions(options, launchOptions))
       return 1;
-    if (llvm::Error error = found.operation->operation().run(
-            convertOptions(options), converted))
+    if (llvm::Error error =
+            found.operation->operation().run(launchOptions, converted))
       return fail(llvm::toString(std::move(error)));
     return 0;
   }
@@ -258,11 +287,13 @@ int blockjit_prepare(const char *kernel, const blockjit_arg *args,
     return 1;
   llvm::SmallVector<Arg, 16> converted;
   if (found.operation) {
+    LaunchOptions launchOptions;
     if (!convertArgs("operation '" + found.operation->name + "'", args, numArgs,
-                     converted))
+                     converted) ||
+        !convertOptions(options, launchOptions))
       return 1;
-    auto operation = found.operation->operation().prepare(
-        convertOptions(options), converted);
+    auto operation =
+        found.operation->operation().prepare(launchOptions, converted);
     if (!operation)
       return fail(llvm::toString(operation.takeError()));
     // "algorithm=NAME; kernel[config]; kernel[config]".

@@ -64,7 +64,7 @@ typedef struct blockjit_launch_options {
   int32_t grid[3];    /* programs per axis; 0 counts as 1 */
   int32_t num_warps;  /* 0: 4 */
   int32_t num_stages; /* 0: 1 */
-  int32_t target;     /* blockjit_target */
+  int32_t target;     /* blockjit_target; another value is an error */
   void *stream;       /* CUstream, or NULL for the default stream */
   int32_t num_ctas;   /* 0: 1; CTAs per program (a thread-block cluster) */
   /* Nonzero: the kernel's autotuner (registered with it) chooses num_warps,
@@ -77,7 +77,7 @@ typedef struct blockjit_launch_options {
   int32_t programs_per_cta;
   /* blockjit_eviction: the L2 eviction hint of global loads, and of stores,
    * whose kernel source gives none (GPU; ignored with autotune, whose
-   * configs choose it) */
+   * configs choose it); another value is an error */
   int32_t load_eviction;
   int32_t store_eviction;
 } blockjit_launch_options;

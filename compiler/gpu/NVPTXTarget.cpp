@@ -70,6 +70,10 @@ int ptxVersionFor(int smArch) {
   return 0;
 }
 
+bool hasEvictionPriorities(int smArch, int ptxVersion) {
+  return smArch >= 80 && ptxVersion >= 74;
+}
+
 std::string ptxFeatureFor(int smArch) {
   int ptx = ptxVersionFor(smArch);
   return ptx ? "+ptx" + std::to_string(ptx) : "";

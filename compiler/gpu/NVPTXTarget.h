@@ -23,6 +23,14 @@ std::string supportedCudaArchs();
 /// supports it, so older drivers still load the PTX), times ten: 80 -> 70;
 /// 0 for an unsupported arch.
 int ptxVersionFor(int smArch);
+/// Whether accesses in kernels for sm_<smArch> carry L2 eviction priorities
+/// (evict_first, evict_last): sm_80+ with PTX 7.4+, the first with
+/// createpolicy and .L2::cache_hint. blockjit's sm_80 and sm_86 use older
+/// PTX, so that older drivers load it, and their kernels drop the hints.
+bool hasEvictionPriorities(int smArch, int ptxVersion);
+inline bool hasEvictionPriorities(int smArch) {
+  return hasEvictionPriorities(smArch, ptxVersionFor(smArch));
+}
 /// That version as the NVPTX feature, e.g. 80 -> "+ptx70"; "" for an
 /// unsupported arch.
 std::string ptxFeatureFor(int smArch);

@@ -11,6 +11,7 @@
 #include "examples/kernels/RowTuning.h"
 
 #include "compiler/Specialization.h"
+#include "compiler/gpu/NVPTXTarget.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -28,6 +29,9 @@ constexpr RowArgPositions kSoftmaxArgs = {/*input=*/1, /*rows=*/4,
 
 // Configs with several programs per CTA that softmax's tuner times at most.
 constexpr int kTimedSharedCTAConfigs = 8;
+// The row tuners key on the row count's power of two: its exact value
+// matters less than its size.
+constexpr KeyBucket kRowsKeyBucket = KeyBucket::PowerOfTwo;
 
 // Rows per program of the non-persistent grid of programs that load rows
 // ahead (num_stages > 1) or spread over clusters: about 8 rows each, far
@@ -303,7 +307,8 @@ std::vector<TuningConfig> evictionRefined(const TuningConfig &c,
                                           int64_t inputBytes,
                                           const Target &target) {
   std::vector<TuningConfig> near;
-  if (target.kind != TargetKind::CUDA || target.smArch < 80 || c.numCTAs > 1 ||
+  if (target.kind != TargetKind::CUDA ||
+      !hasEvictionPriorities(target.smArch) || c.numCTAs > 1 ||
       inputBytes < kEvictLastMinInputBytes ||
       c.loadEviction != DefaultEviction::Normal ||
       c.storeEviction != DefaultEviction::Normal)
@@ -317,7 +322,7 @@ AutotuneSpec rowTuningSpec(RowArgPositions where,
                            std::vector<TuningBuffer> restore) {
   AutotuneSpec spec;
   spec.configs = softmaxSearchSpace();
-  spec.key = {{"n_cols"}, {"n_rows", KeyBucket::PowerOfTwo}};
+  spec.key = {{"n_cols"}, {"n_rows", kRowsKeyBucket}};
   spec.grid = [where](const TuningConfig &c, const KernelResources &resources,
                       llvm::ArrayRef<Arg> args) {
     return rowGrid(c, resources, args, where.rows);
@@ -359,9 +364,11 @@ AutotuneSpec rowTuningSpec(RowArgPositions where,
   spec.refine = [where](const TuningConfig &c, llvm::ArrayRef<Arg> args,
                         const Target &target) {
     std::vector<TuningConfig> near = rowsPerProgramRefined(c);
-    int64_t inputBytes = integerArgAt(args, where.rows, 0) *
-                         integerArgAt(args, where.cols, 0) *
-                         elementBytesOf(args, where.input);
+    // The rows as the tuning key buckets them, so that every shape sharing
+    // an entry is offered the same configs.
+    int64_t inputBytes =
+        bucketedKeyValue(kRowsKeyBucket, integerArgAt(args, where.rows, 0)) *
+        integerArgAt(args, where.cols, 0) * elementBytesOf(args, where.input);
     for (TuningConfig &hinted : evictionRefined(c, inputBytes, target))
       near.push_back(std::move(hinted));
     return near;

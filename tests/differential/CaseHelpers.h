@@ -14,6 +14,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <string>
@@ -125,6 +127,33 @@ inline std::vector<ArgSpec> tileArgs(int64_t rows, int64_t cols) {
           i32Arg(int32_t(cols)),
           constArg(next_power_of_2(rows)),
           constArg(next_power_of_2(cols))};
+}
+
+/// Appends, after all of `cases`, a changed copy of every `stride`-th
+/// one-CTA case whose name starts with `prefix`, for each (prefix, stride)
+/// of `picks`: `vary(copy, turn)` changes it, `turn` counting that prefix's
+/// picks from 0 (each prefix from its own first case, so that cases added
+/// under one prefix leave the others' picks as they were), and drops it by
+/// returning false.
+inline void
+addVariedCopies(std::vector<Case> &cases,
+                std::initializer_list<std::pair<const char *, int>> picks,
+                const std::function<bool(Case &, int turn)> &vary) {
+  std::vector<Case> copies;
+  for (auto [prefix, stride] : picks) {
+    int seen = 0, turn = 0;
+    for (const Case &c : cases) {
+      if (c.name.rfind(prefix, 0) != 0 || c.numCTAs > 1)
+        continue;
+      if (seen++ % stride)
+        continue;
+      Case copy = c;
+      if (vary(copy, turn++))
+        copies.push_back(std::move(copy));
+    }
+  }
+  for (Case &c : copies)
+    cases.push_back(std::move(c));
 }
 
 //===----------------------------------------------------------------------===//

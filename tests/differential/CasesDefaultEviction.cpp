@@ -15,39 +15,30 @@
 namespace blockjit::difftest {
 
 void addDefaultEvictionCases(std::vector<Case> &cases) {
-  // Every `stride`-th case whose name starts with `prefix`.
-  const std::pair<const char *, int> picks[] = {{"softmax_f", 3},
-                                                {"softmax_bf16", 3},
-                                                {"softmax_backward", 3},
-                                                {"log_softmax", 4},
-                                                {"softmax_temperature", 8},
-                                                {"softmax_scale", 6},
-                                                {"softmax_masked", 6},
-                                                {"softmax_causal", 4},
-                                                {"layernorm", 6},
-                                                {"vector_add", 4},
-                                                {"eviction_block_staged", 1}};
-  std::vector<Case> copies;
-  for (auto [prefix, stride] : picks) {
-    int seen = 0, turn = 0;
-    for (const Case &c : cases) {
-      if (c.name.rfind(prefix, 0) != 0 || c.numCTAs > 1)
-        continue;
-      if (seen++ % stride)
-        continue;
-      Case copy = c;
-      if (turn++ % 2 == 0) {
-        copy.name += "_loads_evict_last";
-        copy.loadEviction = DefaultEviction::Last;
-      } else {
-        copy.name += "_stores_evict_first";
-        copy.storeEviction = DefaultEviction::First;
-      }
-      copies.push_back(std::move(copy));
-    }
-  }
-  for (Case &c : copies)
-    cases.push_back(std::move(c));
+  // Every `stride`-th case whose name starts with `prefix`, the two hints
+  // in turn.
+  addVariedCopies(cases,
+                  {{"softmax_f", 3},
+                   {"softmax_bf16", 3},
+                   {"softmax_backward", 3},
+                   {"log_softmax", 4},
+                   {"softmax_temperature", 8},
+                   {"softmax_scale", 6},
+                   {"softmax_masked", 6},
+                   {"softmax_causal", 4},
+                   {"layernorm", 6},
+                   {"vector_add", 4},
+                   {"eviction_block_staged", 1}},
+                  [](Case &copy, int turn) {
+                    if (turn % 2 == 0) {
+                      copy.name += "_loads_evict_last";
+                      copy.loadEviction = DefaultEviction::Last;
+                    } else {
+                      copy.name += "_stores_evict_first";
+                      copy.storeEviction = DefaultEviction::First;
+                    }
+                    return true;
+                  });
 }
 
 } // namespace blockjit::difftest

@@ -14,38 +14,38 @@ namespace blockjit::difftest {
 
 void addProgramsPerCTACases(std::vector<Case> &cases) {
   // Every `stride`-th case whose name starts with `prefix`.
-  const std::pair<const char *, int> picks[] = {
-      {"softmax_", 5}, {"reduce", 4},     {"scan1d", 6},      {"scan2d", 4},
-      {"atomic", 10},  {"am_", 8},        {"tile", 2},        {"layernorm", 3},
-      {"rank3", 5},    {"log_", 4},       {"temperature", 2}, {"online", 2},
-      {"loop", 1},     {"store", 1},      {"grid3d", 1},      {"join", 4},
-      {"trans", 4},    {"broadcast2d", 1}};
-  std::vector<Case> copies;
-  for (auto [prefix, stride] : picks) {
-    // Each prefix cycles from its own first case, so that cases added under
-    // one prefix leave the others' program counts as they were.
-    int seen = 0, turn = 0;
-    for (const Case &c : cases) {
-      if (c.name.rfind(prefix, 0) != 0 || c.numCTAs > 1)
-        continue;
-      if (seen++ % stride)
-        continue;
-      // 2, 4, 8 in turn for programs of 1 or 2 warps (what the tuner
-      // packs); 2 for larger ones, whose scratch arrays would overflow 48 KB
-      // four times over.
-      int programs = 2 << (turn++ % 3);
-      while (programs > 2 && c.numWarps * programs > 8)
-        programs /= 2;
-      if (c.numWarps * programs > 32)
-        continue;
-      Case copy = c;
-      copy.name += "_programs" + std::to_string(programs);
-      copy.programsPerCTA = programs;
-      copies.push_back(std::move(copy));
-    }
-  }
-  for (Case &c : copies)
-    cases.push_back(std::move(c));
+  addVariedCopies(cases,
+                  {{"softmax_", 5},
+                   {"reduce", 4},
+                   {"scan1d", 6},
+                   {"scan2d", 4},
+                   {"atomic", 10},
+                   {"am_", 8},
+                   {"tile", 2},
+                   {"layernorm", 3},
+                   {"rank3", 5},
+                   {"log_", 4},
+                   {"temperature", 2},
+                   {"online", 2},
+                   {"loop", 1},
+                   {"store", 1},
+                   {"grid3d", 1},
+                   {"join", 4},
+                   {"trans", 4},
+                   {"broadcast2d", 1}},
+                  [](Case &copy, int turn) {
+                    // 2, 4, 8 in turn for programs of 1 or 2 warps (what the
+                    // tuner packs); 2 for larger ones, whose scratch arrays
+                    // would overflow 48 KB four times over.
+                    int programs = 2 << (turn % 3);
+                    while (programs > 2 && copy.numWarps * programs > 8)
+                      programs /= 2;
+                    if (copy.numWarps * programs > 32)
+                      return false;
+                    copy.name += "_programs" + std::to_string(programs);
+                    copy.programsPerCTA = programs;
+                    return true;
+                  });
 }
 
 } // namespace blockjit::difftest

@@ -274,6 +274,63 @@ TEST(CABI, NegativeGridIsAnError) {
       << blockjit_last_error();
 }
 
+// A value outside its enum is a caller's bug (an uninitialized field, a
+// mismatched header): an error naming the field and its values, for a kernel
+// launch, an operation, and a prepared launch alike, never a default.
+TEST(CABI, OptionOutsideItsEnumIsAnError) {
+  std::vector<float> x(4), y(4), z(4);
+  blockjit_arg args[5] = {};
+  float *ptrs[3] = {x.data(), y.data(), z.data()};
+  for (int i = 0; i < 3; ++i) {
+    args[i].kind = BLOCKJIT_ARG_POINTER;
+    args[i].dtype = BLOCKJIT_F32;
+    args[i].value.pointer = ptrs[i];
+  }
+  args[3].kind = BLOCKJIT_ARG_I32;
+  args[3].value.i32 = 4;
+  args[4].kind = BLOCKJIT_ARG_CONSTEXPR;
+  args[4].value.i64 = 4;
+  blockjit_launch_options options = cOptions();
+  ASSERT_EQ(blockjit_launch("vector_add", args, 5, &options), 0)
+      << blockjit_last_error();
+  options.load_eviction = 3;
+  EXPECT_EQ(blockjit_launch("vector_add", args, 5, &options), 1);
+  EXPECT_TRUE(contains(blockjit_last_error(),
+                       "load_eviction 3 is not a blockjit_eviction"))
+      << blockjit_last_error();
+  options = cOptions();
+  options.store_eviction = -1;
+  blockjit_prepared *prepared = nullptr;
+  EXPECT_EQ(blockjit_prepare("vector_add", args, 5, &options, &prepared), 1);
+  EXPECT_EQ(prepared, nullptr);
+  EXPECT_TRUE(contains(blockjit_last_error(),
+                       "store_eviction -1 is not a blockjit_eviction"))
+      << blockjit_last_error();
+  options = cOptions();
+  options.target = 7;
+  EXPECT_EQ(blockjit_launch("vector_add", args, 5, &options), 1);
+  EXPECT_TRUE(
+      contains(blockjit_last_error(), "target 7 is not a blockjit_target"))
+      << blockjit_last_error();
+  // An operation's launch reads the same options.
+  std::vector<float> in(8, 1.0f), out(8);
+  blockjit_arg dim0[6] = {};
+  dim0[0].kind = dim0[1].kind = BLOCKJIT_ARG_POINTER;
+  dim0[0].dtype = dim0[1].dtype = BLOCKJIT_F32;
+  dim0[0].value.pointer = out.data();
+  dim0[1].value.pointer = in.data();
+  for (int i = 2; i < 6; ++i) {
+    dim0[i].kind = BLOCKJIT_ARG_I32;
+    dim0[i].value.i32 = i < 4 ? 4 : 2 + (i - 4) * 2; // strides 4, 2 x 4
+  }
+  options = cOptions();
+  options.load_eviction = 9;
+  EXPECT_EQ(blockjit_launch("softmax_dim0", dim0, 6, &options), 1);
+  EXPECT_TRUE(contains(blockjit_last_error(),
+                       "load_eviction 9 is not a blockjit_eviction"))
+      << blockjit_last_error();
+}
+
 //===----------------------------------------------------------------------===//
 // BLOCKJIT_DUMP_DIR that cannot be written
 //===----------------------------------------------------------------------===//
