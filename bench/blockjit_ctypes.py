@@ -145,6 +145,17 @@ class Blockjit:
             getattr(self._lib, name).restype = ctypes.c_int
         self._lib.blockjit_last_error.restype = ctypes.c_char_p
         self._lib.blockjit_kernel_names.restype = ctypes.c_char_p
+        # The library's own struct size (an older library cannot say): a
+        # library built from another blockjit_c.h would read these options
+        # wrongly.
+        if hasattr(self._lib, "blockjit_launch_options_size"):
+            self._lib.blockjit_launch_options_size.restype = ctypes.c_int32
+            size = self._lib.blockjit_launch_options_size()
+            if size != ctypes.sizeof(_Options):
+                raise RuntimeError(
+                    f"{path}: blockjit_launch_options is {size} bytes there, "
+                    f"{ctypes.sizeof(_Options)} in bench/blockjit_ctypes.py: "
+                    "rebuild the library or update the mirror")
         # Operations came later: an older library has none.
         if hasattr(self._lib, "blockjit_operation_names"):
             self._lib.blockjit_operation_names.restype = ctypes.c_char_p

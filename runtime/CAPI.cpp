@@ -353,6 +353,10 @@ int blockjit_prepared_info(const blockjit_prepared *prepared,
 
 void blockjit_release(blockjit_prepared *prepared) { delete prepared; }
 
+int32_t blockjit_launch_options_size(void) {
+  return int32_t(sizeof(blockjit_launch_options));
+}
+
 const char *blockjit_last_error(void) { return lastError.c_str(); }
 
 const char *blockjit_kernel_names(void) {

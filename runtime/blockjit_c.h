@@ -134,6 +134,11 @@ int blockjit_prepared_info(const blockjit_prepared *prepared,
 
 void blockjit_release(blockjit_prepared *prepared);
 
+/* sizeof(blockjit_launch_options) as this library was built: a caller
+ * compiled against another blockjit_c.h (the struct grows at its end) can
+ * compare it with its own sizeof before launching. */
+int32_t blockjit_launch_options_size(void);
+
 /* The last error message of this thread ("" if none). */
 const char *blockjit_last_error(void);
 

@@ -274,6 +274,11 @@ TEST(CABI, NegativeGridIsAnError) {
       << blockjit_last_error();
 }
 
+TEST(CABI, LaunchOptionsSizeIsTheHeaders) {
+  EXPECT_EQ(blockjit_launch_options_size(),
+            int32_t(sizeof(blockjit_launch_options)));
+}
+
 // A value outside its enum is a caller's bug (an uninitialized field, a
 // mismatched header): an error naming the field and its values, for a kernel
 // launch, an operation, and a prepared launch alike, never a default.
