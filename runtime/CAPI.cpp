@@ -174,6 +174,18 @@ const RegisteredKernel *convert(const RegisteredKernel *kernel,
   return kernel;
 }
 
+/// Converts C arguments and options into those of an operation's launch;
+/// false (the error set) if either is invalid.
+bool convertForOperation(const RegisteredOperation &operation,
+                         const blockjit_arg *args, int32_t numArgs,
+                         const blockjit_launch_options *options,
+                         llvm::SmallVectorImpl<Arg> &converted,
+                         LaunchOptions &launchOptions) {
+  return convertArgs("operation '" + operation.name + "'", args, numArgs,
+                     converted) &&
+         convertOptions(options, launchOptions);
+}
+
 blockjit_kernel_info infoOf(const KernelResources &r) {
   return {r.registers,           r.sharedMemoryBytes,
           r.threadsPerProgram,   r.maxProgramsPerProcessor,
@@ -212,9 +224,8 @@ int blockjit_launch(const char *kernel, const blockjit_arg *args,
   llvm::SmallVector<Arg, 16> converted;
   if (found.operation) {
     LaunchOptions launchOptions;
-    if (!convertArgs("operation '" + found.operation->name + "'", args, numArgs,
-                     converted) ||
-        !convertOptions(options, launchOptions))
+    if (!convertForOperation(*found.operation, args, numArgs, options,
+                             converted, launchOptions))
       return 1;
     if (llvm::Error error =
             found.operation->operation().run(launchOptions, converted))
@@ -288,9 +299,8 @@ int blockjit_prepare(const char *kernel, const blockjit_arg *args,
   llvm::SmallVector<Arg, 16> converted;
   if (found.operation) {
     LaunchOptions launchOptions;
-    if (!convertArgs("operation '" + found.operation->name + "'", args, numArgs,
-                     converted) ||
-        !convertOptions(options, launchOptions))
+    if (!convertForOperation(*found.operation, args, numArgs, options,
+                             converted, launchOptions))
       return 1;
     auto operation =
         found.operation->operation().prepare(launchOptions, converted);

@@ -42,8 +42,10 @@ std::vector<TuningConfig> softmaxRankedConfigs(int64_t block, int elementBytes,
 /// grid or one row a program (AutotuneSpec::refine).
 std::vector<TuningConfig> rowsPerProgramRefined(const TuningConfig &config);
 /// The config tuning also times when `config` (one CTA a program, no
-/// hints) is among the fastest on a GPU with eviction priorities (sm_80+)
-/// and the input is at least kEvictLastMinInputBytes: its loads evict_last
+/// hints) is among the fastest on a GPU with eviction priorities
+/// (hasEvictionPriorities: sm_80+ on PTX 7.4+) and the input, its rows as
+/// the tuning key buckets them, is at least kEvictLastMinInputBytes: its
+/// loads evict_last
 /// (Inductor's hint on a row's reads). On the H100 it makes one-CTA rows
 /// about 1 % faster at M = 32768 (bf16 32768 x 4096 softmax 2933 -> 2956
 /// GB/s, backward 2994 -> 3021) and on the H200 2-4 %; on cluster rows it

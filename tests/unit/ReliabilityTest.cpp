@@ -213,6 +213,24 @@ blockjit_launch_options cOptions() {
   return options;
 }
 
+/// vector_add(x, y, out, n = 4; BLOCK = 4)'s arguments through the C ABI.
+struct VectorAddCArgs {
+  std::vector<float> x = std::vector<float>(4), y = x, z = x;
+  blockjit_arg args[5] = {};
+  VectorAddCArgs() {
+    float *ptrs[3] = {x.data(), y.data(), z.data()};
+    for (int i = 0; i < 3; ++i) {
+      args[i].kind = BLOCKJIT_ARG_POINTER;
+      args[i].dtype = BLOCKJIT_F32;
+      args[i].value.pointer = ptrs[i];
+    }
+    args[3].kind = BLOCKJIT_ARG_I32;
+    args[3].value.i32 = 4;
+    args[4].kind = BLOCKJIT_ARG_CONSTEXPR;
+    args[4].value.i64 = 4;
+  }
+};
+
 TEST(CABI, NullArgsArrayWithArguments) {
   blockjit_launch_options options = cOptions();
   EXPECT_EQ(blockjit_launch("softmax", nullptr, 7, &options), 1);
@@ -257,18 +275,8 @@ TEST(CABI, NullDataPointers) {
 TEST(CABI, NegativeGridIsAnError) {
   blockjit_launch_options options = cOptions();
   options.grid[0] = -1;
-  std::vector<float> x(4), y(4), z(4);
-  blockjit_arg args[5] = {};
-  float *ptrs[3] = {x.data(), y.data(), z.data()};
-  for (int i = 0; i < 3; ++i) {
-    args[i].kind = BLOCKJIT_ARG_POINTER;
-    args[i].dtype = BLOCKJIT_F32;
-    args[i].value.pointer = ptrs[i];
-  }
-  args[3].kind = BLOCKJIT_ARG_I32;
-  args[3].value.i32 = 4;
-  args[4].kind = BLOCKJIT_ARG_CONSTEXPR;
-  args[4].value.i64 = 4;
+  VectorAddCArgs vectorAdd;
+  blockjit_arg *args = vectorAdd.args;
   EXPECT_EQ(blockjit_launch("vector_add", args, 5, &options), 1);
   EXPECT_TRUE(contains(blockjit_last_error(), "must be positive"))
       << blockjit_last_error();
@@ -283,18 +291,8 @@ TEST(CABI, LaunchOptionsSizeIsTheHeaders) {
 // mismatched header): an error naming the field and its values, for a kernel
 // launch, an operation, and a prepared launch alike, never a default.
 TEST(CABI, OptionOutsideItsEnumIsAnError) {
-  std::vector<float> x(4), y(4), z(4);
-  blockjit_arg args[5] = {};
-  float *ptrs[3] = {x.data(), y.data(), z.data()};
-  for (int i = 0; i < 3; ++i) {
-    args[i].kind = BLOCKJIT_ARG_POINTER;
-    args[i].dtype = BLOCKJIT_F32;
-    args[i].value.pointer = ptrs[i];
-  }
-  args[3].kind = BLOCKJIT_ARG_I32;
-  args[3].value.i32 = 4;
-  args[4].kind = BLOCKJIT_ARG_CONSTEXPR;
-  args[4].value.i64 = 4;
+  VectorAddCArgs vectorAdd;
+  blockjit_arg *args = vectorAdd.args;
   blockjit_launch_options options = cOptions();
   ASSERT_EQ(blockjit_launch("vector_add", args, 5, &options), 0)
       << blockjit_last_error();
