@@ -3,7 +3,7 @@
     from bench_common import BlockjitKernel, bench_ms, next_power_of_2
 
 bench_ms: a fixed number of runs, each between CUDA events after an L2
-flush; the median (DESIGN.md's benchmark protocol). BlockjitKernel: any
+flush (persisting lines reset first); the median (DESIGN.md's benchmark protocol). BlockjitKernel: any
 registered kernel through the C ABI's prepared, autotuned launch, prepared
 once per argument signature. Imports torch lazily and never Triton, so a
 CPU-only run (torch CPU, blockjit's CPU target) can use it too.
@@ -30,6 +30,23 @@ def write_rows_csv(path, rows):
 
 
 _FLUSH = None
+_RESET_PERSISTING = None
+
+
+def reset_persisting_l2():
+    """Returns every persisting line of the L2 to normal (the driver's
+    cuCtxResetPersistingL2Cache). Lines a kernel read with evict_last
+    survive a flush made of plain writes: on the H100 a 16-32 MB input read
+    so by the autotuner's candidates was found in L2 by every later timed
+    run of the same tensors, any provider's (bf16 softmax 4096 x 1024: 1866
+    GB/s against a copy's 1553; docs/eviction_hints_h200.txt section 5), so
+    bench_ms resets them before each flush."""
+    global _RESET_PERSISTING
+    if _RESET_PERSISTING is None:
+        import ctypes
+        _RESET_PERSISTING = ctypes.CDLL("libcuda.so.1").cuCtxResetPersistingL2Cache
+    if _RESET_PERSISTING() != 0:
+        raise RuntimeError("cuCtxResetPersistingL2Cache failed")
 
 
 # GPU cycles (about 0.6 ms) the device spins before each timed run, so that
@@ -40,11 +57,14 @@ _FLUSH = None
 _HEAD_START_CYCLES = 1_000_000
 
 
-def bench_ms(fn, reps=50, warmup=5, before=None):
+def bench_ms(fn, reps=50, warmup=5, before=None, reset_persisting=True):
     """Median milliseconds of `reps` runs of fn (a fixed count), each between
-    two CUDA events after a 256 MB write that flushes the L2 and a GPU-side
+    two CUDA events after a reset of persisting L2 lines
+    (reset_persisting_l2), a 256 MB write that flushes the L2 and a GPU-side
     head start for the host (_HEAD_START_CYCLES). `before`, if given, runs
-    ahead of every run, outside the events (a reset the kernel needs)."""
+    ahead of every run, outside the events (a reset the kernel needs).
+    reset_persisting=False leaves persisting lines in L2 (an experiment on
+    what survives the flush; bench/eviction_hints_triton.py)."""
     import torch
     global _FLUSH
     if _FLUSH is None:
@@ -56,6 +76,8 @@ def bench_ms(fn, reps=50, warmup=5, before=None):
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     for i in range(reps):
+        if reset_persisting:
+            reset_persisting_l2()
         _FLUSH.zero_()
         if before:
             before()
@@ -67,14 +89,15 @@ def bench_ms(fn, reps=50, warmup=5, before=None):
     return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
 
 
-def copy_gbps(nbytes, reps=30, before=None):
+def copy_gbps(nbytes, reps=30, before=None, reset_persisting=True):
     """GB/s of a device copy moving `nbytes` in all (nbytes / 2 read, as
     many written), timed by bench_ms (`before` as there): the copy baseline
     of a kernel whose minimal traffic is `nbytes`."""
     import torch
     src = torch.empty(nbytes // 2, dtype=torch.uint8, device="cuda")
     dst = torch.empty_like(src)
-    return nbytes / bench_ms(lambda: dst.copy_(src), reps, before=before) / 1e6
+    return nbytes / bench_ms(lambda: dst.copy_(src), reps, before=before,
+                             reset_persisting=reset_persisting) / 1e6
 
 
 def _signature(args):

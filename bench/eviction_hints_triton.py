@@ -68,20 +68,6 @@ def backward_kernel(dx, y, dy, stride, n, BLOCK: tl.constexpr, EL: tl.constexpr,
     _store(dx + row * stride + cols, (a * (b - s)).to(dx.dtype.element_ty), mask, ES)
 
 
-def reset_persisting_l2():
-    """A callable that returns every persisting (evict_last) line of L2 to
-    normal (the driver's cuCtxResetPersistingL2Cache), so that the next
-    flush evicts it."""
-    import ctypes
-    cuda = ctypes.CDLL("libcuda.so.1")
-    reset = cuda.cuCtxResetPersistingL2Cache
-
-    def run():
-        if reset() != 0:
-            raise RuntimeError("cuCtxResetPersistingL2Cache failed")
-    return run
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--kernels", default="softmax,backward")
@@ -91,16 +77,19 @@ def main():
     p.add_argument("--read-flush", action="store_true",
                    help="also time after a 256 MB read (clean L2 lines)")
     p.add_argument("--reset-persisting", action="store_true",
-                   help="also time with cuCtxResetPersistingL2Cache after the "
-                        "flush (P): lines read with evict_last survive a flush "
-                        "made of plain writes")
+                   help="also time with cuCtxResetPersistingL2Cache before the "
+                        "flush (P, the protocol's bench_ms): lines read with "
+                        "evict_last survive a flush made of plain writes")
     p.add_argument("--compile", action="store_true", help="also time torch.compile")
     p.add_argument("--reps", type=int, default=40)
     a = p.parse_args()
     readbuf = torch.ones(64 << 20, device="cuda") if a.read_flush else None
-    flushes = [("W", None)] + ([("R", lambda: readbuf.sum())] if a.read_flush else [])
+    # (name, run before each flush, reset persisting lines): W and R leave
+    # evict_last lines in L2, as the protocol did before bench_ms reset them.
+    flushes = [("W", None, False)] + (
+        [("R", lambda: readbuf.sum(), False)] if a.read_flush else [])
     if a.reset_persisting:
-        flushes.append(("P", reset_persisting_l2()))
+        flushes.append(("P", None, True))
     for kernel in a.kernels.split(","):
         for dname in a.dtypes.split(","):
             for shape in a.shapes.split(","):
@@ -125,18 +114,21 @@ def main():
                     compiled = torch.compile(peer)
                     compiled()
                 res = []
-                for fname, before in flushes:
-                    copy = copy_gbps(2 * src.numel() * src.element_size(), a.reps, before)
+                for fname, before, reset in flushes:
+                    copy = copy_gbps(2 * src.numel() * src.element_size(), a.reps,
+                                     before, reset)
                     res.append(f"{fname}:copy {copy:.0f}")
                     if a.compile:
-                        ms = bench_ms(compiled, reps=a.reps, before=before)
+                        ms = bench_ms(compiled, reps=a.reps, before=before,
+                                      reset_persisting=reset)
                         res.append(f"compile {nbytes / ms / 1e6:.0f}")
                     for w in map(int, a.warps.split(",")):
                         for el in (0, 1, 2):
                             for es in (0, 1):
                                 run = lambda: launch(w, el, es)  # noqa: E731
                                 run()
-                                ms = bench_ms(run, reps=a.reps, before=before)
+                                ms = bench_ms(run, reps=a.reps, before=before,
+                                              reset_persisting=reset)
                                 res.append(f"w{w}L{el}S{es} {nbytes / ms / 1e6:.0f}")
                 print(kernel, dname, m, n, " ".join(res), flush=True)
 
