@@ -197,13 +197,18 @@ class Blockjit:
             raise TypeError(f"unsupported argument {value!r}")
         return arg
 
+    # blockjit_eviction (runtime/blockjit_c.h) by its names in configs.
+    EVICTIONS = {"normal": 0, "evict_first": 1, "evict_last": 2}
+
     def _prepare(self, args, grid, num_warps, num_stages, target, stream,
-                 num_ctas=1, autotune=False, programs_per_cta=1):
+                 num_ctas=1, autotune=False, programs_per_cta=1,
+                 load_eviction="normal"):
         c_args = (_Arg * len(args))(*[self._arg(a) for a in args])
         grid = tuple(grid) + (1,) * (3 - len(grid))
         options = _Options((ctypes.c_int32 * 3)(*grid), num_warps, num_stages,
                            self.TARGETS[target], stream or None, num_ctas,
-                           1 if autotune else 0, programs_per_cta)
+                           1 if autotune else 0, programs_per_cta,
+                           self.EVICTIONS[load_eviction])
         return c_args, options
 
     def launch(self, kernel, args, grid=(1,), num_warps=4, num_stages=1,
@@ -221,13 +226,14 @@ class Blockjit:
 
     def prepare(self, kernel, args, grid=(1,), num_warps=4, num_stages=1,
                 target="auto", num_ctas=1, autotune=False, stream=None,
-                programs_per_cta=1):
+                programs_per_cta=1, load_eviction="normal"):
         """A Prepared launch of `kernel` for arguments like `args` (all of
         them, constexprs included); autotune=True tunes it (on `stream`) and
-        takes the tuner's grid."""
+        takes the tuner's grid. load_eviction: the hint of every load
+        without one of its own (normal, evict_first, evict_last)."""
         c_args, options = self._prepare(args, grid, num_warps, num_stages,
                                         target, stream, num_ctas, autotune,
-                                        programs_per_cta)
+                                        programs_per_cta, load_eviction)
         handle = ctypes.c_void_p()
         if self._lib.blockjit_prepare(kernel.encode(), c_args, len(args),
                                       ctypes.byref(options), ctypes.byref(handle)):

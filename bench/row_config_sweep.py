@@ -73,6 +73,11 @@ def main():
     p.add_argument("--grids", default="rows,resident,per-program",
                    help="which grids: rows, resident, per-program (the "
                         "--rows-per-program ones)")
+    p.add_argument("--loads", default="normal",
+                   help="load eviction hints to time each config with "
+                        "(normal,evict_last)")
+    p.add_argument("--programs-per-cta", default="1",
+                   help="programs a CTA runs at once (1,2,...)")
     p.add_argument("--reps", type=int, default=30)
     p.add_argument("--out", default=None)
     p.add_argument("--compile", action="store_true",
@@ -142,10 +147,24 @@ def main():
                                 for r in map(int, a.rows_per_program.split(",")):
                                     grids[f"{r}rows"] = -(-m // r)
                             for gname, grid in grids.items():
-                                prep = lib.prepare(kernel, args + these, grid=(grid,),
-                                                   num_warps=warps, num_stages=stages)
-                                record(f"w={warps} s={stages} grid={gname}{tag}", prep,
-                                       info, grid, "")
+                                for loads in a.loads.split(","):
+                                    for ppc in map(int, a.programs_per_cta.split(",")):
+                                        try:
+                                            prep = lib.prepare(
+                                                kernel, args + these,
+                                                grid=(grid,),
+                                                num_warps=warps, num_stages=stages,
+                                                programs_per_cta=ppc,
+                                                load_eviction=loads)
+                                        except BlockjitError as e:
+                                            print(f"  w={warps} s={stages} p={ppc}: "
+                                                  f"{str(e).splitlines()[0][:100]}")
+                                            continue
+                                        extra = (f" loads={loads}" if loads != "normal"
+                                                 else "") + (f" programs={ppc}"
+                                                             if ppc > 1 else "")
+                                        record(f"w={warps} s={stages} grid={gname}"
+                                               f"{tag}{extra}", prep, info, grid, "")
     if a.out and rows:
         write_rows_csv(a.out, rows)
 

@@ -560,7 +560,7 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
   auto run = [&](Candidate &c, Grid grid, int slot) -> llvm::Error {
     int rep = slot % reps;
     if (flush)
-      if (llvm::Error e = executor.fillOnStream(
+      if (llvm::Error e = executor.flushCacheOnStream(
               flush, uint8_t(rep), kFlushBytes, options.stream, options.device))
         return e;
     for (auto &[address, bytes] : zeroed)

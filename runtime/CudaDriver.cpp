@@ -66,6 +66,7 @@ LoadedDriver loadDriver() {
     bind(api.cuMemsetD8Async, "cuMemsetD8Async");
     bind(api.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
     bind(api.cuCtxSynchronize, "cuCtxSynchronize");
+    bind(api.cuStreamSynchronize, "cuStreamSynchronize");
     bind(api.cuEventCreate, "cuEventCreate");
     bind(api.cuEventDestroy, "cuEventDestroy_v2");
     bind(api.cuEventRecord, "cuEventRecord");
@@ -80,6 +81,8 @@ LoadedDriver loadDriver() {
     bindOptional(api.cuFuncSetAttribute, "cuFuncSetAttribute");
     bindOptional(api.cuOccupancyMaxActiveClusters,
                  "cuOccupancyMaxActiveClusters");
+    bindOptional(api.cuCtxResetPersistingL2Cache,
+                 "cuCtxResetPersistingL2Cache");
     if (error.empty() && api.cuInit(0) != 0)
       error = "cuInit failed: no usable CUDA device";
   }

@@ -88,6 +88,7 @@ struct DriverAPI {
   CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
   CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*cuCtxSynchronize)();
+  CUresult (*cuStreamSynchronize)(CUstream);
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventDestroy)(CUevent);
   CUresult (*cuEventRecord)(CUevent, CUstream);
@@ -103,6 +104,8 @@ struct DriverAPI {
   // (CUDA 11.8).
   CUresult (*cuOccupancyMaxActiveClusters)(int *, CUfunction,
                                            const CUlaunchConfig *);
+  // Optional: returning persisting L2 lines to normal (CUDA 11.0).
+  CUresult (*cuCtxResetPersistingL2Cache)();
 };
 
 /// An error for a DriverAPI entry point that this driver lacks; `neededFor`

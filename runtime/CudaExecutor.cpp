@@ -501,6 +501,27 @@ llvm::Error CudaExecutor::fillOnStream(void *address, uint8_t byte,
                      "cuMemsetD8Async");
 }
 
+llvm::Error CudaExecutor::flushCacheOnStream(void *scratch, uint8_t byte,
+                                             size_t bytes, void *stream,
+                                             int device) {
+  auto api = cuda::driverOn(device);
+  if (!api)
+    return api.takeError();
+  // The reset is not stream-ordered: it waits for the runs before it, or
+  // one still running could leave lines persisting after it. A driver
+  // without it (before CUDA 11.0) has no persisting lines either.
+  if (api->cuCtxResetPersistingL2Cache) {
+    if (llvm::Error e = cuda::check(
+            api->cuStreamSynchronize(static_cast<cuda::CUstream>(stream)),
+            "cuStreamSynchronize"))
+      return e;
+    if (llvm::Error e = cuda::check(api->cuCtxResetPersistingL2Cache(),
+                                    "cuCtxResetPersistingL2Cache"))
+      return e;
+  }
+  return fillOnStream(scratch, byte, bytes, stream, device);
+}
+
 llvm::Error CudaExecutor::copyOnStream(void *to, const void *from, size_t bytes,
                                        void *stream, int device) {
   if (!bytes)

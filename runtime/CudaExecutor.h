@@ -59,6 +59,8 @@ public:
                            void *stream, int device) override;
   llvm::Error copyOnStream(void *to, const void *from, size_t bytes,
                            void *stream, int device) override;
+  llvm::Error flushCacheOnStream(void *scratch, uint8_t byte, size_t bytes,
+                                 void *stream, int device) override;
   llvm::Error synchronize(int device) override;
 
   llvm::Expected<void *> createEvent(int device) override;

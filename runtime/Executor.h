@@ -211,6 +211,19 @@ public:
                                    void *stream, int device) = 0;
   virtual llvm::Error copyOnStream(void *to, const void *from, size_t bytes,
                                    void *stream, int device) = 0;
+  /// Before a timed run on `stream`: evicts what earlier runs left in the
+  /// device's cache by filling `scratch` (`bytes`, kFlushBytes) with
+  /// `byte`. A GPU also returns persisting L2 lines to normal first, after
+  /// the work issued so far: lines a run read with evict_last survive a
+  /// flush made of plain writes, and the next run would find its input in
+  /// L2 (bench_common.bench_ms does the same). That reset is context-wide;
+  /// it clears persisting lines of the caller's own too, as the flush
+  /// evicts its other lines.
+  virtual llvm::Error flushCacheOnStream(void *scratch, uint8_t byte,
+                                         size_t bytes, void *stream,
+                                         int device) {
+    return fillOnStream(scratch, byte, bytes, stream, device);
+  }
   /// Waits for all work on `device`; reports a kernel's asynchronous fault.
   virtual llvm::Error synchronize(int device) = 0;
 

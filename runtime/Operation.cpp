@@ -512,8 +512,9 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
     for (size_t r = 0; r < running.size() && !failed; ++r) {
       size_t slot = 2 * (size_t(rep) * running.size() + r);
       if (flush)
-        failed = executor.fillOnStream(flush->data(), uint8_t(rep), kFlushBytes,
-                                       options.stream, options.device);
+        failed = executor.flushCacheOnStream(flush->data(), uint8_t(rep),
+                                             kFlushBytes, options.stream,
+                                             options.device);
       if (!failed)
         failed = events[slot].record(options.stream);
       for (const OperationLaunch &l : configured[running[r]])

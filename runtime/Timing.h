@@ -17,7 +17,8 @@
 namespace blockjit {
 
 /// L2 is flushed before every timed GPU run by writing this many bytes
-/// (several times the H100's 50 MB, as Triton's do_bench does).
+/// (several times the H100's 50 MB, as Triton's do_bench does), after its
+/// persisting lines are returned to normal (Executor::flushCacheOnStream).
 inline constexpr size_t kFlushBytes = size_t(256) << 20;
 
 /// What one candidate's timed runs count for: their median on a GPU; on the

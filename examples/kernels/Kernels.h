@@ -43,25 +43,20 @@ std::vector<TuningConfig> softmaxRankedConfigs(int64_t block, int elementBytes,
 std::vector<TuningConfig> rowsPerProgramRefined(const TuningConfig &config);
 /// The config tuning also times when `config` (one CTA a program, no
 /// hints) is among the fastest on a GPU with eviction priorities
-/// (hasEvictionPriorities: sm_80+ on PTX 7.4+) and the input, its rows as
-/// the tuning key buckets them, is at least kEvictLastMinInputBytes: its
-/// loads evict_last
+/// (hasEvictionPriorities: sm_80+ on PTX 7.4+): its loads evict_last
 /// (Inductor's hint on a row's reads). On the H100 it makes one-CTA rows
 /// about 1 % faster at M = 32768 (bf16 32768 x 4096 softmax 2933 -> 2956
-/// GB/s, backward 2994 -> 3021) and on the H200 2-4 %; on cluster rows it
-/// cost up to 20 % (docs/eviction_hints_h200.txt), so only timing says
-/// where. A smaller input is not offered it: lines read with evict_last
-/// survive the L2 flush between timed runs, so the next run finds its
-/// input in L2 and the timing flatters the hint (bf16 softmax 4096 x 1024
-/// on the H100: 1531 GB/s plain, 1866 evict_last, against a copy's 1553).
+/// GB/s, backward 2994 -> 3021), on the H200 2-4 %, and up to 8 % at M =
+/// 4096 (H200, bf16 softmax_backward 4096 x 4096 on 8 warps 3272 -> 3529,
+/// the same on 8 copies of the inputs in turn: docs/eviction_hints_h200.txt
+/// section 6); on cluster rows it cost up to 20 %, and on some one-CTA
+/// configs 8 %, so only timing says where. The timing is fair at every size
+/// because each timed run's flush returns persisting lines to normal first
+/// (Executor::flushCacheOnStream): without that, a 16-32 MB input read with
+/// evict_last was found in L2 by the next run (bf16 softmax 4096 x 1024 on
+/// the H100: 1531 GB/s plain, 1866 evict_last, a copy's 1553).
 std::vector<TuningConfig> evictionRefined(const TuningConfig &config,
-                                          int64_t inputBytes,
                                           const Target &target);
-/// Four times the L2 of an H100 or H200 (50-60 MB): where the lines a
-/// timed run leaves behind with evict_last no longer change the next run's
-/// time (H100, 256 and 512 MB inputs: the same GB/s whether or not the
-/// persisting lines are reset between runs).
-inline constexpr int64_t kEvictLastMinInputBytes = int64_t(256) << 20;
 /// How many of the ranked configs the tuner times (each grid of a compiled
 /// config counts as one).
 inline constexpr int kSoftmaxTuningTopK = 16;

@@ -84,8 +84,8 @@ std::vector<TuningConfig> blockSteps(
 /// (the best kSoftmaxTuningTopK timed), keyed by n_cols (exact) and n_rows
 /// (next power of two), a persistent grid, one program per row or about 8
 /// rows a program (softmaxSearchSpace), refined by halving and doubling the
-/// rows per program of the fastest (rowsPerProgramRefined) and, for large
-/// inputs, by loads with evict_last (evictionRefined).
+/// rows per program of the fastest (rowsPerProgramRefined) and by loads
+/// with evict_last (evictionRefined).
 /// `restore`: buffers tuning runs overwrite that must keep their contents
 /// (an output that may alias an input).
 AutotuneSpec rowTuningSpec(RowArgPositions where,

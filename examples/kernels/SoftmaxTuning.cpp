@@ -304,12 +304,10 @@ std::vector<TuningConfig> rowsPerProgramRefined(const TuningConfig &c) {
 }
 
 std::vector<TuningConfig> evictionRefined(const TuningConfig &c,
-                                          int64_t inputBytes,
                                           const Target &target) {
   std::vector<TuningConfig> near;
   if (target.kind != TargetKind::CUDA ||
       !hasEvictionPriorities(target.smArch) || c.numCTAs > 1 ||
-      inputBytes < kEvictLastMinInputBytes ||
       c.loadEviction != DefaultEviction::Normal ||
       c.storeEviction != DefaultEviction::Normal)
     return near;
@@ -361,15 +359,10 @@ AutotuneSpec rowTuningSpec(RowArgPositions where,
                ? c.numWarps * 64 + c.numStages + (severalRows ? 32 : 0)
                : 4096 + c.numCTAs * 128 + c.numWarps * 2 + severalRows;
   };
-  spec.refine = [where](const TuningConfig &c, llvm::ArrayRef<Arg> args,
-                        const Target &target) {
+  spec.refine = [](const TuningConfig &c, llvm::ArrayRef<Arg>,
+                   const Target &target) {
     std::vector<TuningConfig> near = rowsPerProgramRefined(c);
-    // The rows as the tuning key buckets them, so that every shape sharing
-    // an entry is offered the same configs.
-    int64_t inputBytes =
-        bucketedKeyValue(kRowsKeyBucket, integerArgAt(args, where.rows, 0)) *
-        integerArgAt(args, where.cols, 0) * elementBytesOf(args, where.input);
-    for (TuningConfig &hinted : evictionRefined(c, inputBytes, target))
+    for (TuningConfig &hinted : evictionRefined(c, target))
       near.push_back(std::move(hinted));
     return near;
   };

@@ -377,6 +377,26 @@ TEST(CudaDeviceBuffer, FillAndTypedCopiesAtOffsets) {
   EXPECT_TRUE(contains(error, "outside the device buffer")) << error;
 }
 
+// The flush before every timed run (tuner, operations): after the work
+// already on the stream it returns persisting L2 lines to normal (no error
+// on a device and driver that have them) and fills its scratch.
+TEST(CudaExecutor, FlushCacheOnStreamFillsItsScratch) {
+  REQUIRE_GPU();
+  VectorAdd add(1 << 20);
+  ASSERT_EQ(add.error, "");
+  auto scratch = DeviceBuffer::allocate(TargetKind::CUDA, 1 << 20);
+  ASSERT_TRUE(bool(scratch)) << llvm::toString(scratch.takeError());
+  ASSERT_EQ(add.run(LaunchOptions()), ""); // pending work before the flush
+  Executor &executor = executorFor(TargetKind::CUDA);
+  ASSERT_EQ(errorText(executor.flushCacheOnStream(scratch->data(), 0x5a,
+                                                  1 << 20, nullptr, 0)),
+            "");
+  std::vector<uint8_t> back(1 << 20);
+  ASSERT_EQ(errorText(scratch->download(back)), "");
+  EXPECT_EQ(back, std::vector<uint8_t>(1 << 20, 0x5a));
+  EXPECT_EQ(add.checkSum(), "");
+}
+
 TEST(CudaEvent, TimesLaunches) {
   REQUIRE_GPU();
   VectorAdd add(1 << 20);
