@@ -77,6 +77,8 @@ def bench_ms(fn, reps=50, warmup=5, before=None, reset_persisting=True):
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     for i in range(reps):
         if reset_persisting:
+            # The reset is not stream-ordered: after the runs before it.
+            torch.cuda.current_stream().synchronize()
             reset_persisting_l2()
         _FLUSH.zero_()
         if before:

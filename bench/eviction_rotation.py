@@ -9,7 +9,7 @@ that survives rotation is the kernel's own.
 
     python3 bench/eviction_rotation.py --lib build/lib/libblockjit_c.so \
         --kernels softmax_backward,softmax --dtypes bf16,fp32 \
-        --shapes 4096x4096,4096x1024 --configs 8,2,resident;4,1,rows
+        --shapes 4096x4096,4096x1024 --configs '8,2,resident;4,1,rows'
 
 GB/s of the minimal traffic (softmax 2*M*N*s, softmax_backward 3*M*N*s).
 """

@@ -16,6 +16,7 @@ the median of a fixed count), beside a device copy of the same bytes.
 the same tensors (the family bench's compiled peer). --out writes a CSV.
 """
 import argparse
+import itertools
 import os
 import sys
 
@@ -129,42 +130,42 @@ def main():
                 for chunk in chunks:
                     these = consts if chunk is None else consts[:1] + [constexpr(chunk)]
                     tag = f" chunk={chunk}" if chunk else ""
-                    for warps in map(int, a.warps.split(",")):
-                        for stages in map(int, a.stages.split(",")):
+                    for warps, stages, ppc in itertools.product(
+                            map(int, a.warps.split(",")), map(int, a.stages.split(",")),
+                            map(int, a.programs_per_cta.split(","))):
+                        name = f"w={warps} s={stages}{tag}" + (
+                            f" programs={ppc}" if ppc > 1 else "")
+                        try:
+                            # Registers and residency of this build: a CTA of
+                            # ppc programs holds fewer of them an SM.
+                            info = lib.warmup(kernel, args + these, num_warps=warps,
+                                              num_stages=stages, programs_per_cta=ppc)
+                        except BlockjitError as e:
+                            print(f"  {name}: {str(e).splitlines()[0][:100]}")
+                            continue
+                        grids = {}
+                        if "rows" in kinds:
+                            grids["rows"] = m
+                        if "resident" in kinds:
+                            grids["resident"] = max(1, info.max_resident_programs)
+                        if "per-program" in kinds:
+                            for r in map(int, a.rows_per_program.split(",")):
+                                grids[f"{r}rows"] = -(-m // r)
+                        for (gname, grid), loads in itertools.product(
+                                grids.items(), a.loads.split(",")):
+                            hint = f" loads={loads}" if loads != "normal" else ""
                             try:
-                                info = lib.warmup(kernel, args + these, num_warps=warps,
-                                                  num_stages=stages)
+                                prep = lib.prepare(kernel, args + these, grid=(grid,),
+                                                   num_warps=warps, num_stages=stages,
+                                                   programs_per_cta=ppc,
+                                                   load_eviction=loads)
                             except BlockjitError as e:
-                                print(f"  w={warps} s={stages}{tag}: "
+                                print(f"  {name} grid={gname}{hint}: "
                                       f"{str(e).splitlines()[0][:100]}")
                                 continue
-                            grids = {}
-                            if "rows" in kinds:
-                                grids["rows"] = m
-                            if "resident" in kinds:
-                                grids["resident"] = max(1, info.max_resident_programs)
-                            if "per-program" in kinds:
-                                for r in map(int, a.rows_per_program.split(",")):
-                                    grids[f"{r}rows"] = -(-m // r)
-                            for gname, grid in grids.items():
-                                for loads in a.loads.split(","):
-                                    for ppc in map(int, a.programs_per_cta.split(",")):
-                                        try:
-                                            prep = lib.prepare(
-                                                kernel, args + these,
-                                                grid=(grid,),
-                                                num_warps=warps, num_stages=stages,
-                                                programs_per_cta=ppc,
-                                                load_eviction=loads)
-                                        except BlockjitError as e:
-                                            print(f"  w={warps} s={stages} p={ppc}: "
-                                                  f"{str(e).splitlines()[0][:100]}")
-                                            continue
-                                        extra = (f" loads={loads}" if loads != "normal"
-                                                 else "") + (f" programs={ppc}"
-                                                             if ppc > 1 else "")
-                                        record(f"w={warps} s={stages} grid={gname}"
-                                               f"{tag}{extra}", prep, info, grid, "")
+                            record(f"w={warps} s={stages} grid={gname}{tag}{hint}"
+                                   + (f" programs={ppc}" if ppc > 1 else ""),
+                                   prep, info, grid, "")
     if a.out and rows:
         write_rows_csv(a.out, rows)
 

@@ -454,7 +454,8 @@ llvm::Expected<TuningResult> Autotuner::tune(const LaunchOptions &options,
       names.push_back(config.str());
     names.push_back("repetitions=" + std::to_string(spec_.repetitions));
     diskKey = diskCacheKey(tuningKeyMaterial(firstMaterial->material,
-                                             *deviceName, keyText, names));
+                                             timedDeviceMaterial(*deviceName),
+                                             keyText, names));
     if (auto stored = readDiskEntry(*diskKey, "tuning")) {
       llvm::StringRef text = *stored;
       llvm::StringRef line = text.split('\n').first;

@@ -29,6 +29,9 @@ using CUstream = struct CUstream_st *;
 using CUdeviceptr = unsigned long long;
 using CUevent = struct CUevent_st *;
 
+/// CUresult values from cuda.h that blockjit tells apart.
+enum : CUresult { kErrorNotSupported = 801 };
+
 /// cuLaunchKernelEx's description of a launch (cuda.h, CUDA 12.0).
 struct CUlaunchAttribute {
   int id; // CUlaunchAttributeID

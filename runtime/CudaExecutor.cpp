@@ -509,15 +509,17 @@ llvm::Error CudaExecutor::flushCacheOnStream(void *scratch, uint8_t byte,
     return api.takeError();
   // The reset is not stream-ordered: it waits for the runs before it, or
   // one still running could leave lines persisting after it. A driver
-  // without it (before CUDA 11.0) has no persisting lines either.
+  // without it (before CUDA 11.0), or a device that does not support it,
+  // has no persisting lines either.
   if (api->cuCtxResetPersistingL2Cache) {
     if (llvm::Error e = cuda::check(
             api->cuStreamSynchronize(static_cast<cuda::CUstream>(stream)),
             "cuStreamSynchronize"))
       return e;
-    if (llvm::Error e = cuda::check(api->cuCtxResetPersistingL2Cache(),
-                                    "cuCtxResetPersistingL2Cache"))
-      return e;
+    cuda::CUresult reset = api->cuCtxResetPersistingL2Cache();
+    if (reset != cuda::kErrorNotSupported)
+      if (llvm::Error e = cuda::check(reset, "cuCtxResetPersistingL2Cache"))
+        return e;
   }
   return fillOnStream(scratch, byte, bytes, stream, device);
 }

@@ -374,7 +374,8 @@ llvm::Expected<OperationChoice> Operation::time(const LaunchOptions &options,
     auto deviceName = executor.deviceName(options.device);
     if (!deviceName)
       return deviceName.takeError();
-    diskKey = diskCacheKey(operationKeyMaterial(*deviceName, key, algorithms));
+    diskKey = diskCacheKey(operationKeyMaterial(
+        timedDeviceMaterial(*deviceName), key, algorithms));
     if (auto stored = readDiskEntry(*diskKey, "operation choice")) {
       llvm::StringRef line = llvm::StringRef(*stored).split('\n').first;
       for (size_t a = 0; a < count; ++a)

@@ -16,6 +16,10 @@ double scoreOfRuns(TargetKind target, std::vector<double> milliseconds) {
                : 0.5 * (milliseconds[n / 2 - 1] + milliseconds[n / 2]);
 }
 
+std::string timedDeviceMaterial(llvm::StringRef deviceName) {
+  return deviceName.str() + "\ntiming " + kTimingProtocol;
+}
+
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now() - start)

@@ -10,8 +10,11 @@
 
 #include "runtime/Executor.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <chrono>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace blockjit {
@@ -20,6 +23,16 @@ namespace blockjit {
 /// (several times the H100's 50 MB, as Triton's do_bench does), after its
 /// persisting lines are returned to normal (Executor::flushCacheOnStream).
 inline constexpr size_t kFlushBytes = size_t(256) << 20;
+
+/// How every timed run is prepared (Executor::flushCacheOnStream); change it
+/// with the protocol, so that results timed the old way are timed again.
+inline constexpr const char *kTimingProtocol =
+    "persisting L2 lines reset, then a 256 MB write";
+
+/// What tuning results and operation choices kept on disk are keyed by
+/// besides the kernel and its configs: the device the runs were timed on
+/// and how they were timed (kTimingProtocol).
+std::string timedDeviceMaterial(llvm::StringRef deviceName);
 
 /// What one candidate's timed runs count for: their median on a GPU; on the
 /// CPU their fastest, since the host's other work (a preempted pool thread)

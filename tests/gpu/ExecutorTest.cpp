@@ -382,6 +382,12 @@ TEST(CudaDeviceBuffer, FillAndTypedCopiesAtOffsets) {
 // on a device and driver that have them) and fills its scratch.
 TEST(CudaExecutor, FlushCacheOnStreamFillsItsScratch) {
   REQUIRE_GPU();
+  // Every driver of a GPU with persisting lines (sm_80+) has the reset.
+  if (smArch() >= 80) {
+    auto api = cuda::driverOn(0);
+    ASSERT_TRUE(bool(api)) << llvm::toString(api.takeError());
+    EXPECT_NE(api->cuCtxResetPersistingL2Cache, nullptr);
+  }
   VectorAdd add(1 << 20);
   ASSERT_EQ(add.error, "");
   auto scratch = DeviceBuffer::allocate(TargetKind::CUDA, 1 << 20);

@@ -2,6 +2,7 @@
 #include "compiler/Specialization.h"
 #include "frontend/blockjit.h"
 #include "runtime/KernelCache.h"
+#include "runtime/Timing.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -343,6 +344,20 @@ TEST(KeyString, FileNameIsSafe) {
 //===----------------------------------------------------------------------===//
 // tuningKeyMaterial
 //===----------------------------------------------------------------------===//
+
+// Tuning results and operation choices on disk are keyed by the device
+// they were timed on and by how they were timed: an entry timed under
+// another protocol (before the flush reset persisting L2 lines) is not
+// read back, so the configs it never offered are timed.
+TEST(TuningKeyMaterial, TimingProtocolKeysLikeTheDevice) {
+  std::string timed = timedDeviceMaterial("NVIDIA H200");
+  EXPECT_NE(timed.find("NVIDIA H200"), std::string::npos) << timed;
+  EXPECT_NE(timed.find(kTimingProtocol), std::string::npos) << timed;
+  EXPECT_NE(timedDeviceMaterial("NVIDIA H100"), timed);
+  EXPECT_NE(tuningKeyMaterial("kernel ir", timed, "cuda:sm_90|", {"warps=4"}),
+            tuningKeyMaterial("kernel ir", "NVIDIA H200", "cuda:sm_90|",
+                              {"warps=4"}));
+}
 
 // The config list enters a tuning entry's key as its count and digest: any
 // change to the list (a config, its order, one more) keys a new entry, and
