@@ -54,8 +54,8 @@ struct FoldConstantBallots : llvm::PassInfoMixin<FoldConstantBallots> {
 /// columns on 16 warps: 816 -> 760 SASS instructions with its fma). Exact
 /// for every value. A select of such an element (a masked read of shared
 /// memory) becomes a select of f32s, the other side fpext'ed. Only vectors read
-/// whole are widened: a load, or a phi of loads and constants (a masked load
-/// and its `other`); a vector assembled lane by lane (a load whose mask varies
+/// whole are widened: a load, or a phi or select of loads and constants (a
+/// masked load and its `other`); a vector assembled lane by lane (a load whose mask varies
 /// within it, as softmax_causal's) keeps fpext, as do phis of widened scalars:
 /// either made ptxas hold the elements as f32 rather than packed (causal 4096 x
 /// 12288 on 4 warps: 128 -> 162 registers, -10 %; its rows of 781: -5 %).
@@ -83,7 +83,8 @@ struct WidenBF16AsBits : llvm::PassInfoMixin<WidenBF16AsBits> {
                    : llvm::PreservedAnalyses::all();
   }
 
-  /// Whether `vector` was read whole: a load, a constant, or a phi of them.
+  /// Whether `vector` was read whole: a load, a constant, or a phi or
+  /// whole-vector select of them.
   /// Not a constant with a poison lane: its word would be poison, and with
   /// it the defined lane beside it.
   static bool readWhole(llvm::Value *vector) {
@@ -94,6 +95,10 @@ struct WidenBF16AsBits : llvm::PassInfoMixin<WidenBF16AsBits> {
     };
     if (isRead(vector))
       return true;
+    // A branch-free masked load: the loaded vector or its `other`, whole.
+    if (auto *select = llvm::dyn_cast<llvm::SelectInst>(vector))
+      return select->getCondition()->getType()->isIntegerTy(1) &&
+             isRead(select->getTrueValue()) && isRead(select->getFalseValue());
     auto *phi = llvm::dyn_cast<llvm::PHINode>(vector);
     return phi && llvm::all_of(phi->incoming_values(), isRead);
   }

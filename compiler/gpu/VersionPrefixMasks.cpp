@@ -22,7 +22,9 @@
 // does not diverge (a warp vote, nvvm.vote.sync all, tells ptxas so).
 // A load in a loop of constant trip count whose mask is the same over each
 // of its vectors is marked blkgpu.branch_free instead: lowered with no
-// branch at all, its unrolled copies issue together.
+// branch at all, its unrolled copies issue together. So is such a load with
+// nothing to version (a mask the same on every row, or outside any loop):
+// no branch parts it from the loads after it.
 // Accesses of more than 32 elements a thread stay as they are: their two
 // copies cost more than the fast one saves on rows where it is not taken. Terms
 // whose index may wrap (offset + start + size past the integer range) take the
@@ -167,6 +169,15 @@ struct BlkVersionPrefixMasksPass
     return !access.maskVaries;
   }
 
+  /// Whether `mask` (of an access in `loop`, if any) has a prefix term
+  /// that versioning could test once (isVersionable).
+  static bool hasVersionableTerm(scf::ForOp loop, Value mask) {
+    return loop && llvm::any_of(splitMask(mask).prefixes,
+                                [&](const PrefixTerm &prefix) {
+                                  return isVersionable(loop, prefix);
+                                });
+  }
+
   /// `access` in an scf.if on its loop-variant prefix terms (file comment),
   /// if its mask has any.
   void version(const AxisAnalysis &axis, Operation *access) {
@@ -175,7 +186,21 @@ struct BlkVersionPrefixMasksPass
     Value mask = load ? load.getMask() : store.getMask();
     auto loop = access->getParentOfType<scf::ForOp>();
     auto type = dyn_cast<RankedTensorType>(mask.getType());
-    if (!loop || !type || type.getRank() != 1)
+    if (!type || type.getRank() != 1)
+      return;
+    // A load with nothing to version (its mask the same on every row, as
+    // a row kernel's `cols < n_cols`) whose mask holds over whole vectors
+    // needs no branch either: behind one, the next load waited for the
+    // computation on the one before (softmax_backward's y and dy, bf16
+    // 4096 columns on 8 warps: dy's second vector issued after y's
+    // conversion, a second trip to DRAM a row).
+    if (load && !hasVersionableTerm(loop, mask)) {
+      if (loadsWholeVectors(axis, load))
+        load->setAttr(blkgpu::BlkGPUDialect::kBranchFreeLoadAttrName,
+                      UnitAttr::get(load.getContext()));
+      return;
+    }
+    if (!loop)
       return;
     // Two copies of an access of many elements a thread cost more than the
     // fast one saves where the term rarely holds (bf16 causal softmax, 4096

@@ -24,7 +24,9 @@
 // thread owns 4 contiguous columns (1024 / 256), loaded as one 16-byte
 // vector. The prologue loads the program's first row (pid) if pid < n_rows;
 // the loop carries those 4 values, and the body first loads row + nprogs (if
-// that is < n_rows) for the next iteration. Each reduction is 5 butterfly
+// that is < n_rows) for the next iteration. Neither load branches: where its
+// mask is off it reads 16 zero bytes of global memory (the masked-load
+// stand-in) and takes `other`. Each reduction is 5 butterfly
 // shuffles within a warp, then one float per warp (8 = 32 bytes of shared
 // memory) between two barriers, read back side by side as two 16-byte
 // shared vector loads. Two global vector loads in all (prologue and
@@ -43,12 +45,14 @@
 // TWO: 2
 
 // CHECK:       module attributes {blkgpu.num_warps = 8 : i32}
+// CHECK:       llvm.mlir.global internal constant @__blk_masked_load_stand_in("\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00") {addr_space = 1 : i32, alignment = 16 : i64}
 // CHECK:       llvm.mlir.global internal @__blk_warp_exchange_softmax() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<64 x i8>
 // CHECK-LABEL: llvm.func @softmax
 // CHECK-SAME:    (%[[OUT:[^:]*]]: !llvm.ptr<1> {blk.divisibility = 16 : i32}, %[[IN:[^:]*]]: !llvm.ptr<1> {blk.divisibility = 16 : i32},
 // CHECK-SAME:     %{{[^:]*}}: i32 {blk.divisibility = 16 : i32}, %{{[^:]*}}: i32 {blk.divisibility = 16 : i32}, %[[N_ROWS:[^:]*]]: i32, %[[N_COLS:[^:]*]]: i32 {blk.divisibility = 16 : i32})
 // CHECK-SAME:    attributes {nvvm.kernel, nvvm.maxntid = array<i32: 256, 1, 1>}
 // CHECK:         %[[ARRAY:.*]] = llvm.mlir.addressof @__blk_warp_exchange_softmax : !llvm.ptr<3>
+// CHECK:         %[[STANDIN:.*]] = llvm.mlir.addressof @__blk_masked_load_stand_in : !llvm.ptr<1>
 //                the lane indices of the vector extracts (hoisted constants)
 // CHECK-DAG:     %[[K3:.*]] = llvm.mlir.constant(3 : i32) : i32
 // CHECK-DAG:     %[[K2:.*]] = llvm.mlir.constant(2 : i32) : i32
@@ -65,9 +69,8 @@
 // CHECK-NEXT:    %[[PTR0:.*]] = llvm.getelementptr inbounds %[[ROW0]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NEXT:    %[[FIRST:.*]] = llvm.icmp "slt" %[[PID]], %[[N_ROWS]] : i32
 // CHECK-NEXT:    %[[M0:.*]] = llvm.and %[[COLMASK]], %[[FIRST]] : i1
-// CHECK-NEXT:    llvm.cond_br %[[M0]], ^[[LD0:bb[0-9]+]], ^[[OTHER0:bb[0-9]+]]
-// CHECK-NEXT:  ^[[LD0]]:
-// CHECK-NEXT:    llvm.load %[[PTR0]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK-NEXT:    %[[SOURCE0:.*]] = llvm.select %[[M0]], %[[PTR0]], %[[STANDIN]] : i1, !llvm.ptr<1>
+// CHECK-NEXT:    llvm.load %[[SOURCE0]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 //                the row loop carries the row index and the 4 prefetched values
 // CHECK:         llvm.br ^[[HEAD:bb[0-9]+]](%[[PID]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : i32, f32, f32, f32, f32)
 // CHECK-NEXT:  ^[[HEAD]](%[[ROW:[^:]*]]: i32, %[[X0:[^:]*]]: f32, %[[X1:[^:]*]]: f32, %[[X2:[^:]*]]: f32, %[[X3:[^:]*]]: f32):
@@ -82,9 +85,8 @@
 // CHECK-NEXT:    %[[NOWRAP:.*]] = llvm.icmp "sge" %[[NEXT]], %[[ROW]] : i32
 // CHECK-NEXT:    %[[INRANGE:.*]] = llvm.and %[[BELOW]], %[[NOWRAP]] : i1
 // CHECK-NEXT:    %[[M1:.*]] = llvm.and %[[COLMASK]], %[[INRANGE]] : i1
-// CHECK-NEXT:    llvm.cond_br %[[M1]], ^[[LD1:bb[0-9]+]], ^{{bb[0-9]+}}
-// CHECK-NEXT:  ^[[LD1]]:
-// CHECK-NEXT:    llvm.load %[[PTR1]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK-NEXT:    %[[SOURCE1:.*]] = llvm.select %[[M1]], %[[PTR1]], %[[STANDIN]] : i1, !llvm.ptr<1>
+// CHECK-NEXT:    llvm.load %[[SOURCE1]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK:         %[[Y0:.*]] = llvm.extractelement %{{.*}} : vector<4xf32>
 // CHECK-NEXT:    %[[Y1:.*]] = llvm.extractelement %{{.*}} : vector<4xf32>
 // CHECK-NEXT:    %[[Y2:.*]] = llvm.extractelement %{{.*}} : vector<4xf32>

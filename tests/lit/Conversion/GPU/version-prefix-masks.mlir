@@ -199,7 +199,7 @@ func.func @many_per_thread(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %n_rows: i32
 // LAYOUT-NEXT:        blk.store %{{.*}}, %[[X]] :
 // LAYOUT:           } {blkgpu.versioned_access}
 
-// NVVM:         llvm.mlir.global internal constant @__blk_masked_load_stand_in(dense<0> : tensor<16xi8>) {addr_space = 1 : i32, alignment = 16 : i64} : !llvm.array<16 x i8>
+// NVVM:         llvm.mlir.global internal constant @__blk_masked_load_stand_in("\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00") {addr_space = 1 : i32, alignment = 16 : i64}
 // NVVM-LABEL: func.func @chunk_vectors
 // NVVM:         %[[STANDIN:.*]] = llvm.mlir.addressof @__blk_masked_load_stand_in : !llvm.ptr<1>
 // NVVM:         scf.for
@@ -257,6 +257,60 @@ func.func @chunk_vectors_to_n(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32},
     %obases = blk.splat %out : !blk.ptr<f32> -> tensor<128x!blk.ptr<f32>>
     %optrs = blk.addptr %obases, %idx : tensor<128x!blk.ptr<f32>>, tensor<128xi32>
     blk.store %optrs, %x : tensor<128x!blk.ptr<f32>>
+  }
+  return
+}
+
+// -----
+
+// A row loop's loads under the row bound `cols < n` (loop-invariant:
+// nothing to version) whose vectors are wholly in or wholly past n (pointers
+// and n divisible by 16): marked blkgpu.branch_free too, so that no branch
+// parts the second load from the first (softmax_backward's y and dy).
+// Lowered, a vector that is off reads the stand-in; with no `other` (or a
+// zero one) the stand-in's zero bytes are the value, so no select of it
+// follows; with -inf it does. The store keeps its branch.
+
+// LAYOUT-LABEL: func.func @row_loads
+// LAYOUT:         scf.for
+// LAYOUT-NOT:       scf.if
+// LAYOUT:           blk.load %{{.*}}, %{{.*}} {blkgpu.branch_free} : tensor<256x!blk.ptr<f32>,
+// LAYOUT-NOT:       scf.if
+// LAYOUT:           blk.load %{{.*}}, %{{.*}}, %{{.*}} {blkgpu.branch_free} : tensor<256x!blk.ptr<f32>,
+
+// NVVM-LABEL: func.func @row_loads
+// NVVM:         %[[STANDIN:.*]] = llvm.mlir.addressof @__blk_masked_load_stand_in : !llvm.ptr<1>
+// NVVM:         scf.for
+// NVVM-NOT:       scf.if
+// NVVM:           %[[SOURCE:.*]] = llvm.select %[[ON:.*]], %{{.*}}, %[[STANDIN]] : i1, !llvm.ptr<1>
+// NVVM-NEXT:      %[[Y:.*]] = llvm.load %[[SOURCE]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// NVVM-NOT:       arith.select %[[ON]], %[[Y]]
+// NVVM-NOT:       scf.if
+// NVVM:           %[[SOURCE2:.*]] = llvm.select %[[ON]], %{{.*}}, %[[STANDIN]] : i1, !llvm.ptr<1>
+// NVVM-NEXT:      %[[DY:.*]] = llvm.load %[[SOURCE2]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// NVVM:           arith.select %[[ON]], %[[DY]], %{{.*}} : vector<4xf32>
+// NVVM:           scf.if
+func.func @row_loads(%out: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %y: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %dy: !blk.ptr<f32> {blk.divisibility = 16 : i32}, %n: i32 {blk.divisibility = 16 : i32}, %n_rows: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ninf = arith.constant dense<0xFF800000> : tensor<256xf32>
+  %cols = blk.make_range 0 to 256 : tensor<256xi32>
+  %nb = blk.splat %n : i32 -> tensor<256xi32>
+  %mask = arith.cmpi slt, %cols, %nb : tensor<256xi32>
+  scf.for %row = %c0 to %n_rows step %c1 : i32 {
+    %start = arith.muli %row, %n : i32
+    %startb = blk.splat %start : i32 -> tensor<256xi32>
+    %idx = arith.addi %startb, %cols : tensor<256xi32>
+    %ybases = blk.splat %y : !blk.ptr<f32> -> tensor<256x!blk.ptr<f32>>
+    %yptrs = blk.addptr %ybases, %idx : tensor<256x!blk.ptr<f32>>, tensor<256xi32>
+    %a = blk.load %yptrs, %mask : tensor<256x!blk.ptr<f32>>
+    %dybases = blk.splat %dy : !blk.ptr<f32> -> tensor<256x!blk.ptr<f32>>
+    %dyptrs = blk.addptr %dybases, %idx : tensor<256x!blk.ptr<f32>>, tensor<256xi32>
+    %b = blk.load %dyptrs, %mask, %ninf : tensor<256x!blk.ptr<f32>>
+    %prod = arith.mulf %a, %b : tensor<256xf32>
+    %obases = blk.splat %out : !blk.ptr<f32> -> tensor<256x!blk.ptr<f32>>
+    %optrs = blk.addptr %obases, %idx : tensor<256x!blk.ptr<f32>>, tensor<256xi32>
+    blk.store %optrs, %prod, %mask : tensor<256x!blk.ptr<f32>>
   }
   return
 }
