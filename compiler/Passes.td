@@ -260,7 +260,7 @@ def BlkVersionPrefixMasks : Pass<"blk-version-prefix-masks", "mlir::ModuleOp"> {
     versioned but marked blkgpu.branch_free: the lowering then reads a
     vector that is off from a stand-in in global memory instead of
     branching around it, so the unrolled loads share one basic block and
-    ptxas has them all in flight at once. So is a load with no
+    ptxas has them all in flight at once. So is a load of vectors with no
     loop-variant prefix term (a row kernel's `cols < n_cols`, or a load
     outside any loop) whose mask holds over whole vectors: behind a branch,
     the loads after it waited for the computation on it.
