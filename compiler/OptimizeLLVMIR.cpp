@@ -55,11 +55,11 @@ struct FoldConstantBallots : llvm::PassInfoMixin<FoldConstantBallots> {
 /// for every value. A select of such an element (a masked read of shared
 /// memory) becomes a select of f32s, the other side fpext'ed. Only vectors read
 /// whole are widened: a load, or a phi or select of loads and constants (a
-/// masked load and its `other`); a vector assembled lane by lane (a load whose mask varies
-/// within it, as softmax_causal's) keeps fpext, as do phis of widened scalars:
-/// either made ptxas hold the elements as f32 rather than packed (causal 4096 x
-/// 12288 on 4 warps: 128 -> 162 registers, -10 %; its rows of 781: -5 %).
-/// NVPTX only: x86 widens bf16 with a shift anyway.
+/// masked load and its `other`); a vector assembled lane by lane (a load whose
+/// mask varies within it, as softmax_causal's) keeps fpext, as do phis of
+/// widened scalars: either made ptxas hold the elements as f32 rather than
+/// packed (causal 4096 x 12288 on 4 warps: 128 -> 162 registers, -10 %; its
+/// rows of 781: -5 %). NVPTX only: x86 widens bf16 with a shift anyway.
 struct WidenBF16AsBits : llvm::PassInfoMixin<WidenBF16AsBits> {
   /// How deep selects are looked through.
   static constexpr int kMaxDepth = 4;

@@ -197,7 +197,8 @@ struct BlkVersionPrefixMasksPass
     // 4096 columns on 8 warps: dy's second vector issued after y's
     // conversion, a second trip to DRAM a row). Scalar accesses keep their
     // branches: every element past the row would read the stand-in (f32
-    // rows of 781 on the H200: layernorm and softmax_masked 7 % slower).
+    // rows of 781 on the H200: layernorm and softmax_masked 6-7 % slower in
+    // one session, where the order of the runs alone made 0-3 %).
     if (load && !hasVersionableTerm(loop, mask)) {
       if (loadsWholeVectors(axis, load, /*minWidth=*/2))
         load->setAttr(blkgpu::BlkGPUDialect::kBranchFreeLoadAttrName,

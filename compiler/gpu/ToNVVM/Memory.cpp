@@ -756,14 +756,14 @@ void declareMaskedLoadStandIn(ModuleOp module, Location loc) {
   auto builder = OpBuilder::atBlockBegin(module.getBody());
   auto bytes =
       LLVM::LLVMArrayType::get(builder.getI8Type(), kMaskedLoadStandInBytes);
-  LLVM::GlobalOp::create(builder, loc, bytes, /*isConstant=*/true,
-                         LLVM::Linkage::Internal, kMaskedLoadStandIn,
-                         // Zero bytes as a string: no tensor type left
-                         // at this stage, even in an initializer.
-                         builder.getStringAttr(
-                             std::string(kMaskedLoadStandInBytes, '\0')),
-                         /*alignment=*/kMaskedLoadStandInBytes,
-                         /*addrSpace=*/1);
+  LLVM::GlobalOp::create(
+      builder, loc, bytes, /*isConstant=*/true, LLVM::Linkage::Internal,
+      kMaskedLoadStandIn,
+      // Zero bytes as a string: no tensor type left
+      // at this stage, even in an initializer.
+      builder.getStringAttr(std::string(kMaskedLoadStandInBytes, '\0')),
+      /*alignment=*/kMaskedLoadStandInBytes,
+      /*addrSpace=*/1);
 }
 
 void populateMemoryPatterns(const BlockTypeConverter &converter,
