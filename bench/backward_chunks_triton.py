@@ -36,23 +36,9 @@ def main():
     import triton
     import triton.language as tl
     from bench_common import bench_ms, copy_gbps
-
-    @triton.jit
-    def row_kernel(dx, y, dy, stride, n, BLOCK: tl.constexpr, EL: tl.constexpr):
-        row = tl.program_id(0)
-        cols = tl.arange(0, BLOCK)
-        mask = cols < n
-        if EL == 2:
-            a = tl.load(y + row * stride + cols, mask=mask, other=0.0,
-                        eviction_policy="evict_last").to(tl.float32)
-            b = tl.load(dy + row * stride + cols, mask=mask, other=0.0,
-                        eviction_policy="evict_last").to(tl.float32)
-        else:
-            a = tl.load(y + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
-            b = tl.load(dy + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
-        s = tl.sum(a * b, 0)
-        tl.store(dx + row * stride + cols, (a * (b - s)).to(dx.dtype.element_ty),
-                 mask=mask)
+    # The row read once: the eviction bench's kernel (EL 0 plain, 2
+    # evict_last; ES 0 a plain store).
+    from eviction_hints_triton import backward_kernel
 
     @triton.jit
     def chunk_kernel(dx, y, dy, stride, n, CHUNK: tl.constexpr):
@@ -99,8 +85,8 @@ def main():
             runs = []
             for w in map(int, a.warps.split(",")):
                 for el in (0, 2):
-                    runs.append((f"row w{w} L{el}", lambda w=w, el=el: row_kernel[(m,)](
-                        dx, y, dy, n, n, BLOCK=block, EL=el, num_warps=w)))
+                    runs.append((f"row w{w} L{el}", lambda w=w, el=el: backward_kernel[(m,)](
+                        dx, y, dy, n, n, BLOCK=block, EL=el, ES=0, num_warps=w)))
                 for c in map(int, a.chunks.split(",")):
                     if c * 2 > block or c < 32 * w:
                         continue

@@ -171,15 +171,6 @@ struct BlkVersionPrefixMasksPass
     return access.width >= minWidth && !access.maskVaries;
   }
 
-  /// Whether `mask` (of an access in `loop`, if any) has a prefix term
-  /// that versioning could test once (isVersionable).
-  static bool hasVersionableTerm(scf::ForOp loop, Value mask) {
-    return loop && llvm::any_of(splitMask(mask).prefixes,
-                                [&](const PrefixTerm &prefix) {
-                                  return isVersionable(loop, prefix);
-                                });
-  }
-
   /// `access` in an scf.if on its loop-variant prefix terms (file comment),
   /// if its mask has any.
   void version(const AxisAnalysis &axis, Operation *access) {
@@ -190,41 +181,40 @@ struct BlkVersionPrefixMasksPass
     auto type = dyn_cast<RankedTensorType>(mask.getType());
     if (!type || type.getRank() != 1)
       return;
-    // A load with nothing to version (its mask the same on every row, as
-    // a row kernel's `cols < n_cols`) whose mask holds over whole vectors
-    // needs no branch either: behind one, the next load waited for the
-    // computation on the one before (softmax_backward's y and dy, bf16
-    // 4096 columns on 8 warps: dy's second vector issued after y's
-    // conversion, a second trip to DRAM a row). Scalar accesses keep their
-    // branches: every element past the row would read the stand-in (f32
-    // rows of 781 on the H200: layernorm and softmax_masked 6-7 % slower in
-    // one session, where the order of the runs alone made 0-3 %).
-    if (load && !hasVersionableTerm(loop, mask)) {
-      if (loadsWholeVectors(axis, load, /*minWidth=*/2))
-        load->setAttr(blkgpu::BlkGPUDialect::kBranchFreeLoadAttrName,
-                      UnitAttr::get(load.getContext()));
-      return;
-    }
-    if (!loop)
-      return;
-    // Two copies of an access of many elements a thread cost more than the
-    // fast one saves where the term rarely holds (bf16 causal softmax, 4096
-    // x 12288 on 4 warps, 128 elements a thread: 1.29 -> 1.22 x copy).
-    if (std::optional<Layout1D> layout = linearLayoutOf(type);
-        layout && layout->perThread() > kMaxElementsPerThread)
-      return;
+    auto markBranchFree = [&] {
+      load->setAttr(blkgpu::BlkGPUDialect::kBranchFreeLoadAttrName,
+                    UnitAttr::get(load.getContext()));
+    };
     // The mask's terms (compiler/MaskTerms.h): the versionable prefixes,
     // and the rest, which the fast access keeps.
     MaskTerms split = splitMask(mask);
     SmallVector<PrefixTerm> terms;
     SmallVector<Value> rest(split.perLine);
     for (const PrefixTerm &prefix : split.prefixes) {
-      if (isVersionable(loop, prefix))
+      if (loop && isVersionable(loop, prefix))
         terms.push_back(prefix);
       else
         rest.push_back(prefix.term);
     }
-    if (terms.empty())
+    // A load with nothing to version (its mask the same on every row, as
+    // a row kernel's `cols < n_cols`, or outside any loop) whose mask holds
+    // over whole vectors needs no branch either: behind one, the next load
+    // waited for the computation on the one before (softmax_backward's y
+    // and dy, bf16 4096 columns on 8 warps: dy's second vector issued after
+    // y's conversion, a second trip to DRAM a row). Scalar accesses keep
+    // their branches: every element past the row would read the stand-in
+    // (f32 rows of 781 on the H200: layernorm and softmax_masked 6-7 %
+    // slower in one session, where the order of the runs alone made 0-3 %).
+    if (terms.empty()) {
+      if (load && loadsWholeVectors(axis, load, /*minWidth=*/2))
+        markBranchFree();
+      return;
+    }
+    // Two copies of an access of many elements a thread cost more than the
+    // fast one saves where the term rarely holds (bf16 causal softmax, 4096
+    // x 12288 on 4 warps, 128 elements a thread: 1.29 -> 1.22 x copy).
+    if (std::optional<Layout1D> layout = linearLayoutOf(type);
+        layout && layout->perThread() > kMaxElementsPerThread)
       return;
     // A load whose mask holds over whole vectors, in a loop of a known trip
     // count (which LLVM unrolls), needs no version: lowered without a branch
@@ -236,8 +226,7 @@ struct BlkVersionPrefixMasksPass
     // mask at all, is cheaper (softmax_online, H200: 0-2.5 % slower without
     // it).
     if (load && hasConstantTripCount(loop) && loadsWholeVectors(axis, load)) {
-      load->setAttr(blkgpu::BlkGPUDialect::kBranchFreeLoadAttrName,
-                    UnitAttr::get(load.getContext()));
+      markBranchFree();
       return;
     }
     llvm::append_range(rest, split.perElement);

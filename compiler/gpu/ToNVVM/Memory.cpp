@@ -54,19 +54,10 @@ Value otherChunk(OpBuilder &builder, Location loc, ValueRange other,
 /// Whether lanes k .. k + width - 1 of `other` (none: zeros) are all zero
 /// bits, as the masked-load stand-in's bytes read.
 static bool otherIsZeroBits(ValueRange other, int64_t k, int64_t width) {
-  if (other.empty())
-    return true;
-  for (int64_t j = 0; j < width; ++j) {
-    Attribute value;
-    if (!matchPattern(other[k + j], m_Constant(&value)))
-      return false;
-    if (auto f = dyn_cast<FloatAttr>(value); f && f.getValue().isPosZero())
-      continue;
-    if (auto i = dyn_cast<IntegerAttr>(value); i && i.getValue().isZero())
-      continue;
-    return false;
-  }
-  return true;
+  return other.empty() || llvm::all_of(other.slice(k, width), [](Value v) {
+           return matchPattern(v, m_PosZeroFloat()) ||
+                  matchPattern(v, m_Zero());
+         });
 }
 
 Value loadVector(OpBuilder &builder, Location loc, Type element, int64_t width,
