@@ -254,7 +254,9 @@ std::optional<int64_t> integerValue(const Arg &arg) {
   }
 }
 
-int64_t bucketedKeyValue(KeyBucket bucket, int64_t value) {
+/// `value` as `bucket` enters a key: next_power_of_2 of a positive value
+/// for PowerOfTwo, else the value.
+static int64_t bucketedKeyValue(KeyBucket bucket, int64_t value) {
   return bucket == KeyBucket::PowerOfTwo && value > 0
              ? int64_t(llvm::PowerOf2Ceil(uint64_t(value)))
              : value;

@@ -116,10 +116,6 @@ struct TuningKeyArg {
 /// An integer argument's value (scalars and constexprs), if it is one.
 std::optional<int64_t> integerValue(const Arg &arg);
 
-/// `value` as `bucket` enters a key: next_power_of_2 of a positive value
-/// for PowerOfTwo, else the value.
-int64_t bucketedKeyValue(KeyBucket bucket, int64_t value);
-
 /// "n_rows=4096;": how key argument `arg` with value `value` (bucketed)
 /// enters a tuning key, or an operation's choice key.
 std::string keyArgText(const TuningKeyArg &arg, int64_t value);
