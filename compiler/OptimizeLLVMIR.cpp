@@ -246,7 +246,7 @@ llvm::Error optimizeLLVMIR(llvm::Module &module, llvm::TargetMachine &machine) {
         [widen](llvm::ModulePassManager &passes, llvm::OptimizationLevel,
                 llvm::ThinOrFullLTOPhase) {
           widen(passes);
-          // Last: nothing after it hoists the copies again.
+          // Last: O3's passes before it still see a plain multiply.
           passes.addPass(
               llvm::createModuleToFunctionPassAdaptor(WideMulOfSExts()));
         });
