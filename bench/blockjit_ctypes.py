@@ -41,7 +41,8 @@ class _Options(ctypes.Structure):
                 ("autotune", ctypes.c_int32),
                 ("programs_per_cta", ctypes.c_int32),
                 ("load_eviction", ctypes.c_int32),
-                ("store_eviction", ctypes.c_int32)]
+                ("store_eviction", ctypes.c_int32),
+                ("max_registers", ctypes.c_int32)]
 
 
 class KernelInfo(ctypes.Structure):
@@ -202,13 +203,13 @@ class Blockjit:
 
     def _prepare(self, args, grid, num_warps, num_stages, target, stream,
                  num_ctas=1, autotune=False, programs_per_cta=1,
-                 load_eviction="normal"):
+                 load_eviction="normal", max_registers=0):
         c_args = (_Arg * len(args))(*[self._arg(a) for a in args])
         grid = tuple(grid) + (1,) * (3 - len(grid))
         options = _Options((ctypes.c_int32 * 3)(*grid), num_warps, num_stages,
                            self.TARGETS[target], stream or None, num_ctas,
                            1 if autotune else 0, programs_per_cta,
-                           self.EVICTIONS[load_eviction])
+                           self.EVICTIONS[load_eviction], 0, max_registers)
         return c_args, options
 
     def launch(self, kernel, args, grid=(1,), num_warps=4, num_stages=1,
@@ -226,14 +227,16 @@ class Blockjit:
 
     def prepare(self, kernel, args, grid=(1,), num_warps=4, num_stages=1,
                 target="auto", num_ctas=1, autotune=False, stream=None,
-                programs_per_cta=1, load_eviction="normal"):
+                programs_per_cta=1, load_eviction="normal", max_registers=0):
         """A Prepared launch of `kernel` for arguments like `args` (all of
         them, constexprs included); autotune=True tunes it (on `stream`) and
         takes the tuner's grid. load_eviction: the hint of every load
-        without one of its own (normal, evict_first, evict_last)."""
+        without one of its own (normal, evict_first, evict_last);
+        max_registers: a thread's register cap (0: none)."""
         c_args, options = self._prepare(args, grid, num_warps, num_stages,
                                         target, stream, num_ctas, autotune,
-                                        programs_per_cta, load_eviction)
+                                        programs_per_cta, load_eviction,
+                                        max_registers)
         handle = ctypes.c_void_p()
         if self._lib.blockjit_prepare(kernel.encode(), c_args, len(args),
                                       ctypes.byref(options), ctypes.byref(handle)):

@@ -350,8 +350,14 @@ def ConvertBlkToLLVMGPU : Pass<"convert-blk-to-llvm-gpu", "mlir::ModuleOp"> {
     polynomial approximations, exp2 stays ex2.approx, and a math op left
     without a lowering is an error naming it (compiler/MathLowering.h). scf
     becomes cf last-first per block, which keeps the rewrite linear in the
-    size of the kernel.
+    size of the kernel. With `max-registers` = N > 0 kernels also carry
+    `nvvm.maxnreg` = N (PTX's `.maxnreg`: ptxas gives a thread at most N
+    registers, spilling the rest; CompileOptions::maxRegisters).
   }];
+  let options = [
+    Option<"maxRegisters", "max-registers", "int", "0",
+           "registers a thread may take at most (0: ptxas's choice)">
+  ];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
                            "mlir::cf::ControlFlowDialect",
                            "mlir::arith::ArithDialect"];

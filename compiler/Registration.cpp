@@ -69,6 +69,11 @@ struct GPUPipelineOptions : mlir::PassPipelineOptions<GPUPipelineOptions> {
   Option<int, CudaArchParser> smArch{
       *this, "sm", llvm::cl::desc("CUDA arch sm_XX (checked, unused by MLIR)"),
       llvm::cl::init(90)};
+  Option<int> maxRegisters{
+      *this, "max-registers",
+      llvm::cl::desc("registers a thread may take at most (0: ptxas's "
+                     "choice, else 24..255)"),
+      llvm::cl::init(CompileOptions().maxRegisters)};
   Option<std::string, EvictionParser> loads{
       *this, "loads",
       llvm::cl::desc("eviction hint of loads without one (normal, "
@@ -86,6 +91,7 @@ struct GPUPipelineOptions : mlir::PassPipelineOptions<GPUPipelineOptions> {
     options.target = Target::cuda(smArch);
     options.numWarps = numWarps;
     options.numStages = numStages;
+    options.maxRegisters = maxRegisters;
     // Checked by EvictionParser.
     options.loadEviction =
         llvm::cantFail(parseDefaultEviction(loads.getValue()));

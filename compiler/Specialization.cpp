@@ -65,6 +65,8 @@ std::string CompileOptions::str() const {
     text += ",ctas=" + std::to_string(numCTAs);
   if (programsPerCTA > 1)
     text += ",programs=" + std::to_string(programsPerCTA);
+  if (maxRegisters)
+    text += ",maxnreg=" + std::to_string(maxRegisters);
   return text + evictionSuffix() + "|" + target.str();
 }
 
@@ -112,6 +114,15 @@ llvm::Error checkProgramsPerCTA(int programsPerCTA, int numWarps, int numCTAs) {
   return llvm::Error::success();
 }
 
+llvm::Error checkMaxRegisters(int maxRegisters) {
+  if (maxRegisters != 0 &&
+      (maxRegisters < kMinRegisterCap || maxRegisters > kMaxRegisterCap))
+    return optionError(llvm::formatv(
+        "max_registers must be 0 (no cap) or in {0}..{1}, got {2}",
+        kMinRegisterCap, kMaxRegisterCap, maxRegisters));
+  return llvm::Error::success();
+}
+
 llvm::Error validate(const CompileOptions &options) {
   if (llvm::Error error = checkNumWarps(options.numWarps))
     return error;
@@ -121,6 +132,8 @@ llvm::Error validate(const CompileOptions &options) {
     return error;
   if (llvm::Error error = checkProgramsPerCTA(
           options.programsPerCTA, options.numWarps, options.numCTAs))
+    return error;
+  if (llvm::Error error = checkMaxRegisters(options.maxRegisters))
     return error;
   return backendFor(options.target.kind).checkOptions(options);
 }
@@ -136,8 +149,8 @@ size_t SpecializationKey::hash() const {
       llvm::hash_combine_range(divisibility.begin(), divisibility.end()),
       llvm::hash_combine_range(ranges.begin(), ranges.end()), options.numWarps,
       options.numStages, options.numCTAs, options.programsPerCTA,
-      options.loadEviction, options.storeEviction, options.target.kind,
-      options.target.smArch);
+      options.loadEviction, options.storeEviction, options.maxRegisters,
+      options.target.kind, options.target.smArch);
 }
 
 std::string
@@ -159,6 +172,8 @@ SpecializationKey::str(llvm::StringRef kernelName,
     os << ",ctas=" << options.numCTAs;
   if (options.programsPerCTA > 1)
     os << ",programs=" << options.programsPerCTA;
+  if (options.maxRegisters)
+    os << ",maxnreg=" << options.maxRegisters;
   os << options.evictionSuffix();
   // "div16=" always (the common case reads as Triton's), the smaller
   // divisors only where an argument has one.

@@ -61,6 +61,10 @@ inline constexpr int kMaxNumCTAs = 16;
 inline constexpr int kMaxProgramsPerCTA = 16;
 /// Threads of one CTA (CUDA's limit).
 inline constexpr int kMaxThreadsPerCTA = 1024;
+/// The range of a register cap (PTX's .maxnreg; ptxas allocates 255 at
+/// most, and a thread needs a few for its indices and addresses).
+inline constexpr int kMinRegisterCap = 24;
+inline constexpr int kMaxRegisterCap = 255;
 
 /// The L2 eviction priority a kernel's global loads, or its stores, take
 /// where the source gives none (blk-default-eviction): Triton's
@@ -97,13 +101,19 @@ struct CompileOptions {
   /// carry no hint of their own (Normal: none).
   DefaultEviction loadEviction = DefaultEviction::Normal;
   DefaultEviction storeEviction = DefaultEviction::Normal;
+  /// GPU: the most 32-bit registers ptxas may give a thread (PTX's
+  /// .maxnreg, Triton's maxnreg), in kMinRegisterCap..kMaxRegisterCap; 0 =
+  /// ptxas's choice. A cap that lets one more CTA on an SM can be faster
+  /// despite spills; the autotuner tries it where registers bind. The CPU
+  /// ignores it.
+  int maxRegisters = 0;
 
   bool operator==(const CompileOptions &) const = default;
   /// ",loads=evict_last,stores=evict_first", each part only where it is not
   /// Normal: how keys and configs name the eviction options.
   std::string evictionSuffix() const;
   /// "warps=8,stages=1|cuda:sm_90" (",ctas=N" and ",programs=N" when N > 1,
-  /// then evictionSuffix()).
+  /// ",maxnreg=N" when set, then evictionSuffix()).
   std::string str() const;
 };
 
@@ -115,6 +125,8 @@ llvm::Error checkNumCTAs(int numCTAs);
 /// threads of numWarps warps each, nor a cluster.
 llvm::Error checkProgramsPerCTA(int programsPerCTA, int numWarps = 1,
                                 int numCTAs = 1);
+/// 0, or kMinRegisterCap..kMaxRegisterCap.
+llvm::Error checkMaxRegisters(int maxRegisters);
 
 /// Success if every option is in range and the target's backend can compile
 /// for it (e.g. a known sm arch), else an error naming the option.

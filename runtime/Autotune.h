@@ -77,14 +77,19 @@ struct TuningConfig {
   /// The eviction hints of accesses without one (LaunchOptions).
   DefaultEviction loadEviction = DefaultEviction::Normal;
   DefaultEviction storeEviction = DefaultEviction::Normal;
+  /// A thread's register cap (LaunchOptions::maxRegisters; 0: none). Tuning
+  /// adds capped neighbours of its fastest configs by itself
+  /// (registerCapForOneMoreCTA).
+  int maxRegisters = 0;
 
   bool operator==(const TuningConfig &) const = default;
   /// "warps=8,stages=2,ctas=1,CHUNK=4096,grid:ROWS=1" (",programs=N" after
-  /// ctas when N > 1, then ",loads=evict_last" and ",stores=evict_first"
-  /// where set): how entries, messages and results name it.
+  /// ctas when N > 1, ",maxnreg=N" where capped, then ",loads=evict_last"
+  /// and ",stores=evict_first" where set): how entries, messages and
+  /// results name it.
   std::string str() const;
   /// Sets the launch options this config chooses (warps, stages, CTAs,
-  /// programs per CTA, eviction hints) in `options`.
+  /// programs per CTA, register cap, eviction hints) in `options`.
   void applyTo(LaunchOptions &options) const;
   /// The value of grid parameter `name`, or `otherwise`.
   int64_t gridParam(llvm::StringRef name, int64_t otherwise = 0) const;
@@ -240,6 +245,23 @@ private:
 /// `ranked`, in rank order.
 std::vector<size_t> timedConfigs(const AutotuneSpec &spec,
                                  llvm::ArrayRef<TuningConfig> ranked);
+
+/// The register cap at which a kernel of `resources` (compiled without
+/// one) fits one more CTA on an SM, where its registers are what bounds its
+/// CTAs an SM; 0 where they are not, or where the cap would take more than
+/// a third of its registers (the spills would cost more than the extra CTA
+/// gains). After its first pass and refine rounds, tuning times each of its
+/// fastest configs again with this cap (Triton leaves maxnreg to the user):
+/// ptxas's register count can land just past an occupancy step (168
+/// registers, 3 CTAs of 4 warps an SM, where 128 fit 4 without a spill).
+int registerCapForOneMoreCTA(const KernelResources &resources);
+
+/// The config a tuning entry's first line (`line`, "config " and a
+/// config's str()) names among `reachable`, or one of those with the
+/// register cap the line names (tuning adds caps by itself); none if it
+/// names neither.
+std::optional<TuningConfig>
+storedConfigAmong(llvm::StringRef line, llvm::ArrayRef<TuningConfig> reachable);
 
 /// Rounds of `refine` tuning runs at most (each times the new neighbours of
 /// the best three configs so far).

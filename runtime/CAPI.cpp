@@ -88,6 +88,7 @@ bool convertOptions(const blockjit_launch_options *options,
     launchOptions.numCTAs = options->num_ctas;
   if (options->programs_per_cta)
     launchOptions.programsPerCTA = options->programs_per_cta;
+  launchOptions.maxRegisters = options->max_registers;
   auto eviction = [](const char *field, int32_t value, DefaultEviction &into) {
     switch (value) {
     case BLOCKJIT_EVICTION_NORMAL:
@@ -201,6 +202,7 @@ std::string configText(const KernelDef &kernel, const LaunchOptions &o,
   chosen.programsPerCTA = o.programsPerCTA;
   chosen.loadEviction = o.loadEviction;
   chosen.storeEviction = o.storeEviction;
+  chosen.maxRegisters = o.maxRegisters;
   std::string config = chosen.str();
   for (size_t i = 0, c = 0; i < kernel.params().size(); ++i)
     if (kernel.params()[i].kind == ParamKind::Constexpr && i < args.size())
@@ -269,12 +271,13 @@ int blockjit_warmup(const char *kernel, const blockjit_arg *args,
 }
 
 // The C structs' layout is the ABI bench/blockjit_ctypes.py mirrors: fields
-// are only ever appended (store_eviction last), and a change here must be
+// are only ever appended (max_registers last), and a change here must be
 // made there too.
 static_assert(sizeof(blockjit_launch_options) == 56 &&
                   offsetof(blockjit_launch_options, stream) == 24 &&
                   offsetof(blockjit_launch_options, programs_per_cta) == 40 &&
-                  offsetof(blockjit_launch_options, store_eviction) == 48,
+                  offsetof(blockjit_launch_options, store_eviction) == 48 &&
+                  offsetof(blockjit_launch_options, max_registers) == 52,
               "blockjit_launch_options changed: update blockjit_ctypes.py");
 static_assert(sizeof(blockjit_kernel_info) == 32 &&
                   offsetof(blockjit_kernel_info, programs_per_cta) == 28,

@@ -106,9 +106,13 @@ specializationFor(const KernelDef &kernel, const LaunchOptions &options,
   // The CPU runs each program alone: one specialization whatever is asked.
   key.options.programsPerCTA =
       target->kind == TargetKind::CPU ? 1 : options.programsPerCTA;
+  // A cap out of range is the caller's error on either target.
+  if (llvm::Error error = checkMaxRegisters(options.maxRegisters))
+    return std::move(error);
   if (target->kind != TargetKind::CPU) {
     key.options.loadEviction = options.loadEviction;
     key.options.storeEviction = options.storeEviction;
+    key.options.maxRegisters = options.maxRegisters;
   }
   // Per runtime argument: its value where it is an integer.
   llvm::SmallVector<std::optional<int64_t>, 8> integers;

@@ -108,6 +108,9 @@ struct LaunchOptions {
   /// gives none (CompileOptions::loadEviction); the CPU ignores them.
   DefaultEviction loadEviction = DefaultEviction::Normal;
   DefaultEviction storeEviction = DefaultEviction::Normal;
+  /// GPU: registers a thread may take at most (CompileOptions::maxRegisters;
+  /// 0: ptxas's choice). Checked on every target; the CPU ignores it.
+  int maxRegisters = 0;
   /// Where to run; unset: $BLOCKJIT_TARGET (cpu|cuda), else the GPU when a
   /// CUDA driver and device are present, else the CPU.
   std::optional<TargetKind> target;

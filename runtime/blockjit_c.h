@@ -80,6 +80,9 @@ typedef struct blockjit_launch_options {
    * configs choose it); another value is an error */
   int32_t load_eviction;
   int32_t store_eviction;
+  /* 0: none; else registers a thread may take at most, 24..255 (GPU: PTX's
+   * .maxnreg; ignored with autotune, whose configs choose it) */
+  int32_t max_registers;
 } blockjit_launch_options;
 
 typedef struct blockjit_kernel_info {

@@ -2,6 +2,7 @@
 #include "compiler/BlkToLLVMCommon.h"
 #include "compiler/MathLowering.h"
 #include "compiler/Passes.h"
+#include "compiler/Specialization.h"
 #include "compiler/gpu/Layout.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -31,9 +32,14 @@ namespace {
 
 struct ConvertBlkToLLVMGPU
     : blockjit::impl::ConvertBlkToLLVMGPUBase<ConvertBlkToLLVMGPU> {
+  using ConvertBlkToLLVMGPUBase::ConvertBlkToLLVMGPUBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
+    if (llvm::Error error = checkMaxRegisters(maxRegisters)) {
+      module.emitError() << llvm::toString(std::move(error));
+      return signalPassFailure();
+    }
     auto warps = module->getAttrOfType<IntegerAttr>(kNumWarpsAttr);
     if (!warps) {
       module.emitError() << "run blk-assign-layouts first (no " << kNumWarpsAttr
@@ -76,6 +82,10 @@ struct ConvertBlkToLLVMGPU
                       UnitAttr::get(context));
       kernel->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                       DenseI32ArrayAttr::get(context, {threads, 1, 1}));
+      if (maxRegisters > 0)
+        kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                        IntegerAttr::get(IntegerType::get(context, 32),
+                                         int32_t(maxRegisters)));
       // No nvvm.cluster_dim for a program on a cluster: the launch names
       // the cluster (the runtime reads blkgpu.num_ctas into the artifact);
       // kernels with .reqnctapercluster do not launch under compute-sanitizer.

@@ -56,8 +56,9 @@ void addNVVMStagePasses(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(createCSEPass());
 }
 
-void addLLVMStagePasses(OpPassManager &pm, const CompileOptions &) {
-  pm.addPass(createConvertBlkToLLVMGPU());
+void addLLVMStagePasses(OpPassManager &pm, const CompileOptions &options) {
+  pm.addPass(createConvertBlkToLLVMGPU(
+      ConvertBlkToLLVMGPUOptions{options.maxRegisters}));
   pm.addPass(createCanonicalizerPass());
 }
 

@@ -207,6 +207,9 @@ void addDefaultEvictionCases(std::vector<Case> &cases);
 void addPrefixMasksCases(std::vector<Case> &cases);
 /// Hinted loads and stores of every access width (CasesEviction.cpp).
 void addEvictionCases(std::vector<Case> &cases);
+/// Copies of the row kernels' and columns' cases with a register cap
+/// (CasesRegisterCap.cpp).
+void addRegisterCapCases(std::vector<Case> &cases);
 
 } // namespace blockjit::difftest
 

@@ -1266,6 +1266,7 @@ const std::vector<Case> &allCases() {
     addPrefixMasksCases(all);
     addEvictionCases(all);
     addDefaultEvictionCases(all);
+    addRegisterCapCases(all);
     // Names must be unique: the cast loop makes one per (from, to) pair.
     std::map<std::string, int> seen;
     for (Case &c : all)

@@ -291,6 +291,7 @@ SpecializationKey keyFor(const Case &c, Target target) {
   key.options.programsPerCTA = c.programsPerCTA;
   key.options.loadEviction = c.loadEviction;
   key.options.storeEviction = c.storeEviction;
+  key.options.maxRegisters = c.maxRegisters;
   return key;
 }
 

@@ -150,6 +150,7 @@ llvm::Expected<Buffers> runOn(TargetKind target, const Case &c) {
   options.programsPerCTA = c.programsPerCTA;
   options.loadEviction = c.loadEviction;
   options.storeEviction = c.storeEviction;
+  options.maxRegisters = c.maxRegisters;
   options.target = target;
   if (llvm::Error e = launch(*c.kernel, options, args))
     return std::move(e);

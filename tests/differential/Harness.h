@@ -78,6 +78,8 @@ struct Case {
   /// The config's eviction hints (the CPU target ignores them).
   DefaultEviction loadEviction = DefaultEviction::Normal;
   DefaultEviction storeEviction = DefaultEviction::Normal;
+  /// The config's register cap (0: none; the CPU target ignores it).
+  int maxRegisters = 0;
   /// Turns the initial buffers (already rounded to their types) into the
   /// expected final ones; the harness rounds the result to the types too.
   std::function<void(Buffers &)> reference;

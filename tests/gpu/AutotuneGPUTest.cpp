@@ -81,6 +81,64 @@ TEST(GPUAutotune, SoftmaxIsTimedThenReadFromTheDisk) {
   EXPECT_EQ(again.tuningsRun(), 0);
 }
 
+// Where registers keep a CTA off each SM, tuning also times its fastest
+// configs capped (registerCapForOneMoreCTA): softmax's rows of 8000 f32 on
+// 1 or 2 warps take far more registers than 4 CTAs of them leave. Each
+// config whose resources give a cap is timed capped, or skipped saying why
+// (the driver's occupancy shows no extra CTA); the tuned launch is right
+// either way, and a new tuner reads the same config back from the disk.
+TEST(GPUAutotune, RegisterBoundConfigsAreTimedCapped) {
+  REQUIRE_GPU();
+  ScopedCacheDirectory cache;
+  const int rows = 300, cols = 8000;
+  std::vector<float> host = rowsOf(rows, cols), result(host.size());
+  auto in = DeviceBuffer::copyOf(TargetKind::CUDA, llvm::ArrayRef(host));
+  auto out = DeviceBuffer::allocate(TargetKind::CUDA, host.size() * 4);
+  ASSERT_TRUE(in && out);
+  std::vector<Arg> args = {
+      out->arg<float>(), in->arg<float>(), cols, cols, rows, cols,
+      Constexpr(8192)};
+  AutotuneSpec spec;
+  spec.configs = {{1, 1, 1, {}}, {2, 1, 1, {}}};
+  spec.grid = [](const TuningConfig &, const KernelResources &,
+                 llvm::ArrayRef<Arg>) { return Grid{rows}; };
+  spec.repetitions = 5;
+  Autotuner tuner(examples::softmax(), spec);
+  auto tuned = tuner.choose(onGPU(), args);
+  ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
+  int caps = 0;
+  for (const TuningConfig &config : spec.configs) {
+    LaunchOptions options = onGPU();
+    config.applyTo(options);
+    auto resources = warmup(tuner.kernel(), options, args);
+    ASSERT_TRUE(bool(resources)) << llvm::toString(resources.takeError());
+    TuningConfig capped = config;
+    capped.maxRegisters = registerCapForOneMoreCTA(*resources);
+    if (!capped.maxRegisters)
+      continue;
+    ++caps;
+    bool timed = false, skipped = false;
+    for (auto &[c, ms] : tuned->result->timings)
+      timed |= c == capped;
+    for (auto &[c, why] : tuned->result->skipped)
+      skipped |= c == capped && why.find("still") != std::string::npos;
+    EXPECT_TRUE(timed || skipped)
+        << capped.str() << " (" << resources->registers << " registers, "
+        << resources->maxProgramsPerProcessor << " CTAs an SM uncapped)";
+  }
+  EXPECT_GE(caps, 1) << "no config here has its CTAs an SM bound by registers";
+  ASSERT_FALSE(bool(tuner.launch(onGPU(), args)));
+  ASSERT_FALSE(bool(executorFor(TargetKind::CUDA).synchronize(0)));
+  ASSERT_FALSE(bool(out->download(result)));
+  expectSoftmax(host, result, rows, cols);
+
+  Autotuner again(examples::softmax(), spec);
+  auto fromDisk = again.choose(onGPU(), args);
+  ASSERT_TRUE(bool(fromDisk)) << llvm::toString(fromDisk.takeError());
+  EXPECT_TRUE(fromDisk->result->fromDiskCache);
+  EXPECT_EQ(fromDisk->result->config, tuned->result->config);
+}
+
 TEST(GPUAutotune, RestoredDeviceBufferKeepsItsContents) {
   REQUIRE_GPU();
   ScopedCacheDirectory cache;

@@ -139,6 +139,79 @@ TEST(TuningConfig, NamedConstexprsAndGridParamsReadAndSet) {
   EXPECT_EQ(options.loadEviction, DefaultEviction::Last);
   EXPECT_EQ(options.storeEviction, DefaultEviction::First);
   EXPECT_FALSE(hinted == config);
+  TuningConfig capped = hinted;
+  capped.maxRegisters = 128;
+  EXPECT_EQ(capped.str(),
+            "warps=4,stages=2,ctas=1,maxnreg=128,loads="
+            "evict_last,stores=evict_first,BLOCK=1024,grid:ROWS=8");
+  capped.applyTo(options);
+  EXPECT_EQ(options.maxRegisters, 128);
+  EXPECT_FALSE(capped == hinted);
+}
+
+namespace {
+/// Resources of a kernel of `warps` warps a CTA (`programs` programs of
+/// warps / programs each) taking `registers` a thread, `ctas` of them an SM.
+KernelResources residentWith(int registers, int warps, int ctas,
+                             int programs = 1) {
+  KernelResources resources;
+  resources.registers = registers;
+  resources.threadsPerProgram = 32 * warps / programs;
+  resources.programsPerCTA = programs;
+  resources.maxProgramsPerProcessor = ctas * programs;
+  return resources;
+}
+} // namespace
+
+// The cap that fits one more CTA an SM where registers bound the CTAs
+// (64K registers an SM, 8 a thread at a time): 168 registers keep 4-warp
+// CTAs to 3 an SM, 128 fit 4; none where threads or shared memory bound
+// them (fewer CTAs than registers allow), or where the cap would take more
+// than a third of the registers.
+TEST(RegisterCap, OneMoreCTAWhereRegistersBindIt) {
+  EXPECT_EQ(registerCapForOneMoreCTA(residentWith(168, 4, 3)), 128);
+  // 161..168 all take 168 a thread.
+  EXPECT_EQ(registerCapForOneMoreCTA(residentWith(161, 4, 3)), 128);
+  // 8 warps of 40: 6 CTAs; 7 need 32 or fewer.
+  EXPECT_EQ(registerCapForOneMoreCTA(residentWith(40, 8, 6)), 32);
+  // 16 warps of 80: 1 CTA; 2 need 64 (more than two thirds of 80).
+  EXPECT_EQ(registerCapForOneMoreCTA(residentWith(80, 16, 1)), 64);
+  // Two programs of 4 warps a CTA count as one CTA of 8 warps.
+  EXPECT_EQ(registerCapForOneMoreCTA(residentWith(40, 8, 6, 2)), 32);
+  // Shared memory keeps it to 2 CTAs where registers would allow 3.
+  EXPECT_EQ(registerCapForOneMoreCTA(residentWith(168, 4, 2)), 0);
+  // 8 warps of 255: one CTA; two would need 128, half the registers.
+  EXPECT_EQ(registerCapForOneMoreCTA(residentWith(255, 8, 1)), 0);
+  // 1024-thread CTAs of 32 registers: 2 an SM; 3 would need 16 registers,
+  // below the least cap.
+  EXPECT_EQ(registerCapForOneMoreCTA(residentWith(32, 32, 2)), 0);
+  // 1-warp CTAs of 24 registers: the SM's 32 CTAs bind, not registers.
+  EXPECT_EQ(registerCapForOneMoreCTA(residentWith(24, 1, 32)), 0);
+  EXPECT_EQ(registerCapForOneMoreCTA(KernelResources()), 0);
+}
+
+// A tuning entry names a config reachable from the spec, or one of those
+// with the cap tuning gave it; anything else names none (and is tuned
+// again).
+TEST(RegisterCap, StoredEntryNamesAReachableConfigOrItCapped) {
+  std::vector<TuningConfig> reachable = {{4, 1, 1, {{"BLOCK", 1024}}},
+                                         {8, 2, 1, {{"BLOCK", 2048}}}};
+  reachable[1].loadEviction = DefaultEviction::Last;
+  auto named = [&](llvm::StringRef line) {
+    return storedConfigAmong(line, reachable);
+  };
+  EXPECT_EQ(named("config warps=4,stages=1,ctas=1,BLOCK=1024"), reachable[0]);
+  TuningConfig capped = reachable[1];
+  capped.maxRegisters = 128;
+  ASSERT_EQ(capped.str(),
+            "warps=8,stages=2,ctas=1,maxnreg=128,loads=evict_last,BLOCK=2048");
+  EXPECT_EQ(named("config " + capped.str()), capped);
+  EXPECT_EQ(named("config warps=8,stages=1,ctas=1,maxnreg=128,BLOCK=2048"),
+            std::nullopt);
+  EXPECT_EQ(named("config warps=4,stages=1,ctas=1,maxnreg=,BLOCK=1024"),
+            std::nullopt);
+  EXPECT_EQ(named("config warps=4,stages=1,ctas=1,BLOCK=512"), std::nullopt);
+  EXPECT_EQ(named(""), std::nullopt);
 }
 
 // The row tuner's eviction neighbour: loads evict_last of a one-CTA config

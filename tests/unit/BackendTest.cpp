@@ -79,6 +79,18 @@ TEST(Backend, OptionsAreCheckedBeforeAnyWork) {
   options.numWarps = 6;
   EXPECT_EQ(llvm::toString(validate(options)),
             "num_warps must be a power of two in 1..32, got 6");
+  // A register cap: 0 (none) or 24..255, on either target.
+  options = CompileOptions();
+  for (int cap : {0, 24, 128, 255}) {
+    options.maxRegisters = cap;
+    EXPECT_FALSE(bool(validate(options))) << cap;
+  }
+  for (int cap : {-1, 23, 256}) {
+    options.maxRegisters = cap;
+    EXPECT_EQ(llvm::toString(validate(options)),
+              "max_registers must be 0 (no cap) or in 24..255, got " +
+                  std::to_string(cap));
+  }
 }
 
 // Each backend's fingerprint names what its artifacts depend on beyond the

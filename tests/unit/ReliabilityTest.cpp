@@ -334,6 +334,26 @@ TEST(CABI, OptionOutsideItsEnumIsAnError) {
       << blockjit_last_error();
 }
 
+// A register cap reaches the launch: in range it runs (the CPU ignores it),
+// out of range it is an error naming the range on every target.
+TEST(CABI, RegisterCapOutOfRangeIsAnError) {
+  VectorAddCArgs vectorAdd;
+  blockjit_arg *args = vectorAdd.args;
+  blockjit_launch_options options = cOptions();
+  options.max_registers = 64;
+  EXPECT_EQ(blockjit_launch("vector_add", args, 5, &options), 0)
+      << blockjit_last_error();
+  for (int32_t cap : {8, 256}) {
+    options.max_registers = cap;
+    EXPECT_EQ(blockjit_launch("vector_add", args, 5, &options), 1);
+    EXPECT_TRUE(contains(blockjit_last_error(),
+                         "max_registers must be 0 (no cap) or in 24..255, "
+                         "got " +
+                             std::to_string(cap)))
+        << blockjit_last_error();
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // BLOCKJIT_DUMP_DIR that cannot be written
 //===----------------------------------------------------------------------===//

@@ -170,6 +170,7 @@ TEST(SpecializationKey, EveryFieldChangesEquality) {
            [](auto &k) { k.options.loadEviction = DefaultEviction::Last; }},
           {"storeEviction",
            [](auto &k) { k.options.storeEviction = DefaultEviction::First; }},
+          {"maxRegisters", [](auto &k) { k.options.maxRegisters = 128; }},
           {"target kind",
            [](auto &k) { k.options.target.kind = TargetKind::CPU; }},
           {"target arch", [](auto &k) { k.options.target.smArch = 80; }},
@@ -286,6 +287,13 @@ TEST(KeyString, FollowsEveryField) {
   EXPECT_EQ(specializationName(*kernel, key),
             "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3,"
             "ctas=2,loads=evict_last,stores=evict_first|div16=|cpu]");
+  key.options.maxRegisters = 128;
+  EXPECT_EQ(specializationName(*kernel, key),
+            "softmax[f16,f16,i32,i32,i32,i32|BLOCK_SIZE=128|warps=2,stages=3,"
+            "ctas=2,maxnreg=128,loads=evict_last,stores=evict_first|div16=|"
+            "cpu]");
+  EXPECT_EQ(key.options.str(), "warps=2,stages=3,ctas=2,maxnreg=128,loads="
+                               "evict_last,stores=evict_first|cpu");
 }
 
 // The eviction option's names: each parses back to itself; anything else

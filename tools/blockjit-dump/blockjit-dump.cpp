@@ -62,6 +62,11 @@ static cl::opt<std::string>
                   cl::desc("eviction hint of stores without one (a config's "
                            "stores=)"),
                   cl::cat(dumpCategory));
+static cl::opt<int> maxRegisters(
+    "max-registers", cl::init(0),
+    cl::desc("registers a thread may take at most, 24..255 (PTX's .maxnreg; "
+             "a config's maxnreg=); 0: ptxas's choice"),
+    cl::cat(dumpCategory));
 static cl::opt<std::string> dtype("dtype", cl::init("f32"),
                                   cl::desc("Element type: f32, f16, bf16"),
                                   cl::cat(dumpCategory));
@@ -272,6 +277,7 @@ int main(int argc, char **argv) {
     return fail("--store-eviction: " + llvm::toString(stores.takeError()));
   config.options.loadEviction = *loads;
   config.options.storeEviction = *stores;
+  config.options.maxRegisters = maxRegisters;
   config.dtype = *type;
   config.options.target =
       target == "cuda" ? Target::cuda(smArch) : Target::cpu();
