@@ -82,8 +82,10 @@ TEST(GPUAutotune, SoftmaxIsTimedThenReadFromTheDisk) {
 }
 
 // Where registers keep a CTA off each SM, tuning also times its fastest
-// configs capped (registerCapForOneMoreCTA): softmax's rows of 8000 f32 on
-// 1 or 2 warps take far more registers than 4 CTAs of them leave. Each
+// configs capped (registerCapForOneMoreCTA): softmax's rows of 4000 f32 in
+// registers on 1 or 2 warps (64-128 elements a thread, more than 64
+// registers, so registers bind before the SM's 32 CTAs or 2048 threads do;
+// blocks of 8192 would wait in shared memory instead). Each
 // config whose resources give a cap is timed capped, or skipped saying why
 // (the driver's occupancy shows no extra CTA); the tuned launch is right
 // either way, and a new tuner reads the same config back from the disk.
