@@ -149,19 +149,25 @@ storedConfigAmong(llvm::StringRef line,
 }
 
 int registerCapForOneMoreCTA(const KernelResources &resources) {
-  // Every CUDA arch blockjit targets: 64K registers an SM, given to a warp
-  // in units of 256 (8 a thread).
-  constexpr int64_t kRegistersPerSM = 65536, kPerThreadUnit = 8;
+  // Every CUDA arch blockjit targets: an SM's 64K registers lie in 4
+  // sub-partitions of 16K, each warp's in one of them, given in units of
+  // 256 (8 a thread). (The flat 64K / registers a warp overcounts: 2 warps
+  // of 199 registers fit 4 CTAs an SM, not 5.)
+  constexpr int64_t kPartitions = 4, kRegistersPerPartition = 16384,
+                    kPerThreadUnit = 8;
   int64_t warpsPerCTA = std::max<int64_t>(
       1, int64_t(resources.threadsPerProgram) * resources.programsPerCTA / 32);
   int64_t ctas = std::max(1, resources.maxProgramsPerProcessor /
                                  std::max(1, resources.programsPerCTA));
   int64_t perThread =
       llvm::alignTo(std::max(1, resources.registers), kPerThreadUnit);
-  int64_t byRegisters = kRegistersPerSM / (warpsPerCTA * 32 * perThread);
-  if (ctas < byRegisters)
-    return 0; // threads or shared memory bound it
-  int64_t cap = kRegistersPerSM / ((ctas + 1) * warpsPerCTA * 32) /
+  int64_t warpsByRegisters =
+      kPartitions * (kRegistersPerPartition / (32 * perThread));
+  if (ctas < warpsByRegisters / warpsPerCTA)
+    return 0; // threads, CTA slots or shared memory bound it
+  int64_t warpsAPartition =
+      llvm::divideCeil((ctas + 1) * warpsPerCTA, kPartitions);
+  int64_t cap = kRegistersPerPartition / (warpsAPartition * 32) /
                 kPerThreadUnit * kPerThreadUnit;
   cap = std::min<int64_t>(cap, kMaxRegisterCap);
   if (cap < kMinRegisterCap || cap >= resources.registers ||

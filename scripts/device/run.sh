@@ -43,7 +43,9 @@ sharded() {
   awk -v name="$name" -v shards="$shards" '
     /^\[  PASSED  \]/ { passed += $4 }
     /^\[  SKIPPED \] [0-9]/ { skipped += $4 }
-    /^\[  FAILED  \] [0-9]+ test/ { failed += $4 }
+    # --gtest_brief prints no "N tests, listed below" line: count the
+    # failed cases themselves (each once, with its time).
+    /^\[  FAILED  \] [A-Za-z].* \([0-9]+ ms\)$/ { if (!seen[$3]++) failed++ }
     END { printf "%s: %d passed, %d failed, %d skipped (%d shards)\n",
                  name, passed, failed, skipped, shards }' "$OUT/$name".*.log
   return $rc

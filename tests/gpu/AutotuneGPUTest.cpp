@@ -15,6 +15,8 @@
 #include "tests/common/RequireGPU.h"
 #include "tests/common/ScopedCacheDirectory.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -109,6 +111,7 @@ TEST(GPUAutotune, RegisterBoundConfigsAreTimedCapped) {
   auto tuned = tuner.choose(onGPU(), args);
   ASSERT_TRUE(bool(tuned)) << llvm::toString(tuned.takeError());
   int caps = 0;
+  std::string seen; // what the device gave each config, for a failure
   for (const TuningConfig &config : spec.configs) {
     LaunchOptions options = onGPU();
     config.applyTo(options);
@@ -116,6 +119,13 @@ TEST(GPUAutotune, RegisterBoundConfigsAreTimedCapped) {
     ASSERT_TRUE(bool(resources)) << llvm::toString(resources.takeError());
     TuningConfig capped = config;
     capped.maxRegisters = registerCapForOneMoreCTA(*resources);
+    seen += llvm::formatv("\n  {0}: {1} registers, {2} threads, {3} "
+                          "programs an SM, {4} bytes of shared memory",
+                          config.str(), resources->registers,
+                          resources->threadsPerProgram,
+                          resources->maxProgramsPerProcessor,
+                          resources->sharedMemoryBytes)
+                .str();
     if (!capped.maxRegisters)
       continue;
     ++caps;
@@ -128,7 +138,9 @@ TEST(GPUAutotune, RegisterBoundConfigsAreTimedCapped) {
         << capped.str() << " (" << resources->registers << " registers, "
         << resources->maxProgramsPerProcessor << " CTAs an SM uncapped)";
   }
-  EXPECT_GE(caps, 1) << "no config here has its CTAs an SM bound by registers";
+  EXPECT_GE(caps, 1) << "no config here has its CTAs an SM bound by "
+                        "registers:"
+                     << seen;
   ASSERT_FALSE(bool(tuner.launch(onGPU(), args)));
   ASSERT_FALSE(bool(executorFor(TargetKind::CUDA).synchronize(0)));
   ASSERT_FALSE(bool(out->download(result)));

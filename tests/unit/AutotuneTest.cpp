@@ -164,14 +164,20 @@ KernelResources residentWith(int registers, int warps, int ctas,
 } // namespace
 
 // The cap that fits one more CTA an SM where registers bound the CTAs
-// (64K registers an SM, 8 a thread at a time): 168 registers keep 4-warp
-// CTAs to 3 an SM, 128 fit 4; none where threads or shared memory bound
+// (4 sub-partitions of 16K registers an SM, each warp's in one, 8 a thread
+// at a time): 168 registers keep 4-warp CTAs to 3 an SM, 128 fit 4; 199
+// keep 2-warp CTAs to 4 (2 warps a sub-partition), 168 fit 5 (the H200's
+// driver agrees on both); none where threads or shared memory bound
 // them (fewer CTAs than registers allow), or where the cap would take more
 // than a third of the registers.
 TEST(RegisterCap, OneMoreCTAWhereRegistersBindIt) {
   EXPECT_EQ(registerCapForOneMoreCTA(residentWith(168, 4, 3)), 128);
   // 161..168 all take 168 a thread.
   EXPECT_EQ(registerCapForOneMoreCTA(residentWith(161, 4, 3)), 128);
+  EXPECT_EQ(registerCapForOneMoreCTA(residentWith(199, 2, 4)), 168);
+  // 1 warp of 255 registers with 32 KB of shared memory: 6 CTAs an SM,
+  // where registers would allow 8.
+  EXPECT_EQ(registerCapForOneMoreCTA(residentWith(255, 1, 6)), 0);
   // 8 warps of 40: 6 CTAs; 7 need 32 or fewer.
   EXPECT_EQ(registerCapForOneMoreCTA(residentWith(40, 8, 6)), 32);
   // 16 warps of 80: 1 CTA; 2 need 64 (more than two thirds of 80).
